@@ -1,0 +1,3 @@
+from osdoctor.cli import main
+
+raise SystemExit(main())
