@@ -1,0 +1,254 @@
+"""The ``osdoctor`` command. Front ends are imported only by the subcommand that
+needs them, so ``osdoctor explain`` never loads Textual, httpx or keystoneauth1."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from enum import IntEnum
+from pathlib import Path
+from typing import TextIO
+
+from osdoctor import __version__
+
+
+class Exit(IntEnum):
+    SUCCESS = 0
+    """A report was made and the run succeeded (or its outcome is unknown)."""
+    FAILURE = 1
+    """A report was made and the run failed."""
+    USAGE = 2
+    """Usage error, unreadable input or knowledge that does not load."""
+
+
+EXPLAIN_EPILOG = """\
+examples:
+  openstack --debug stack hook poll mystack 2>&1 | osdoctor explain
+  osdoctor explain debug.log --format markdown > ticket.md
+  osdoctor explain debug.log --format json | jq .findings
+  osdoctor explain debug.log --why-not     # why other scenarios were rejected
+
+The log is the --debug output of openstack, heat, baremetal or swift (stdout and
+stderr together, as 2>&1 gives them), a --log-file, or a saved osdoctor session.
+Pasted logs with '> ' quotes, syslog/journald prefixes or colour codes are fine.
+Exit status: 0 the command in the log succeeded, 1 it failed, 2 usage error or
+unreadable input.
+"""
+
+
+def _colour(stream: TextIO, mode: str) -> bool:
+    if mode == "always":
+        return True
+    if mode == "never" or os.environ.get("NO_COLOR"):
+        return False
+    return stream.isatty()
+
+
+def _fail(message: str) -> int:
+    print(f"osdoctor: {message}", file=sys.stderr)
+    return Exit.USAGE
+
+
+def _load_kb(args: argparse.Namespace) -> object:
+    from osdoctor.kb.loader import load_knowledge
+
+    kb = load_knowledge([Path(d) for d in (args.kb or [])], user=not args.no_user_kb)
+    for issue in kb.issues:
+        if issue.severity == "error":
+            print(f"osdoctor: knowledge not loaded: {issue}", file=sys.stderr)
+    return kb
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from osdoctor.diagnose import diagnose, parse_path, parse_stream
+    from osdoctor.kb.loader import KnowledgeBase
+
+    source = args.log
+    try:
+        if source == "-":
+            if sys.stdin.isatty():
+                return _fail("no log given: name a file, or pipe one in "
+                             "(openstack --debug ... 2>&1 | osdoctor explain)")
+            trace = parse_stream(sys.stdin.buffer, "-")
+        else:
+            path = Path(source)
+            if path.is_dir():
+                return _fail(f"{source} is a folder, not a log file")
+            trace = parse_path(path)
+    except FileNotFoundError:
+        return _fail(f"{source}: no such file")
+    except PermissionError:
+        return _fail(f"{source}: permission denied")
+    except OSError as exc:
+        return _fail(f"{source}: cannot read ({exc.strerror or exc})")
+    kb = _load_kb(args)
+    assert isinstance(kb, KnowledgeBase)
+    report = diagnose(trace, kb)
+    if args.format == "json":
+        from osdoctor.render.json_report import render_json
+
+        text = render_json(report)
+    elif args.format == "markdown":
+        from osdoctor.render.markdown import render_markdown
+
+        text = render_markdown(report, why_not=args.why_not)
+    else:
+        from osdoctor.render.text import render_text
+
+        text = render_text(report, colour=_colour(sys.stdout, args.color), why_not=args.why_not)
+    if args.anonymize:
+        from osdoctor.anonymize import Anonymizer
+        from osdoctor.paths import exports_dir
+
+        anon = Anonymizer()
+        anon.learn_from_trace(trace)
+        text = anon.apply(text)
+        mapping = anon.save_mapping(exports_dir() / f"anonymize-map-{os.getpid()}.json")
+        print(f"osdoctor: the mapping back to real names is in {mapping} (keep it private)",
+              file=sys.stderr)
+    sys.stdout.write(text)
+    return Exit.FAILURE if report.outcome == "failure" else Exit.SUCCESS
+
+
+def cmd_kb(args: argparse.Namespace) -> int:
+    from osdoctor.kb.lint import default_fixtures_dir, lint
+    from osdoctor.kb.loader import KnowledgeBase, load_knowledge
+
+    kb = load_knowledge([Path(d) for d in (args.kb or [])], user=not args.no_user_kb)
+    assert isinstance(kb, KnowledgeBase)
+    if args.kb_command == "list":
+        for s in sorted(kb.scenarios.values(), key=lambda s: s.id):
+            print(f"scenario  {s.id:<32} {s.title}")
+            for b in s.branches:
+                print(f"            {b.id:<30} {b.title}")
+        for r in sorted(kb.rules.values(), key=lambda r: r.id):
+            print(f"rule      {r.id:<32} [{r.severity}] {r.title}")
+        return Exit.SUCCESS
+    if args.kb_command == "show":
+        return _kb_show(kb, args.id)
+    fixtures = Path(args.fixtures) if args.fixtures else default_fixtures_dir()
+    result = lint(kb, fixtures)
+    for issue in result.issues:
+        print(issue)
+    n_branches = sum(len(s.branches) for s in kb.scenarios.values())
+    print(f"{len(kb.scenarios)} scenarios, {n_branches} branches, {len(kb.rules)} rules")
+    if result.coverage_checked:
+        print(f"{len(result.fixtures)} fixtures: "
+              f"{n_branches - len(result.uncovered_branches)}/{n_branches} branches taken, "
+              f"{len(kb.rules) - len(result.silent_rules)}/{len(kb.rules)} rules fire")
+    else:
+        print("coverage not checked: no fixtures folder (give --fixtures DIR)")
+    errors = result.errors
+    print("OK" if not errors else f"{errors} error(s)")
+    return Exit.SUCCESS if not errors else Exit.FAILURE
+
+
+def _kb_show(kb: object, item_id: str) -> int:
+    from osdoctor.kb.loader import KnowledgeBase
+
+    assert isinstance(kb, KnowledgeBase)
+    if item_id in kb.scenarios:
+        s = kb.scenarios[item_id]
+        print(f"{s.id}: {s.title}\n  seed {s.seed} section {s.section}\n  file {s.path}")
+        if s.summary:
+            print(f"\n{s.summary.strip()}")
+        for b in s.branches:
+            print(f"\n  branch {b.id} ({b.outcome}): {b.title}")
+            for cond in b.when:
+                print(f"    - {cond.describe()}")
+        return Exit.SUCCESS
+    if item_id in kb.rules:
+        r = kb.rules[item_id]
+        print(f"{r.id} [{r.severity}]: {r.title}\n  file {r.path}")
+        if r.scenario:
+            print(f"  scenario {r.scenario}" + (f", branches {', '.join(r.branches)}"
+                                                if r.branches else ""))
+        print("  when:")
+        for cond in r.when:
+            print(f"    - {cond.describe()}")
+        print(f"\n{r.explanation.strip()}\n\nNext steps:")
+        for s_ in r.next_steps:
+            print(f"  - {s_}")
+        print("\nReferences: " + "; ".join(str(x) for x in r.references))
+        return Exit.SUCCESS
+    return _fail(f"no scenario or rule with id '{item_id}' (see: osdoctor kb list)")
+
+
+def cmd_lab(args: argparse.Namespace) -> int:
+    from osdoctor.lab.__main__ import main as lab_main
+
+    return int(lab_main(args.lab_args) or 0)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="osdoctor",
+        description="Explains failing OpenStack client commands from their --debug output.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Start with: osdoctor explain --help",
+    )
+    parser.add_argument("--version", action="version", version=f"osdoctor {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def kb_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--kb", action="append", metavar="DIR",
+                       help="also load the knowledge files in DIR (repeatable)")
+        p.add_argument("--no-user-kb", action="store_true",
+                       help="ignore the knowledge folder in your user config directory")
+
+    ex = sub.add_parser("explain", help="explain a saved debug log",
+                        description="Explain a client's --debug log: the scenario, the branch "
+                                    "it took, what failed, why, and what to do next.",
+                        epilog=EXPLAIN_EPILOG,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    ex.add_argument("log", nargs="?", default="-", metavar="LOG",
+                    help="the log file, or - for standard input (the default)")
+    ex.add_argument("--format", "-f", choices=("text", "markdown", "json"), default="text")
+    ex.add_argument("--why-not", action="store_true",
+                    help="also list the scenarios and branches considered, and why each "
+                         "was rejected")
+    ex.add_argument("--anonymize", action="store_true",
+                    help="replace host, project, user, stack and node names consistently, "
+                         "for sharing outside the company; the mapping is saved privately")
+    ex.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    kb_options(ex)
+    ex.set_defaults(func=cmd_explain)
+
+    kb = sub.add_parser("kb", help="list, show and lint the knowledge base")
+    kb_sub = kb.add_subparsers(dest="kb_command", metavar="ACTION", required=True)
+    lint_p = kb_sub.add_parser("lint", help="validate knowledge files and check that every "
+                                            "branch and rule is proven on a fixture log")
+    lint_p.add_argument("--fixtures", metavar="DIR",
+                        help="fixture logs with their .expected.yaml files")
+    kb_options(lint_p)
+    list_p = kb_sub.add_parser("list", help="list scenarios, branches and rules")
+    kb_options(list_p)
+    show_p = kb_sub.add_parser("show", help="show one scenario or rule")
+    show_p.add_argument("id")
+    kb_options(show_p)
+    kb.set_defaults(func=cmd_kb)
+
+    lab = sub.add_parser("lab", help="the stub cloud and fixture capture (needs the lab extra)",
+                         add_help=False)
+    lab.add_argument("lab_args", nargs=argparse.REMAINDER)
+    lab.set_defaults(func=cmd_lab)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return Exit.USAGE
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        try:
+            sys.stdout.close()
+        except OSError:
+            pass
+        return Exit.SUCCESS

@@ -1,0 +1,119 @@
+"""The one entry point every front end uses: a trace and the knowledge in, a report out."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import BinaryIO
+
+from osdoctor.kb.conditions import Context, Match, evaluate_all
+from osdoctor.kb.loader import KnowledgeBase
+from osdoctor.kb.matcher import fill, match_scenario
+from osdoctor.kb.schema import Rule
+from osdoctor.model import Evidence, Finding, Report, ScenarioMatch, Trace
+from osdoctor.parse.lines import Line, read_lines
+from osdoctor.parse.parser import Parser
+
+_SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+_MAX_EVIDENCE = 12
+
+
+def reflow(text: str) -> str:
+    """Knowledge files wrap prose at any width: keep paragraphs, drop the wraps."""
+    paragraphs = [" ".join(p.split()) for p in text.strip().split("\n\n")]
+    return "\n\n".join(p for p in paragraphs if p)
+
+
+def provisional_outcome(trace: Trace) -> str:
+    """What the log itself says about success, before any scenario is known."""
+    if trace.exit_code is not None:
+        return "success" if trace.exit_code == 0 else "failure"
+    if trace.tracebacks or any(m.kind == "error" for m in trace.messages):
+        return "failure"
+    return "unknown"
+
+
+def _rule_applies(rule: Rule, match: ScenarioMatch | None) -> bool:
+    if rule.scenario is not None and (match is None or match.id != rule.scenario):
+        return False
+    if rule.branches and (match is None or match.branch not in rule.branches):
+        return False
+    return True
+
+
+def _finding(rule: Rule, m: Match, values: dict[str, str]) -> Finding:
+    seen: set[int] = set()
+    evidence: list[Evidence] = []
+    for ev in sorted(m.evidence, key=lambda e: e.line):
+        if ev.line and ev.line not in seen:
+            seen.add(ev.line)
+            evidence.append(ev)
+    if len(evidence) > _MAX_EVIDENCE:
+        evidence = evidence[: _MAX_EVIDENCE - 2] + evidence[-2:]
+    return Finding(
+        id=rule.id,
+        severity=rule.severity,
+        title=fill(rule.title, values),
+        explanation=reflow(fill(rule.explanation, values)),
+        next_steps=[fill(s, values) for s in rule.next_steps],
+        evidence=evidence,
+        references=[str(r) for r in rule.references],
+    )
+
+
+def apply_rules(kb: KnowledgeBase, ctx: Context, match: ScenarioMatch | None) -> list[Finding]:
+    base: dict[str, str] = {
+        "command": ctx.trace.command or "the command",
+        "exit_code": str(ctx.trace.exit_code) if ctx.trace.exit_code is not None else "unknown",
+        "scenario": match.id if match else "",
+        "branch": (match.branch or "") if match else "",
+    }
+    fired: dict[str, tuple[Rule, Match]] = {}
+    for rule in kb.rules.values():
+        if not _rule_applies(rule, match):
+            continue
+        m, _held, _failed = evaluate_all(rule.when, ctx)
+        if m is not None:
+            fired[rule.id] = (rule, m)
+    kept = {
+        rid: pair for rid, pair in fired.items()
+        if not any(other in fired for other in pair[0].suppressed_by)
+    }
+    primary_errors = any(
+        r.severity == "error" and not r.fallback for r, _m in kept.values()
+    )
+    findings = []
+    for rule, m in kept.values():
+        if rule.fallback and primary_errors:
+            continue
+        findings.append(_finding(rule, m, {**base, **m.captures}))
+    findings.sort(key=lambda f: (_SEVERITY_ORDER.get(f.severity, 9),
+                                 f.evidence[0].line if f.evidence else 0, f.id))
+    return findings
+
+
+def diagnose(trace: Trace, kb: KnowledgeBase) -> Report:
+    outcome = provisional_outcome(trace)
+    ctx = Context(trace, outcome)
+    match, _m, candidates = match_scenario(kb, ctx)
+    if outcome == "unknown" and match is not None and match.branch is not None:
+        branch = kb.scenarios[match.id].branch(match.branch)
+        if branch is not None and branch.outcome != "unknown":
+            outcome = branch.outcome
+            ctx = Context(trace, outcome)
+    findings = apply_rules(kb, ctx, match)
+    return Report(trace=trace, outcome=outcome, scenario=match, findings=findings,
+                  candidates=candidates)
+
+
+def parse_stream(stream: BinaryIO, source: str) -> Trace:
+    return Parser(source).feed_all(read_lines(stream))
+
+
+def parse_path(path: Path) -> Trace:
+    with path.open("rb") as stream:
+        return parse_stream(stream, str(path))
+
+
+def diagnose_lines(lines: Iterable[Line], kb: KnowledgeBase, source: str = "-") -> Report:
+    return diagnose(Parser(source).feed_all(lines), kb)

@@ -1,0 +1,506 @@
+"""The condition language shared by scenario branches and diagnostic rules.
+
+A condition list is YAML that a support engineer can write: every item must
+hold. Each item is a mapping with one key (see ``knowledge/README.md``):
+``request``, ``no_request``, ``sequence``, ``last_request``, ``message``,
+``no_message``, ``traceback``, ``no_traceback``, ``exit_code``, ``outcome``,
+``command``, ``client``, ``any``, ``all``, ``not``. Conditions compile once;
+evaluating one returns the evidence lines and captured values, or None.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from osdoctor.model import Evidence, Exchange, Trace
+from osdoctor.parse.http_text import split_url
+
+CONDITION_KEYS = (
+    "request", "no_request", "sequence", "last_request", "message", "no_message",
+    "traceback", "no_traceback", "exit_code", "outcome", "command", "client",
+    "any", "all", "not",
+)
+PATTERN_KEYS = (
+    "service", "method", "path", "query", "status", "header", "no_header", "header_value",
+    "request_header", "no_request_header", "body", "request_body", "error", "count",
+    "logged_as", "repeat",
+)
+_PARAM = re.compile(r"\{(\w+)(\*?)\}")
+
+
+class ConditionError(ValueError):
+    """A condition that cannot be compiled; the message says what to write instead."""
+
+
+@dataclass(slots=True)
+class Context:
+    trace: Trace
+    outcome: str
+    _texts: list[tuple[int, str]] | None = None
+
+    def texts(self) -> list[tuple[int, str]]:
+        """Every printed line worth searching: messages, exception lines, errors."""
+        if self._texts is None:
+            items = [(m.line, m.text) for m in self.trace.messages]
+            for tb in self.trace.tracebacks:
+                line = f"{tb.exc_type}: {tb.message}" if tb.message else tb.exc_type
+                items.append((tb.last_line, line))
+            items.sort(key=lambda item: item[0])
+            self._texts = items
+        return self._texts
+
+
+@dataclass(slots=True)
+class Match:
+    evidence: list[Evidence] = field(default_factory=list)
+    captures: dict[str, str] = field(default_factory=dict)
+
+
+def compile_template(template: str) -> tuple[re.Pattern[str], list[str]]:
+    """``/stacks/{stack}/events`` -> a regex that must match the END of a URL path,
+    so that any endpoint prefix (``/heat-api/v1/{project}``) is allowed before it."""
+    out = []
+    names = []
+    pos = 0
+    for m in _PARAM.finditer(template):
+        out.append(re.escape(template[pos : m.start()]))
+        name, star = m.group(1), m.group(2)
+        if name in names:
+            out.append(f"(?P={name})")
+        else:
+            names.append(name)
+            out.append(f"(?P<{name}>.+?)" if star else f"(?P<{name}>[^/?]+)")
+        pos = m.end()
+    out.append(re.escape(template[pos:]))
+    return re.compile("".join(out) + "/?$"), names
+
+
+def _status_test(spec: Any) -> Callable[[Exchange], bool]:
+    items = spec if isinstance(spec, list) else [spec]
+    tests: list[Callable[[Exchange], bool]] = []
+    for item in items:
+        if isinstance(item, bool):
+            raise ConditionError("status must be a number, '4xx', 'none' or 'error'")
+        if isinstance(item, int):
+            tests.append(lambda ex, v=item: ex.status == v)
+        elif isinstance(item, str) and re.fullmatch(r"[1-5]xx", item):
+            lo = int(item[0]) * 100
+            tests.append(lambda ex, lo=lo: ex.status is not None and lo <= ex.status < lo + 100)
+        elif item == "none":
+            tests.append(lambda ex: ex.response is None)
+        elif item == "error":
+            tests.append(lambda ex: ex.error is not None)
+        elif isinstance(item, str) and item.isdigit():
+            tests.append(lambda ex, v=int(item): ex.status == v)
+        else:
+            raise ConditionError(f"status {item!r}: use a number, '4xx', 'none' or 'error'")
+    return lambda ex: any(t(ex) for t in tests)
+
+
+def _count_test(spec: Any) -> Callable[[int], bool]:
+    if isinstance(spec, int) and not isinstance(spec, bool):
+        return lambda n: n == spec
+    m = re.fullmatch(r"\s*(>=|<=|>|<|==)?\s*(\d+)\s*", str(spec))
+    if not m:
+        raise ConditionError(f"count {spec!r}: use a number or '>=N', '<=N', '>N', '<N'")
+    op, value = m.group(1) or "==", int(m.group(2))
+    return {
+        ">=": lambda n: n >= value, "<=": lambda n: n <= value, ">": lambda n: n > value,
+        "<": lambda n: n < value, "==": lambda n: n == value,
+    }[op]
+
+
+def _regex(value: Any, what: str) -> re.Pattern[str]:
+    if not isinstance(value, str):
+        raise ConditionError(f"{what} must be a regular expression (a string)")
+    try:
+        return re.compile(value)
+    except re.error as exc:
+        raise ConditionError(f"{what} {value!r} is not a valid regular expression: {exc}") from None
+
+
+class RequestPattern:
+    """What one exchange must look like."""
+
+    def __init__(self, spec: Any) -> None:
+        if not isinstance(spec, dict):
+            raise ConditionError("a request pattern is a mapping (method, path, status...)")
+        unknown = [k for k in spec if k not in PATTERN_KEYS]
+        if unknown:
+            raise ConditionError(
+                f"unknown key {unknown[0]!r} in a request pattern; known: {', '.join(PATTERN_KEYS)}"
+            )
+        self.spec = spec
+        tests: list[Callable[[Exchange], bool]] = []
+        if "service" in spec:
+            services = set(spec["service"]) if isinstance(spec["service"], list) else {spec["service"]}
+            tests.append(lambda ex: ex.service in services)
+        if "method" in spec:
+            methods = spec["method"] if isinstance(spec["method"], list) else [spec["method"]]
+            mset = {str(m).upper() for m in methods}
+            tests.append(lambda ex: ex.request.method in mset)
+        if "logged_as" in spec:
+            logged = spec["logged_as"]
+            tests.append(lambda ex: ex.request.logged_as == logged)
+        if "status" in spec:
+            tests.append(_status_test(spec["status"]))
+        if "error" in spec:
+            kind = spec["error"]
+            if kind in ("any", True):
+                tests.append(lambda ex: ex.error is not None)
+            else:
+                kinds = set(kind) if isinstance(kind, list) else {kind}
+                tests.append(lambda ex: ex.error is not None and ex.error.kind in kinds)
+        if "query" in spec:
+            qre = _regex(spec["query"], "query")
+            tests.append(lambda ex: qre.search(ex.query) is not None)
+        if "header" in spec:
+            name = str(spec["header"])
+            tests.append(lambda ex: ex.response is not None and ex.response.header(name) is not None)
+        if "no_header" in spec:
+            nname = str(spec["no_header"])
+            tests.append(lambda ex: ex.response is not None and ex.response.header(nname) is None)
+        if "header_value" in spec:
+            hv = spec["header_value"]
+            if not isinstance(hv, dict) or len(hv) != 1:
+                raise ConditionError("header_value is a mapping of one header name to a regex")
+            ((hname, hregex),) = hv.items()
+            hre = _regex(hregex, "header_value")
+            tests.append(lambda ex: ex.response is not None
+                         and hre.search(ex.response.header(str(hname)) or "") is not None)
+        if "request_header" in spec:
+            rname = str(spec["request_header"])
+            tests.append(lambda ex: ex.request.header(rname) is not None)
+        if "no_request_header" in spec:
+            nrname = str(spec["no_request_header"])
+            tests.append(lambda ex: ex.request.header(nrname) is None)
+        if "body" in spec:
+            bre = _regex(spec["body"], "body")
+            tests.append(lambda ex: ex.response is not None and ex.response.body is not None
+                         and ex.response.body.text is not None
+                         and bre.search(ex.response.body.text) is not None)
+        if "request_body" in spec:
+            rbre = _regex(spec["request_body"], "request_body")
+            tests.append(lambda ex: ex.request.body is not None and ex.request.body.text is not None
+                         and rbre.search(ex.request.body.text) is not None)
+        self.path: re.Pattern[str] | None = None
+        if "path" in spec:
+            if not isinstance(spec["path"], str) or not spec["path"].startswith("/"):
+                raise ConditionError("path is a template that starts with '/', e.g. /stacks/{stack}")
+            self.path, _ = compile_template(spec["path"])
+        self.tests = tests
+        self.count = _count_test(spec["count"]) if "count" in spec else None
+        self.repeat = int(spec.get("repeat", 1))
+
+    def match(self, ex: Exchange) -> dict[str, str] | None:
+        captures: dict[str, str] = {}
+        if self.path is not None:
+            m = self.path.search(split_url(ex.request.url)[1])
+            if m is None:
+                return None
+            captures = {k: v for k, v in m.groupdict().items() if v is not None}
+        for test in self.tests:
+            if not test(ex):
+                return None
+        return captures
+
+    def describe(self) -> str:
+        parts = []
+        if "method" in self.spec:
+            m = self.spec["method"]
+            parts.append("/".join(m) if isinstance(m, list) else str(m))
+        parts.append(str(self.spec.get("path", "any request")))
+        if "status" in self.spec:
+            parts.append(f"answered {self.spec['status']}")
+        if "no_header" in self.spec:
+            parts.append(f"without {self.spec['no_header']}")
+        if "header" in self.spec:
+            parts.append(f"with {self.spec['header']}")
+        if "error" in self.spec:
+            parts.append(f"failing ({self.spec['error']})")
+        return " ".join(parts)
+
+
+def exchange_evidence(ex: Exchange) -> list[Evidence]:
+    out = [Evidence(ex.request.line, f"{ex.request.method} {ex.request.url}")]
+    if ex.response is not None:
+        reason = f" {ex.response.reason}" if ex.response.reason else ""
+        out.append(Evidence(ex.response.line, f"answered {ex.response.status}{reason}"))
+    if ex.error is not None:
+        out.append(Evidence(ex.error.line, ex.error.message))
+    return out
+
+
+def exchange_captures(ex: Exchange) -> dict[str, str]:
+    return {
+        "method": ex.request.method, "url": ex.request.url, "path": ex.path or split_url(
+            ex.request.url)[1], "status": str(ex.status) if ex.status is not None else "none",
+        "service": ex.service or "unknown",
+    }
+
+
+Evaluator = Callable[[Context], "Match | None"]
+
+
+class Condition:
+    """One compiled condition item."""
+
+    def __init__(self, spec: Any) -> None:
+        if not isinstance(spec, dict) or len(spec) != 1:
+            raise ConditionError(
+                "each condition is a mapping with exactly one key, e.g. '- message: \"...\"'"
+            )
+        ((key, value),) = spec.items()
+        if key not in CONDITION_KEYS:
+            raise ConditionError(f"unknown condition {key!r}; known: {', '.join(CONDITION_KEYS)}")
+        self.key = key
+        self.value = value
+        self._eval: Evaluator = getattr(self, "_c_" + key)(value)
+
+    def __call__(self, ctx: Context) -> Match | None:
+        return self._eval(ctx)
+
+    def describe(self) -> str:
+        v = self.value
+        if self.key in ("request", "no_request", "last_request"):
+            text = RequestPattern(v).describe()
+            return {"request": "a request " + text, "no_request": "no request " + text,
+                    "last_request": "the last request " + text}[self.key]
+        if self.key == "sequence":
+            return "requests in order: " + "; ".join(RequestPattern(p).describe() for p in v)
+        if self.key in ("any", "all"):
+            return f"{self.key} of: " + "; ".join(Condition(c).describe() for c in v)
+        if self.key == "not":
+            return "not " + Condition(v).describe()
+        return f"{self.key.replace('_', ' ')} {v}"
+
+    # -- compilers ---------------------------------------------------------
+    def _c_request(self, spec: Any) -> Evaluator:
+        pattern = RequestPattern(spec)
+
+        def ev(ctx: Context) -> Match | None:
+            found: list[tuple[Exchange, dict[str, str]]] = []
+            if pattern.count is None:
+                # The last matching exchange is the one that tells: the final failure.
+                for ex in reversed(ctx.trace.exchanges):
+                    caps = pattern.match(ex)
+                    if caps is not None:
+                        found.append((ex, caps))
+                        break
+            else:
+                for ex in ctx.trace.exchanges:
+                    caps = pattern.match(ex)
+                    if caps is not None:
+                        found.append((ex, caps))
+            if pattern.count is not None:
+                if not pattern.count(len(found)):
+                    return None
+            elif not found:
+                return None
+            match = Match()
+            for ex, caps in found[:3] + (found[-1:] if len(found) > 3 else []):
+                match.evidence.extend(exchange_evidence(ex))
+            ex, caps = found[-1] if found else (None, {})
+            if ex is not None:
+                match.captures.update(exchange_captures(ex))
+            match.captures.update(caps)
+            match.captures["count"] = str(len(found))
+            return match
+
+        return ev
+
+    def _c_no_request(self, spec: Any) -> Evaluator:
+        pattern = RequestPattern(spec)
+
+        def ev(ctx: Context) -> Match | None:
+            for ex in ctx.trace.exchanges:
+                if pattern.match(ex) is not None:
+                    return None
+            return Match()
+
+        return ev
+
+    def _c_last_request(self, spec: Any) -> Evaluator:
+        pattern = RequestPattern(spec)
+
+        def ev(ctx: Context) -> Match | None:
+            if not ctx.trace.exchanges:
+                return None
+            ex = ctx.trace.exchanges[-1]
+            caps = pattern.match(ex)
+            if caps is None:
+                return None
+            return Match(exchange_evidence(ex), {**exchange_captures(ex), **caps})
+
+        return ev
+
+    def _c_sequence(self, spec: Any) -> Evaluator:
+        if not isinstance(spec, list) or not spec:
+            raise ConditionError("sequence is a list of request patterns, in order")
+        patterns = [RequestPattern(p) for p in spec]
+
+        def ev(ctx: Context) -> Match | None:
+            match = Match()
+            exchanges = ctx.trace.exchanges
+            i = 0
+            for pattern in patterns:
+                hits = 0
+                while i < len(exchanges) and hits < pattern.repeat:
+                    caps = pattern.match(exchanges[i])
+                    if caps is not None:
+                        hits += 1
+                        match.evidence.extend(exchange_evidence(exchanges[i])[-1:])
+                        match.captures.update(exchange_captures(exchanges[i]))
+                        match.captures.update(caps)
+                    i += 1
+                if hits < pattern.repeat:
+                    return None
+            return match
+
+        return ev
+
+    def _c_message(self, spec: Any) -> Evaluator:
+        kind = None
+        if isinstance(spec, dict):
+            kind = spec.get("kind")
+            spec = spec.get("text", "")
+        rx = _regex(spec, "message")
+
+        def ev(ctx: Context) -> Match | None:
+            if kind is not None:
+                items: Iterator[tuple[int, str]] = (
+                    (m.line, m.text) for m in ctx.trace.messages if m.kind == kind
+                )
+            else:
+                items = iter(ctx.texts())
+            for line, text in items:
+                m = rx.search(text)
+                if m:
+                    caps = {k: v for k, v in m.groupdict().items() if v is not None}
+                    return Match([Evidence(line, text)], caps)
+            return None
+
+        return ev
+
+    def _c_no_message(self, spec: Any) -> Evaluator:
+        inner = self._c_message(spec)
+        return lambda ctx: None if inner(ctx) is not None else Match()
+
+    def _c_traceback(self, spec: Any) -> Evaluator:
+        if not isinstance(spec, dict):
+            spec = {"type": spec}
+        type_rx = _regex(spec["type"], "traceback type") if "type" in spec else None
+        msg_rx = _regex(spec["message"], "traceback message") if "message" in spec else None
+
+        def ev(ctx: Context) -> Match | None:
+            for tb in reversed(ctx.trace.tracebacks):
+                if type_rx is not None and not type_rx.search(tb.exc_type):
+                    continue
+                if msg_rx is not None and not msg_rx.search(tb.message):
+                    continue
+                text = f"{tb.exc_type}: {tb.message}" if tb.message else tb.exc_type
+                return Match([Evidence(tb.last_line, text)],
+                             {"exception": tb.exc_type, "exception_message": tb.message})
+            return None
+
+        return ev
+
+    def _c_no_traceback(self, spec: Any) -> Evaluator:
+        inner = self._c_traceback(spec if isinstance(spec, dict | str) else {})
+        return lambda ctx: None if inner(ctx) is not None else Match()
+
+    def _c_exit_code(self, spec: Any) -> Evaluator:
+        items = spec if isinstance(spec, list) else [spec]
+
+        def holds(code: int | None) -> bool:
+            for item in items:
+                if item == "none" and code is None:
+                    return True
+                if item == "nonzero" and code not in (None, 0):
+                    return True
+                if item == "zero" and code == 0:
+                    return True
+                if isinstance(item, int) and code == item:
+                    return True
+            return False
+
+        def ev(ctx: Context) -> Match | None:
+            code = ctx.trace.exit_code
+            if not holds(code):
+                return None
+            ev_ = [Evidence(ctx.trace.exit_line, f"exit code {code}")] if ctx.trace.exit_line else []
+            return Match(ev_, {"exit_code": str(code)})
+
+        return ev
+
+    def _c_outcome(self, spec: Any) -> Evaluator:
+        wanted = set(spec) if isinstance(spec, list) else {spec}
+        return lambda ctx: Match() if ctx.outcome in wanted else None
+
+    def _c_command(self, spec: Any) -> Evaluator:
+        rx = _regex(spec, "command")
+
+        def ev(ctx: Context) -> Match | None:
+            cmd = ctx.trace.command
+            if cmd is None:
+                return None
+            m = rx.search(cmd)
+            if m is None:
+                return None
+            caps = {k: v for k, v in m.groupdict().items() if v is not None}
+            line = ctx.trace.command_line
+            return Match([Evidence(line, cmd)] if line else [], caps)
+
+        return ev
+
+    def _c_client(self, spec: Any) -> Evaluator:
+        wanted = set(spec) if isinstance(spec, list) else {spec}
+        return lambda ctx: Match() if ctx.trace.client in wanted else None
+
+    def _c_any(self, spec: Any) -> Evaluator:
+        subs = compile_conditions(spec)
+
+        def ev(ctx: Context) -> Match | None:
+            for sub in subs:
+                m = sub(ctx)
+                if m is not None:
+                    return m
+            return None
+
+        return ev
+
+    def _c_all(self, spec: Any) -> Evaluator:
+        subs = compile_conditions(spec)
+        return lambda ctx: evaluate_all(subs, ctx)[0]
+
+    def _c_not(self, spec: Any) -> Evaluator:
+        sub = Condition(spec)
+        return lambda ctx: None if sub(ctx) is not None else Match()
+
+
+def compile_conditions(spec: Any) -> list[Condition]:
+    if not isinstance(spec, list):
+        raise ConditionError("conditions are a list: each item starts with '- '")
+    return [Condition(item) for item in spec]
+
+
+def evaluate_all(conditions: list[Condition], ctx: Context) -> tuple[Match | None, int, Condition | None]:
+    """(match or None, how many held, the first that did not hold)."""
+    total = Match()
+    held = 0
+    first_failed: Condition | None = None
+    for cond in conditions:
+        m = cond(ctx)
+        if m is None:
+            if first_failed is None:
+                first_failed = cond
+            continue
+        held += 1
+        total.evidence.extend(m.evidence)
+        total.captures.update(m.captures)
+    if first_failed is not None:
+        return None, held, first_failed
+    return total, held, None

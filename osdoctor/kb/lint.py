@@ -1,0 +1,140 @@
+"""``osdoctor kb lint``: the knowledge is valid, and proven on real client logs.
+
+Beyond the schema, a rule is only trusted when it fires on a fixture log that
+a real client produced, and a branch only when some fixture takes it. Each
+fixture ``NAME.log`` sits beside ``NAME.expected.yaml`` (scenario, branch,
+findings), written by the lab's capture.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from osdoctor.diagnose import diagnose, parse_path
+from osdoctor.kb.loader import KnowledgeBase
+from osdoctor.kb.schema import Issue
+from osdoctor.kb.yamlfile import YamlError, load_yaml
+from osdoctor.model import Report
+
+
+@dataclass(slots=True)
+class FixtureResult:
+    name: str
+    expected: dict[str, Any]
+    report: Report
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class LintResult:
+    issues: list[Issue] = field(default_factory=list)
+    fixtures: list[FixtureResult] = field(default_factory=list)
+    uncovered_branches: list[str] = field(default_factory=list)
+    silent_rules: list[str] = field(default_factory=list)
+    coverage_checked: bool = False
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for i in self.issues if i.severity == "error")
+
+
+def default_fixtures_dir() -> Path | None:
+    from osdoctor.kb.loader import builtin_dir
+
+    candidate = builtin_dir().parent / "tests" / "fixtures" / "logs"
+    return candidate if candidate.is_dir() else None
+
+
+def explain_fixtures(kb: KnowledgeBase, folder: Path) -> list[FixtureResult]:
+    results = []
+    for expected_path in sorted(folder.glob("*.expected.yaml")):
+        name = expected_path.name.removesuffix(".expected.yaml")
+        log = folder / f"{name}.log"
+        try:
+            expected = load_yaml(expected_path) or {}
+        except YamlError as exc:
+            results.append(FixtureResult(name, {}, Report(trace=_empty(), outcome="unknown"),
+                                         [str(exc)]))
+            continue
+        if not log.is_file():
+            results.append(FixtureResult(name, dict(expected),
+                                         Report(trace=_empty(), outcome="unknown"),
+                                         [f"{log.name} is missing"]))
+            continue
+        report = diagnose(parse_path(log), kb)
+        results.append(FixtureResult(name, dict(expected), report,
+                                     compare(dict(expected), report)))
+    return results
+
+
+def _empty() -> Any:
+    from osdoctor.model import Trace
+
+    return Trace()
+
+
+def compare(expected: dict[str, Any], report: Report) -> list[str]:
+    """Differences between a fixture's expectations and its report, in words."""
+    problems = []
+    got_scenario = report.scenario.id if report.scenario else None
+    got_branch = report.scenario.branch if report.scenario else None
+    if expected.get("scenario", got_scenario) != got_scenario:
+        problems.append(f"scenario: expected {expected.get('scenario')}, got {got_scenario}")
+    if expected.get("branch", got_branch) != got_branch:
+        problems.append(f"branch: expected {expected.get('branch')}, got {got_branch}")
+    if "outcome" in expected and expected["outcome"] != report.outcome:
+        problems.append(f"outcome: expected {expected['outcome']}, got {report.outcome}")
+    got_ids = {f.id for f in report.findings}
+    for fid in expected.get("findings", []) or []:
+        if fid not in got_ids:
+            problems.append(f"finding {fid} expected but did not fire")
+    if expected.get("outcome") == "success":
+        for f in report.findings:
+            if f.severity == "error":
+                problems.append(f"a healthy run has an error finding: {f.id}")
+    return problems
+
+
+def lint(kb: KnowledgeBase, fixtures: Path | None) -> LintResult:
+    result = LintResult(issues=list(kb.issues))
+    if fixtures is None or not fixtures.is_dir():
+        return result
+    result.coverage_checked = True
+    result.fixtures = explain_fixtures(kb, fixtures)
+    by_name = {fx.name: fx for fx in result.fixtures}
+    for fx in result.fixtures:
+        for p in fx.problems:
+            result.issues.append(Issue(f"{fixtures}/{fx.name}.expected.yaml", 0, p))
+    taken = {(fx.report.scenario.id, fx.report.scenario.branch)
+             for fx in result.fixtures if fx.report.scenario}
+    for scenario in kb.scenarios.values():
+        for branch in scenario.branches:
+            if (scenario.id, branch.id) not in taken:
+                result.uncovered_branches.append(f"{scenario.id}/{branch.id}")
+                result.issues.append(Issue(scenario.path, branch.line,
+                                           f"branch {scenario.id}/{branch.id} is taken by no "
+                                           "fixture", "error" if scenario.origin == "built-in"
+                                           else "warning"))
+    fired = {f.id for fx in result.fixtures for f in fx.report.findings}
+    for rule in kb.rules.values():
+        if rule.id not in fired:
+            result.silent_rules.append(rule.id)
+            result.issues.append(Issue(rule.path, rule.line,
+                                       f"rule {rule.id} fires on no fixture",
+                                       "error" if rule.origin == "built-in" else "warning"))
+        for name in rule.fires:
+            fx = by_name.get(name)
+            if fx is None:
+                result.issues.append(Issue(rule.path, rule.line,
+                                           f"rule {rule.id}: example fixture '{name}' not found"))
+            elif rule.id not in {f.id for f in fx.report.findings}:
+                result.issues.append(Issue(rule.path, rule.line,
+                                           f"rule {rule.id} should fire on {name} but does not"))
+        for name in rule.silent:
+            fx = by_name.get(name)
+            if fx is not None and rule.id in {f.id for f in fx.report.findings}:
+                result.issues.append(Issue(rule.path, rule.line,
+                                           f"rule {rule.id} should stay silent on {name}"))
+    return result

@@ -1,0 +1,128 @@
+"""Loading the built-in knowledge, then the user's own, into one knowledge base.
+
+A broken user file is reported with its path and line and left out; it never
+stops the built-in knowledge from loading. Ids are unique across both: a user
+rule cannot silently replace a built-in one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from osdoctor.kb.schema import Issue, Rule, Scenario, build_rule, build_scenario
+from osdoctor.kb.yamlfile import Node, YamlError, load_yaml
+
+
+def builtin_dir() -> Path:
+    """The knowledge shipped with osdoctor: inside the installed package, or at the
+    top of a source checkout."""
+    package = Path(__file__).resolve().parent.parent
+    inside = package / "knowledge"
+    if inside.is_dir():
+        return inside
+    return package.parent / "knowledge"
+
+
+@dataclass(slots=True)
+class KnowledgeBase:
+    scenarios: dict[str, Scenario] = field(default_factory=dict)
+    rules: dict[str, Rule] = field(default_factory=dict)
+    issues: list[Issue] = field(default_factory=list)
+    sources: list[Path] = field(default_factory=list)
+
+    def add_dir(self, root: Path, origin: str) -> None:
+        if not root.is_dir():
+            if origin != "built-in":
+                self.issues.append(Issue(str(root), 0, "knowledge folder not found", "warning"))
+            return
+        self.sources.append(root)
+        for path in sorted(root.rglob("*.yaml")) + sorted(root.rglob("*.yml")):
+            self.add_file(path, origin)
+
+    def add_file(self, path: Path, origin: str) -> None:
+        try:
+            doc = load_yaml(path)
+        except YamlError as exc:
+            self.issues.append(Issue(str(path), exc.line, exc.message))
+            return
+        if doc is None:
+            self.issues.append(Issue(str(path), 0, "the file is empty", "warning"))
+            return
+        if not isinstance(doc, Node):
+            self.issues.append(Issue(str(path), 1, "a knowledge file holds a mapping"))
+            return
+        kind = doc.get("kind")
+        if kind is None:
+            kind = "rule" if ("severity" in doc or "explanation" in doc) else (
+                "scenario" if "seed" in doc else "rules" if "rules" in doc else "rule")
+        body = Node({k: v for k, v in doc.items() if k != "kind"})
+        body.line = doc.line
+        if kind == "scenario":
+            self._add_scenario(build_scenario(body, path, self.issues), path, origin)
+        elif kind == "rule":
+            self._add_rule(build_rule(body, path, self.issues), path, origin)
+        elif kind == "rules":
+            for item in doc.get("rules", []) or []:
+                self._add_rule(build_rule(item, path, self.issues), path, origin)
+        else:
+            self.issues.append(Issue(str(path), doc.line,
+                                     f"kind '{kind}' is not scenario, rule or rules"))
+
+    def _add_scenario(self, scenario: Scenario | None, path: Path, origin: str) -> None:
+        if scenario is None:
+            return
+        if scenario.id in self.scenarios:
+            other = self.scenarios[scenario.id].path
+            self.issues.append(Issue(str(path), 1, f"scenario id '{scenario.id}' is already "
+                                                   f"defined in {other}"))
+            return
+        scenario.origin = origin
+        self.scenarios[scenario.id] = scenario
+
+    def _add_rule(self, rule: Rule | None, path: Path, origin: str) -> None:
+        if rule is None:
+            return
+        if rule.id in self.rules:
+            other = self.rules[rule.id].path
+            self.issues.append(Issue(str(path), rule.line,
+                                     f"rule id '{rule.id}' is already defined in {other}"))
+            return
+        rule.origin = origin
+        self.rules[rule.id] = rule
+
+    def check_references(self) -> None:
+        """Cross-document checks: scenarios and branches that rules name exist."""
+        for rule in self.rules.values():
+            if rule.scenario is not None:
+                scenario = self.scenarios.get(rule.scenario)
+                if scenario is None:
+                    self.issues.append(Issue(rule.path, rule.line,
+                                             f"rule {rule.id}: unknown scenario '{rule.scenario}'"))
+                    continue
+                for b in rule.branches:
+                    if scenario.branch(b) is None:
+                        self.issues.append(Issue(
+                            rule.path, rule.line,
+                            f"rule {rule.id}: scenario {rule.scenario} has no branch '{b}'"))
+            for other in rule.suppressed_by:
+                if other not in self.rules:
+                    self.issues.append(Issue(rule.path, rule.line,
+                                             f"rule {rule.id}: suppressed_by names unknown rule "
+                                             f"'{other}'"))
+
+
+def load_knowledge(extra_dirs: list[Path] | None = None, user: bool = True) -> KnowledgeBase:
+    """Built-in knowledge, then the user's folder, then any folders given."""
+    kb = KnowledgeBase()
+    kb.add_dir(builtin_dir(), "built-in")
+    if user:
+        from osdoctor.paths import user_knowledge_dir
+
+        user_dir = user_knowledge_dir()
+        if user_dir.is_dir():
+            kb.add_dir(user_dir, "user")
+    for extra in extra_dirs or []:
+        kb.add_dir(extra, "user")
+    kb.check_references()
+    return kb

@@ -1,0 +1,395 @@
+"""The knowledge base's documents: scenarios with their branches, and rules.
+
+Each is validated field by field so that ``osdoctor kb lint`` can tell a
+support engineer exactly what is wrong and where, in words, not a traceback.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from osdoctor.kb.conditions import Condition, ConditionError, RequestPattern, compile_conditions
+from osdoctor.kb.yamlfile import Node
+
+SEEDS = {
+    "000_416000e4d6ae2dea.txt": ("python-heatclient", 5),
+    "001_d3f831974f3dc6b9.txt": ("python-openstackclient", 5),
+    "004_5da9864bde361b9a.txt": ("python-ironicclient", 5),
+}
+SEVERITIES = ("error", "warning", "info")
+CLIENTS = ("openstackclient", "heatclient", "ironicclient", "swiftclient", "unknown")
+_ID = re.compile(r"[a-z][a-z0-9]*(?:[.\-][a-z0-9]+)*")
+_BRANCH_ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+
+
+@dataclass(slots=True)
+class Issue:
+    """A problem found in a knowledge file."""
+
+    path: str
+    line: int
+    message: str
+    severity: str = "error"
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.severity}: {self.message}"
+
+
+@dataclass(slots=True)
+class Reference:
+    seed: str
+    section: int
+    note: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.seed} section {self.section}"
+
+
+@dataclass(slots=True)
+class DiagramItem:
+    """One element of a scenario's documented sequence (mirrors the seed's diagram)."""
+
+    kind: str
+    """"message", "note", "alt", "loop"."""
+    source: str = ""
+    target: str = ""
+    text: str = ""
+    reply: bool = False
+    pattern: RequestPattern | None = None
+    over: list[str] = field(default_factory=list)
+    blocks: list[DiagramBlock] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class DiagramBlock:
+    label: str
+    branches: list[str]
+    items: list[DiagramItem]
+
+
+@dataclass(slots=True)
+class Participant:
+    id: str
+    label: str
+    actor: bool = False
+
+
+@dataclass(slots=True)
+class Branch:
+    id: str
+    title: str
+    outcome: str
+    when: list[Condition]
+    any_command: bool = False
+    divergence: str | None = None
+    summary: str = ""
+    real_client: str = ""
+    line: int = 0
+
+
+@dataclass(slots=True)
+class Scenario:
+    id: str
+    title: str
+    seed: str
+    section: int
+    clients: list[str]
+    commands: list[re.Pattern[str]]
+    branches: list[Branch]
+    participants: list[Participant]
+    diagram: list[DiagramItem]
+    summary: str = ""
+    real_client: str = ""
+    path: str = ""
+    origin: str = "built-in"
+
+    def branch(self, branch_id: str) -> Branch | None:
+        for b in self.branches:
+            if b.id == branch_id:
+                return b
+        return None
+
+
+@dataclass(slots=True)
+class Rule:
+    id: str
+    title: str
+    severity: str
+    explanation: str
+    next_steps: list[str]
+    references: list[Reference]
+    when: list[Condition]
+    scenario: str | None = None
+    branches: list[str] = field(default_factory=list)
+    suppressed_by: list[str] = field(default_factory=list)
+    fallback: bool = False
+    symptoms: list[str] = field(default_factory=list)
+    fires: list[str] = field(default_factory=list)
+    silent: list[str] = field(default_factory=list)
+    real_client: str = ""
+    path: str = ""
+    line: int = 0
+    origin: str = "built-in"
+
+
+class _Checker:
+    def __init__(self, path: Path, issues: list[Issue]) -> None:
+        self.path = str(path)
+        self.issues = issues
+        self.ok = True
+
+    def error(self, node: Any, message: str) -> None:
+        line = node.line if isinstance(node, Node) else 0
+        self.issues.append(Issue(self.path, line, message))
+        self.ok = False
+
+    def text(self, node: Node, key: str, required: bool = True) -> str:
+        value = node.get(key)
+        if value is None:
+            if required:
+                self.error(node, f"missing '{key}'")
+            return ""
+        if not isinstance(value, str) or (required and not value.strip()):
+            self.error(node, f"'{key}' must be text")
+            return ""
+        return value
+
+    def texts(self, node: Node, key: str) -> list[str]:
+        value = node.get(key, [])
+        if isinstance(value, str):
+            return [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            self.error(node, f"'{key}' must be a list of text items")
+            return []
+        return list(value)
+
+    def unknown_keys(self, node: Node, known: tuple[str, ...], what: str) -> None:
+        for key in node:
+            if key not in known:
+                self.error(node, f"unknown key '{key}' in {what}; known keys: {', '.join(known)}")
+
+    def conditions(self, node: Node, key: str, where: str) -> list[Condition]:
+        spec = node.get(key)
+        if spec is None:
+            self.error(node, f"missing '{key}' (the conditions that must all hold)")
+            return []
+        try:
+            return compile_conditions(spec)
+        except ConditionError as exc:
+            line = node.line
+            if isinstance(spec, list):
+                for item in spec:
+                    try:
+                        Condition(item)
+                    except ConditionError:
+                        line = item.line if isinstance(item, Node) else line
+                        break
+            self.issues.append(Issue(self.path, line, f"{where}: {exc}"))
+            self.ok = False
+            return []
+
+    def template(self, node: Node, text: str, key: str) -> None:
+        try:
+            list(string.Formatter().parse(text))
+        except ValueError as exc:
+            self.error(node, f"'{key}' is not a valid template ({exc}); write {{{{ for a brace")
+
+
+def _references(c: _Checker, node: Node) -> list[Reference]:
+    refs = []
+    raw = node.get("references")
+    if not isinstance(raw, list) or not raw:
+        c.error(node, "missing 'references': at least one seed file and section")
+        return refs
+    for item in raw:
+        seed: Any = None
+        section: Any = None
+        note = ""
+        if isinstance(item, str):
+            m = re.fullmatch(r"\s*(\S+\.txt)\s+section\s+(\d+)\s*", item)
+            if m:
+                seed, section = m.group(1), int(m.group(2))
+        elif isinstance(item, dict):
+            seed, section, note = item.get("seed"), item.get("section"), item.get("note", "")
+        if seed not in SEEDS:
+            c.error(node, f"reference {item!r}: the seed must be one of {', '.join(SEEDS)}")
+            continue
+        if not isinstance(section, int) or not 1 <= section <= SEEDS[seed][1]:
+            c.error(node, f"reference {item!r}: section must be 1 to {SEEDS[seed][1]}")
+            continue
+        refs.append(Reference(seed, section, str(note or "")))
+    return refs
+
+
+_DIAGRAM_KEYS = ("from", "to", "text", "reply", "match", "note", "over", "alt", "loop", "steps",
+                 "label", "branch", "branches")
+
+
+def _diagram(c: _Checker, items: Any, participants: set[str]) -> list[DiagramItem]:
+    out: list[DiagramItem] = []
+    if not isinstance(items, list):
+        c.error(items, "'diagram' must be a list of steps")
+        return out
+    for item in items:
+        if not isinstance(item, Node):
+            c.error(item, "each diagram step is a mapping")
+            continue
+        c.unknown_keys(item, _DIAGRAM_KEYS, "a diagram step")
+        if "alt" in item:
+            blocks = []
+            for block in item["alt"] if isinstance(item["alt"], list) else []:
+                if not isinstance(block, Node):
+                    c.error(item, "each 'alt' choice is a mapping with label and steps")
+                    continue
+                branches = block.get("branches", block.get("branch", []))
+                if isinstance(branches, str):
+                    branches = [branches]
+                blocks.append(DiagramBlock(str(block.get("label", "")), list(branches),
+                                           _diagram(c, block.get("steps", []), participants)))
+            out.append(DiagramItem("alt", blocks=blocks))
+        elif "loop" in item:
+            block = DiagramBlock(str(item["loop"]), [], _diagram(c, item.get("steps", []),
+                                                                participants))
+            out.append(DiagramItem("loop", blocks=[block]))
+        elif "note" in item:
+            over = item.get("over", [])
+            over = [over] if isinstance(over, str) else list(over)
+            for p in over:
+                if p not in participants:
+                    c.error(item, f"note over unknown participant '{p}'")
+            out.append(DiagramItem("note", text=str(item["note"]), over=over))
+        else:
+            src, dst = str(item.get("from", "")), str(item.get("to", ""))
+            for p in (src, dst):
+                if p not in participants:
+                    c.error(item, f"unknown participant '{p}' (declare it under participants)")
+            pattern = None
+            if "match" in item:
+                try:
+                    pattern = RequestPattern(item["match"])
+                except ConditionError as exc:
+                    c.error(item, f"match: {exc}")
+            out.append(DiagramItem("message", src, dst, str(item.get("text", "")),
+                                   bool(item.get("reply", False)), pattern))
+    return out
+
+
+_SCENARIO_KEYS = ("id", "title", "seed", "section", "clients", "commands", "participants",
+                  "diagram", "branches", "summary", "real_client")
+_BRANCH_KEYS = ("id", "title", "outcome", "when", "any_command", "divergence", "summary",
+                "real_client")
+
+
+def build_scenario(node: Any, path: Path, issues: list[Issue]) -> Scenario | None:
+    c = _Checker(path, issues)
+    if not isinstance(node, Node):
+        c.error(node, "a scenario file holds one mapping (id, title, seed, ...)")
+        return None
+    c.unknown_keys(node, _SCENARIO_KEYS, "a scenario")
+    sid = c.text(node, "id")
+    if sid and not _ID.fullmatch(sid):
+        c.error(node, f"id '{sid}' must look like 'client.name' (lower case, dots, dashes)")
+    seed = c.text(node, "seed")
+    section = node.get("section")
+    if seed and seed not in SEEDS:
+        c.error(node, f"seed '{seed}' is not one of {', '.join(SEEDS)}")
+    if not isinstance(section, int):
+        c.error(node, "'section' must be the seed's section number")
+        section = 0
+    commands = []
+    for rx in c.texts(node, "commands"):
+        try:
+            commands.append(re.compile(rx))
+        except re.error as exc:
+            c.error(node, f"command pattern {rx!r} is not a valid regular expression: {exc}")
+    participants = []
+    for p in node.get("participants", []) or []:
+        if isinstance(p, dict) and "id" in p:
+            participants.append(Participant(str(p["id"]), str(p.get("label", p["id"])),
+                                            bool(p.get("actor", False))))
+        else:
+            c.error(node, "each participant is a mapping with id and label")
+    diagram = _diagram(c, node.get("diagram", []), {p.id for p in participants})
+    branches = []
+    seen: set[str] = set()
+    raw_branches = node.get("branches")
+    if not isinstance(raw_branches, list) or not raw_branches:
+        c.error(node, "missing 'branches': at least one")
+        raw_branches = []
+    for b in raw_branches:
+        if not isinstance(b, Node):
+            c.error(node, "each branch is a mapping")
+            continue
+        c.unknown_keys(b, _BRANCH_KEYS, "a branch")
+        bid = c.text(b, "id")
+        if bid and not _BRANCH_ID.fullmatch(bid):
+            c.error(b, f"branch id '{bid}' must be kebab-case")
+        if bid in seen:
+            c.error(b, f"branch id '{bid}' is used twice in this scenario")
+        seen.add(bid)
+        outcome = b.get("outcome", "failure")
+        if outcome not in ("success", "failure", "unknown"):
+            c.error(b, "outcome is success, failure or unknown")
+        divergence = b.get("divergence")
+        if divergence is not None:
+            c.template(b, str(divergence), "divergence")
+        branches.append(Branch(
+            bid, c.text(b, "title"), str(outcome), c.conditions(b, "when", f"branch {bid}"),
+            bool(b.get("any_command", False)), divergence, str(b.get("summary", "")),
+            str(b.get("real_client", "")), b.line,
+        ))
+    clients = c.texts(node, "clients")
+    for client in clients:
+        if client not in CLIENTS:
+            c.error(node, f"client '{client}' is not one of {', '.join(CLIENTS)}")
+    if not c.ok:
+        return None
+    return Scenario(sid, c.text(node, "title"), seed, section, clients, commands, branches,
+                    participants, diagram, str(node.get("summary", "")),
+                    str(node.get("real_client", "")), str(path))
+
+
+_RULE_KEYS = ("id", "title", "severity", "scenario", "branches", "branch", "when", "explanation",
+              "next_steps", "references", "examples", "suppressed_by", "fallback", "symptoms",
+              "real_client")
+
+
+def build_rule(node: Any, path: Path, issues: list[Issue]) -> Rule | None:
+    c = _Checker(path, issues)
+    if not isinstance(node, Node):
+        c.error(node, "a rule is a mapping (id, title, severity, when, explanation, ...)")
+        return None
+    c.unknown_keys(node, _RULE_KEYS, "a rule")
+    rid = c.text(node, "id")
+    if rid and not _ID.fullmatch(rid):
+        c.error(node, f"id '{rid}' must look like 'area.short-name' (lower case, dots, dashes)")
+    severity = node.get("severity")
+    if severity not in SEVERITIES:
+        c.error(node, f"severity must be one of {', '.join(SEVERITIES)}")
+    explanation = c.text(node, "explanation")
+    c.template(node, explanation, "explanation")
+    steps = c.texts(node, "next_steps")
+    if not steps:
+        c.error(node, "missing 'next_steps': at least one thing to do")
+    for s in steps:
+        c.template(node, s, "next_steps")
+    branches = c.texts(node, "branches") + c.texts(node, "branch")
+    examples = node.get("examples", {}) or {}
+    fires = list(examples.get("fires", []) or []) if isinstance(examples, dict) else []
+    silent = list(examples.get("silent", []) or []) if isinstance(examples, dict) else []
+    rule = Rule(
+        rid, c.text(node, "title"), str(severity), explanation, steps, _references(c, node),
+        c.conditions(node, "when", f"rule {rid}"),
+        scenario=node.get("scenario"), branches=branches,
+        suppressed_by=c.texts(node, "suppressed_by"), fallback=bool(node.get("fallback", False)),
+        symptoms=c.texts(node, "symptoms"), fires=[str(f) for f in fires],
+        silent=[str(s) for s in silent], real_client=str(node.get("real_client", "")),
+        path=str(path), line=node.line,
+    )
+    if branches and not rule.scenario:
+        c.error(node, "'branches' needs 'scenario'")
+    return rule if c.ok else None

@@ -1,0 +1,277 @@
+"""The trace model: what a client's debug log says happened, free of any front end.
+
+Every element keeps the 1-based input line numbers it came from, so that a
+finding can point at the lines that prove it. Bodies keep a bounded copy of
+their text plus their position in the input: memory follows the number of
+exchanges, not the size of the bodies.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Body text kept per exchange, at most (characters). Larger bodies keep their
+#: head and are marked truncated; the input position allows a re-read.
+BODY_KEEP = 256 * 1024
+
+_UNPARSED: Any = object()
+
+
+def _lookup(headers: dict[str, str], name: str) -> str | None:
+    lname = name.lower()
+    for key, value in headers.items():
+        if key.lower() == lname:
+            return value
+    return None
+
+
+@dataclass(slots=True)
+class Body:
+    """A request or response body as logged."""
+
+    first_line: int
+    last_line: int
+    text: str | None
+    """The kept text: None when dropped to bound memory (see ``dropped``)."""
+    size: int = 0
+    """Characters the log held for this body."""
+    truncated: bool = False
+    """True when ``text`` holds only the head of the body."""
+    dropped: bool = False
+    """True when the text was released after parsing; ``first_line`` still locates it."""
+    omitted: str | None = None
+    """The client's own note when it did not log the body ("Omitted, Content-Type is set to ...")."""
+    _json: Any = field(default=_UNPARSED, repr=False, compare=False)
+
+    def json(self) -> Any:
+        """The body as JSON, parsed on first use; None when it is not JSON."""
+        if self._json is _UNPARSED:
+            value: Any = None
+            if self.text and not self.truncated:
+                stripped = self.text.strip()
+                if stripped[:1] in ("{", "["):
+                    try:
+                        value = json.loads(stripped)
+                    except ValueError:
+                        value = None
+            self._json = value
+        return self._json
+
+
+@dataclass(slots=True)
+class Request:
+    method: str
+    url: str
+    line: int
+    raw_headers: str = ""
+    """Headers as logged, parsed on demand (see ``headers``): a poll-heavy log holds
+    many exchanges, and a dict per exchange would dominate memory."""
+    body: Body | None = None
+    logged_as: str = "curl"
+    """"curl" for a REQ line, "auth" for keystoneauth's unlogged token request,
+    "urllib3" when only the connection pool's line shows it."""
+
+    @property
+    def headers(self) -> dict[str, str]:
+        from osdoctor.parse.http_text import curl_headers
+
+        return curl_headers(self.raw_headers)
+
+    def header(self, name: str) -> str | None:
+        """A header value, case-insensitively."""
+        return _lookup(self.headers, name)
+
+
+@dataclass(slots=True)
+class Response:
+    status: int | None
+    line: int
+    reason: str | None = None
+    raw_headers: str = ""
+    """Headers as logged (``K: V K2: V2`` or a dict repr), parsed on demand."""
+    body: Body | None = None
+    last_line: int = 0
+    request_id: str | None = None
+
+    @property
+    def headers(self) -> dict[str, str]:
+        from osdoctor.parse.http_text import resp_headers
+
+        return resp_headers(self.raw_headers)
+
+    def header(self, name: str) -> str | None:
+        """A header value, case-insensitively."""
+        return _lookup(self.headers, name)
+
+
+@dataclass(slots=True)
+class TransportError:
+    """A request that got no HTTP response: refused, timed out, TLS, DNS."""
+
+    kind: str
+    """"connection-refused", "timeout", "tls", "dns", "connection" (other)."""
+    message: str
+    line: int
+
+
+@dataclass(slots=True)
+class Exchange:
+    """One HTTP request with what came back for it."""
+
+    index: int
+    request: Request
+    response: Response | None = None
+    error: TransportError | None = None
+    service: str | None = None
+    """Catalog service type (``orchestration``, ``identity``...), when known."""
+    path: str = ""
+    """The URL path with the service's endpoint prefix removed (``/stacks/x/events``)."""
+    query: str = ""
+    time: float | None = None
+    """Seconds from the start of the run, when the log carries times."""
+    redirected_from: int | None = None
+    """Index of the 3xx exchange this request follows, when it is a redirect hop."""
+
+    @property
+    def status(self) -> int | None:
+        return self.response.status if self.response else None
+
+    @property
+    def first_line(self) -> int:
+        return self.request.line
+
+    @property
+    def last_line(self) -> int:
+        end = self.request.line
+        if self.request.body:
+            end = max(end, self.request.body.last_line)
+        if self.response:
+            end = max(end, self.response.line, self.response.last_line)
+            if self.response.body:
+                end = max(end, self.response.body.last_line)
+        if self.error:
+            end = max(end, self.error.line)
+        return end
+
+
+@dataclass(slots=True)
+class Message:
+    """A line the client printed that is not part of an HTTP exchange."""
+
+    line: int
+    kind: str
+    """"error" (``ERROR: ...``), "warning", "output" (stdout: tables, per-item
+    lines), "debug" (other debug lines), "command", "end"."""
+    text: str
+    repeats: int = 1
+    """Identical consecutive lines are folded into one message."""
+    last_line: int = 0
+
+
+@dataclass(slots=True)
+class Frame:
+    file: str
+    lineno: int
+    function: str
+    line: int
+
+
+@dataclass(slots=True)
+class Traceback:
+    """A Python traceback the client printed: a client defect, not a cloud answer."""
+
+    first_line: int
+    last_line: int
+    exc_type: str
+    message: str
+    frames: list[Frame] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Trace:
+    """Everything parsed from one log."""
+
+    source: str = "-"
+    command: str | None = None
+    """The command as the user typed it, without the ``--debug`` flags."""
+    command_line: int | None = None
+    client: str = "unknown"
+    """openstackclient, heatclient, ironicclient, swiftclient or unknown."""
+    api_versions: dict[str, str] = field(default_factory=dict)
+    catalog: dict[str, list[str]] = field(default_factory=dict)
+    """Service type -> endpoint URLs from the token's catalog."""
+    exchanges: list[Exchange] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)
+    tracebacks: list[Traceback] = field(default_factory=list)
+    exit_code: int | None = None
+    exit_line: int | None = None
+    line_count: int = 0
+    format: str = "unknown"
+    """"debug", "log-file", "session" or "unknown"."""
+    problems: list[str] = field(default_factory=list)
+    """What could not be read, in plain words ("line 40 is cut after 1 MiB")."""
+    openstack_lines: int = 0
+    """Lines recognised as an OpenStack client's; zero means not a client log."""
+
+
+@dataclass(slots=True)
+class Evidence:
+    line: int
+    text: str
+
+
+@dataclass(slots=True)
+class Finding:
+    id: str
+    severity: str
+    """"error", "warning" or "info"."""
+    title: str
+    explanation: str
+    next_steps: list[str] = field(default_factory=list)
+    evidence: list[Evidence] = field(default_factory=list)
+    references: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class StepResult:
+    """One documented step of a scenario and what the run did with it."""
+
+    label: str
+    state: str
+    """"observed", "skipped" or "diverged"."""
+    lines: list[int] = field(default_factory=list)
+    note: str | None = None
+
+
+@dataclass(slots=True)
+class Candidate:
+    """A scenario (and branch) considered, with why it was or was not taken."""
+
+    scenario: str
+    branch: str | None
+    score: float
+    reasons: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class ScenarioMatch:
+    id: str
+    title: str
+    branch: str | None
+    seed: str
+    section: int
+    divergence: str | None = None
+    steps: list[StepResult] = field(default_factory=list)
+    branch_title: str | None = None
+
+
+@dataclass(slots=True)
+class Report:
+    trace: Trace
+    outcome: str
+    """"success", "failure" or "unknown"."""
+    scenario: ScenarioMatch | None = None
+    findings: list[Finding] = field(default_factory=list)
+    candidates: list[Candidate] = field(default_factory=list)

@@ -1,0 +1,672 @@
+"""The streaming log parser: lines in, a :class:`~osdoctor.model.Trace` out.
+
+It is a small state machine fed one line at a time, so that a live run, a
+followed file and a 200 MB saved log go through the same code. Most lines are
+classified by their first characters; only the few that can start an HTTP
+record pay for a regular expression.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import deque
+from collections.abc import Iterable
+
+from osdoctor.model import (
+    BODY_KEEP,
+    Body,
+    Exchange,
+    Frame,
+    Message,
+    Request,
+    Response,
+    Trace,
+    Traceback,
+    TransportError,
+)
+from osdoctor.parse.http_text import parse_curl, split_url
+from osdoctor.parse.lines import Line
+from osdoctor.parse.prefixes import PrefixStripper
+from osdoctor.parse.services import ServiceMap
+from osdoctor.redact import redact_line
+
+_URLLIB3 = re.compile(r'(https?://\S+) "([A-Z]+) (\S+) HTTP/[\d.]+" (\d{3}) (\S+)')
+_HTTP_STATUS = re.compile(r"HTTP/\d(?:\.\d)? (\d{3}) ?(.*)")
+_EXC_LINE = re.compile(r"([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Failure|Failed|"
+                       r"Timeout|NotFound|Conflict|Forbidden|Unauthorized|Exception\w*|"
+                       r"[A-Z]\w*))(?:: ?(.*))?$")
+_FRAME = re.compile(r'\s+File "([^"]*)", line (\d+), in (.*)')
+_REQUEST_ID = re.compile(r"([A-Z]+) call to (?:(\S+) for )?(\S+) used request id (\S+)")
+_API_VERSION_HEADERS = (
+    "OpenStack-API-Version",
+    "X-OpenStack-Nova-API-Version",
+    "X-OpenStack-Ironic-API-Version",
+)
+_NEGOTIATED = re.compile(r"Negotiated API version is (\S+)")
+
+#: Bodies larger than this on successful answers are released once 64 newer
+#: ones exist: rules look at error answers and at the end of a run.
+_BIG_BODY = 4096
+_BIG_BODIES_KEPT = 64
+#: Debug messages kept at most; errors, warnings and output are always kept.
+_MAX_DEBUG_MESSAGES = 20000
+
+_DEBUG_PREFIXES = (
+    "START with options", "options: ", "Auth plugin", "auth_config_hook", "defaults: ",
+    "cloud cfg:", "Using auth plugin", "Using parameters", "Get auth_ref", "command: ",
+    "Failed to discover", "Making authentication", "Request returned failure status",
+    "Failed to redirect", "run(Namespace", "take_action(Namespace", "boot_kwargs",
+    "Negotiated API version", "No version header", "Remote API version", "Loading",
+    "Attempting", "Failure: ", "Instantiating", "Connection pool", "Starting new",
+    "Resetting dropped", "The above exception", "During handling of the above",
+)
+_SKIP_PREFIXES = ("Starting new HTTP", "Resetting dropped connection", "Incremented Retry")
+
+
+def _transport_kind(message: str) -> str:
+    low = message.lower()
+    if "connection refused" in low:
+        return "connection-refused"
+    if "timed out" in low or "timeout" in low:
+        return "timeout"
+    if "ssl" in low or "certificate" in low or "tls" in low:
+        return "tls"
+    if ("name or service not known" in low or "nodename nor servname" in low
+            or "temporary failure in name resolution" in low or "getaddrinfo" in low):
+        return "dns"
+    return "connection"
+
+
+class _BodyCollector:
+    """Gathers a body that continues on following lines (pretty JSON, HTML)."""
+
+    def __init__(self, body: Body, parts: list[str], closer: str | None) -> None:
+        self.body = body
+        self.parts = parts
+        self.closer = closer
+
+    def feed(self, number: int, text: str) -> bool:
+        if _is_record_start(text):
+            return False
+        self.body.last_line = number
+        self.body.size += len(text) + 1
+        if not self.body.truncated:
+            kept = sum(len(p) + 1 for p in self.parts)
+            if kept + len(text) > BODY_KEEP:
+                self.body.truncated = True
+            else:
+                self.parts.append(text)
+        if self.closer is None:
+            return True
+        stripped = text.strip()
+        if self.closer == "'":
+            if stripped.endswith("'"):
+                if self.parts and not self.body.truncated:
+                    self.parts[-1] = self.parts[-1].rstrip()[:-1]
+                self.closer = None
+                return True
+            return True
+        if stripped in ("}", "]", "};") or (text[:1] in "}]" and self.closer == text[:1]) or (
+            self.closer == "</html>" and stripped.lower().endswith("</html>")
+        ):
+            self.closer = None
+        return True
+
+    @property
+    def open(self) -> bool:
+        return self.closer is not None
+
+    def close(self) -> None:
+        self.body.text = "\n".join(self.parts)
+
+
+def _is_record_start(text: str) -> bool:
+    return text.startswith(
+        ("REQ: ", "RESP: ", "RESP BODY:", "RESP STATUS:", "Starting new", "Resetting dropped",
+         "Making authentication", "Traceback (most recent", "END return value", "clean_up ",
+         "curl -g -i", "START with options")
+    ) or (text.startswith(("http://", "https://")) and _URLLIB3.match(text) is not None)
+
+
+class _TracebackCollector:
+    def __init__(self, number: int) -> None:
+        self.tb = Traceback(first_line=number, last_line=number, exc_type="", message="")
+        self.done = False
+
+    def feed(self, number: int, text: str) -> bool:
+        if text.startswith((" ", "\t")) or not text.strip():
+            m = _FRAME.match(text)
+            if m:
+                self.tb.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3), number))
+            self.tb.last_line = number
+            return True
+        m = _EXC_LINE.match(text)
+        self.done = True
+        if m and " " not in m.group(1):
+            self.tb.exc_type = m.group(1)
+            self.tb.message = (m.group(2) or "").strip()
+            self.tb.last_line = number
+            return True
+        return False
+
+
+class _HeatResponseCollector:
+    """heatclient's own HTTP client dumps ``HTTP/1.1 200 OK``, headers, a blank, the body."""
+
+    def __init__(self, response: Response) -> None:
+        self.response = response
+        self.in_body = False
+        self.headers: list[str] = []
+        self.body_parts: list[str] = []
+        self.body_first = 0
+        self.open = True
+
+    def feed(self, number: int, text: str) -> bool:
+        if _is_record_start(text):
+            return False
+        if not self.in_body:
+            if not text.strip():
+                self.in_body = True
+                return True
+            if ": " in text:
+                self.headers.append(text)
+                self.response.last_line = number
+                return True
+            return False
+        if not text.strip():
+            self.open = False
+            return True
+        if not self.body_parts:
+            self.body_first = number
+        if sum(len(p) for p in self.body_parts) < BODY_KEEP:
+            self.body_parts.append(text)
+        self.response.last_line = number
+        return True
+
+    def close(self) -> None:
+        self.response.raw_headers = "\n".join(self.headers)
+        if self.body_parts:
+            text = "\n".join(self.body_parts)
+            self.response.body = Body(self.body_first, self.response.last_line, text, len(text))
+
+
+class Parser:
+    """Feed it lines with :meth:`feed`; read :attr:`trace` at any time."""
+
+    def __init__(self, source: str = "-") -> None:
+        self.trace = Trace(source=source)
+        self._strip = PrefixStripper()
+        self._services = ServiceMap()
+        self._pending: deque[Exchange] = deque(maxlen=32)
+        self._last: Exchange | None = None
+        self._collector: _BodyCollector | _TracebackCollector | _HeatResponseCollector | None = None
+        self._big: deque[Exchange] = deque()
+        self._debug_messages = 0
+        self._dropped_messages = 0
+        self._cut_lines = 0
+        self._last_url_line = 0
+
+    # -- input -------------------------------------------------------------
+    def feed_all(self, lines: Iterable[Line]) -> Trace:
+        for line in lines:
+            self.feed(line)
+        return self.finish()
+
+    def feed(self, line: Line) -> None:
+        number = line.number
+        self.trace.line_count = number
+        if line.cut:
+            self._cut_lines += 1
+            if self._cut_lines <= 5:
+                self.trace.problems.append(
+                    f"line {number} is longer than 1 MiB: its last {line.cut} bytes were skipped"
+                )
+        stripped = self._strip.strip(line.text)
+        if stripped.meta is not None:
+            self._session_meta(number, *stripped.meta)
+            return
+        text = redact_line(stripped.text)
+        collector = self._collector
+        if collector is not None:
+            if collector.feed(number, text):
+                if isinstance(collector, _TracebackCollector):
+                    if collector.done:
+                        self._end_collector()
+                elif not collector.open:
+                    self._end_collector()
+                return
+            self._end_collector()
+        self._dispatch(number, text, stripped.time)
+
+    def finish(self) -> Trace:
+        if self._collector is not None:
+            if isinstance(self._collector, _TracebackCollector) or self._collector.open:
+                self.trace.problems.append(
+                    f"the log ends inside a record that began on line {self._collector_start()}"
+                )
+            self._end_collector()
+        formats = self._strip.formats
+        if "session" in formats:
+            self.trace.format = "session"
+        elif "log-file" in formats:
+            self.trace.format = "log-file"
+        elif self.trace.openstack_lines:
+            self.trace.format = "debug"
+        if self._cut_lines > 5:
+            self.trace.problems.append(f"{self._cut_lines} lines were longer than 1 MiB and cut")
+        if self._dropped_messages:
+            self.trace.problems.append(
+                f"{self._dropped_messages} debug lines past the first {_MAX_DEBUG_MESSAGES} "
+                "were not kept"
+            )
+        return self.trace
+
+    # -- helpers -----------------------------------------------------------
+    def _collector_start(self) -> int:
+        c = self._collector
+        if isinstance(c, _TracebackCollector):
+            return c.tb.first_line
+        if isinstance(c, _BodyCollector):
+            return c.body.first_line
+        if isinstance(c, _HeatResponseCollector):
+            return c.response.line
+        return 0
+
+    def _end_collector(self) -> None:
+        c = self._collector
+        self._collector = None
+        if isinstance(c, _TracebackCollector):
+            if c.tb.exc_type or c.tb.frames:
+                self.trace.tracebacks.append(c.tb)
+        elif c is not None:
+            c.close()
+
+    def _session_meta(self, number: int, key: str, value: str) -> None:
+        t = self.trace
+        if key == "command":
+            try:
+                argv = json.loads(value)
+            except ValueError:
+                argv = value.split()
+            if isinstance(argv, list):
+                words = [str(a) for a in argv if a not in ("--debug", "-d")]
+                t.command = " ".join(words)
+                t.command_line = number
+                t.client = _client_of(words[0]) if words else t.client
+        elif key == "exit":
+            try:
+                t.exit_code = int(value.split()[0])
+                t.exit_line = number
+            except (ValueError, IndexError):
+                pass
+        elif key in ("note", "cancelled"):
+            t.messages.append(Message(number, key, value, last_line=number))
+
+    def _message(self, number: int, kind: str, text: str) -> None:
+        messages = self.trace.messages
+        if messages:
+            last = messages[-1]
+            if last.kind == kind and last.text == text:
+                last.repeats += 1
+                last.last_line = number
+                return
+        if kind == "debug":
+            self._debug_messages += 1
+            if self._debug_messages > _MAX_DEBUG_MESSAGES:
+                self._dropped_messages += 1
+                return
+        messages.append(Message(number, kind, text, last_line=number))
+
+    # -- dispatch ----------------------------------------------------------
+    def _dispatch(self, number: int, text: str, time: float | None) -> None:
+        if not text:
+            return
+        c = text[0]
+        if c == "R":
+            if text.startswith("REQ: "):
+                self._request(number, text[5:], time)
+                return
+            if text.startswith("RESP BODY:"):
+                self._resp_body(number, text[10:].lstrip(" "))
+                return
+            if text.startswith("RESP: "):
+                self._resp_line(number, text[6:])
+                return
+            if text.startswith("RESP STATUS: "):
+                self._resp_status(number, text[13:])
+                return
+            if text.startswith("RESP HEADERS: "):
+                ex = self._last
+                if ex is not None and ex.response is not None:
+                    ex.response.raw_headers = text[14:]
+                    ex.response.last_line = number
+                self.trace.openstack_lines += 1
+                return
+            if text.startswith("Request to ") and text.endswith(" timed out"):
+                self._transport(number, text[11:-10], "timeout", text)
+                return
+            if text.startswith("Request returned failure status"):
+                self.trace.openstack_lines += 1
+        elif c == "h":
+            if text.startswith(("http://", "https://")):
+                m = _URLLIB3.match(text)
+                if m:
+                    self._urllib3(number, m, time)
+                    return
+        elif c == "c":
+            if text.startswith("curl -"):
+                self._request(number, text, time)
+                return
+            if text.startswith("clean_up "):
+                self.trace.openstack_lines += 1
+                self._message(number, "clean_up", text)
+                return
+            if text.startswith("command: ") and " -> " in text:
+                self.trace.openstack_lines += 1
+                if self.trace.command is None:
+                    self.trace.command = "openstack " + text[9:].partition(" -> ")[0]
+                    self.trace.command_line = number
+                self._message(number, "debug", text)
+                return
+        elif c == "M":
+            if text.startswith("Making authentication request to "):
+                self._auth_request(number, text[33:].strip(), time)
+                return
+        elif c == "{":
+            if text.startswith('{"token": ') and self._last is not None:
+                self._token_body(number, text)
+                return
+        elif c == "T":
+            if text.startswith("Traceback (most recent call last)"):
+                self._collector = _TracebackCollector(number)
+                return
+        elif c == "U":
+            if text.startswith("Unable to establish connection to "):
+                url, _, msg = text[34:].partition(": ")
+                self._transport(number, url, _transport_kind(msg), text)
+                return
+        elif c == "S":
+            if text.startswith("SSL exception connecting to "):
+                url, _, _msg = text[28:].partition(": ")
+                self._transport(number, url, "tls", text)
+                return
+            if text.startswith("START with options:"):
+                self._start(number, text[19:].strip())
+                return
+            if text.startswith(_SKIP_PREFIXES):
+                return
+        elif c == "E":
+            if text.startswith("END return value: "):
+                try:
+                    self.trace.exit_code = int(text[18:].strip())
+                    self.trace.exit_line = number
+                except ValueError:
+                    pass
+                self.trace.openstack_lines += 1
+                self._message(number, "end", text)
+                return
+        elif c == "F":
+            if text.startswith("Failed to discover available identity versions when contacting "):
+                url = text[63:].partition(". ")[0].rstrip(".")
+                ex = self._find_pending(url)
+                if ex is not None and ex.response is None and ex.error is None:
+                    ex.error = TransportError("discovery", text, number)
+                    self._drop_pending(ex)
+                self.trace.openstack_lines += 1
+        elif c == "H":
+            m = _HTTP_STATUS.match(text)
+            if m and self._last is not None and self._last.response is None:
+                ex = self._last
+                ex.response = Response(int(m.group(1)), number, reason=m.group(2) or None,
+                                       last_line=number)
+                self._drop_pending(ex)
+                self._collector = _HeatResponseCollector(ex.response)
+                self.trace.openstack_lines += 1
+                return
+        elif c == "G" or c == "P" or c == "D":
+            if " used request id " in text:
+                m = _REQUEST_ID.match(text)
+                if m:
+                    self._request_id(m.group(3), m.group(4))
+                    return
+        if c == "N" and text.startswith("Negotiated API version is "):
+            m = _NEGOTIATED.match(text)
+            if m:
+                self.trace.api_versions["baremetal"] = m.group(1)
+        self._message(number, _classify(text), text)
+
+    # -- records -----------------------------------------------------------
+    def _new_exchange(self, request: Request, time: float | None) -> Exchange:
+        ex = Exchange(index=len(self.trace.exchanges), request=request, time=time)
+        ex.service, ex.path = self._services.locate(request.url)
+        ex.query = request.url.partition("?")[2]
+        prev = self._last
+        if prev is not None and prev.status is not None and 300 <= prev.status < 400:
+            location = prev.response.header("Location") if prev.response else None
+            if location and (location == request.url or request.url.startswith(location)):
+                ex.redirected_from = prev.index
+        self.trace.exchanges.append(ex)
+        self.trace.openstack_lines += 1
+        self._last = ex
+        return ex
+
+    def _request(self, number: int, text: str, time: float | None) -> None:
+        curl = parse_curl(text)
+        if curl is None:
+            self._message(number, "debug", text)
+            return
+        prev = self._last
+        # swiftclient logs its request after the connection pool logged the answer.
+        if (prev is not None and prev.request.logged_as == "urllib3"
+                and number - prev.request.line <= 3 and prev.request.method == curl.method
+                and split_url(prev.request.url)[1] == split_url(curl.url)[1]):
+            prev.request.url = curl.url
+            prev.request.raw_headers = curl.headers
+            prev.request.logged_as = "curl"
+            prev.request.line = number
+            ex = prev
+        else:
+            req = Request(curl.method, curl.url, number, raw_headers=curl.headers)
+            ex = self._new_exchange(req, time)
+            self._pending.append(ex)
+        if curl.data is not None:
+            body = Body(number, number, curl.data, len(curl.data))
+            ex.request.body = body
+            if curl.data_open:
+                self._collector = _BodyCollector(body, [curl.data], "'")
+        if "API-Version" in curl.headers and ex.service:
+            for name in _API_VERSION_HEADERS:
+                value = ex.request.header(name)
+                if value:
+                    self.trace.api_versions[ex.service] = value.split()[-1]
+
+    def _auth_request(self, number: int, url: str, time: float | None) -> None:
+        req = Request("POST", url, number, logged_as="auth")
+        ex = self._new_exchange(req, time)
+        ex.service = "identity"
+        self._pending.append(ex)
+
+    def _find_pending(self, url: str, method: str | None = None) -> Exchange | None:
+        for ex in reversed(self._pending):
+            if method is not None and ex.request.method != method:
+                continue
+            if ex.request.url == url or ex.request.url.split("?")[0] == url.split("?")[0]:
+                return ex
+        return None
+
+    def _drop_pending(self, ex: Exchange) -> None:
+        try:
+            self._pending.remove(ex)
+        except ValueError:
+            pass
+
+    def _urllib3(self, number: int, m: re.Match[str], time: float | None) -> None:
+        base, method, target, status = m.group(1), m.group(2), m.group(3), int(m.group(4))
+        found = None
+        for ex in reversed(self._pending):
+            if ex.request.method != method or ex.response is not None:
+                continue
+            _b, path, query = split_url(ex.request.url)
+            if target == path + ("?" + query if query else "") or target.split("?")[0] == path:
+                found = ex
+                break
+        if found is None:
+            req = Request(method, base + target, number, logged_as="urllib3")
+            found = self._new_exchange(req, time)
+        else:
+            self._drop_pending(found)
+        found.response = Response(status, number, last_line=number)
+        self._last = found
+
+    def _resp_line(self, number: int, text: str) -> None:
+        self.trace.openstack_lines += 1
+        status: int | None = None
+        rest = text
+        if text.startswith("["):
+            code, _, rest = text[1:].partition("]")
+            try:
+                status = int(code)
+            except ValueError:
+                status = None
+        ex = self._last
+        if ex is None:
+            return
+        if ex.response is None:
+            ex.response = Response(status, number)
+            self._drop_pending(ex)
+        elif status is not None and ex.response.status != status:
+            ex.response.status = status
+        ex.response.raw_headers = rest.strip()
+        ex.response.last_line = number
+
+    def _resp_status(self, number: int, text: str) -> None:
+        self.trace.openstack_lines += 1
+        code, _, reason = text.partition(" ")
+        ex = self._last
+        if ex is None:
+            return
+        try:
+            status: int | None = int(code)
+        except ValueError:
+            status = None
+        if ex.response is None:
+            ex.response = Response(status, number, reason=reason or None, last_line=number)
+            self._drop_pending(ex)
+        else:
+            ex.response.status = status or ex.response.status
+            ex.response.reason = reason or None
+            ex.response.last_line = number
+
+    def _resp_body(self, number: int, text: str) -> None:
+        self.trace.openstack_lines += 1
+        ex = self._last
+        if ex is None or ex.response is None:
+            self._message(number, "debug", "RESP BODY: " + text)
+            return
+        response = ex.response
+        response.last_line = max(response.last_line, number)
+        if text.startswith("Omitted, Content-Type is set to"):
+            response.body = Body(number, number, None, 0, omitted=text)
+            return
+        size = len(text)
+        truncated = size > BODY_KEEP
+        kept = text[:BODY_KEEP] if truncated else text
+        body = Body(number, number, kept, size, truncated=truncated)
+        response.body = body
+        head = text[:1]
+        tail = text.rstrip()[-1:] if text.strip() else ""
+        if head in "{[" and tail not in "}]":
+            self._collector = _BodyCollector(body, [kept], "}" if head == "{" else "]")
+        elif text.lstrip()[:5].lower() in ("<html", "<!doc") and "</html>" not in text.lower():
+            self._collector = _BodyCollector(body, [kept], "</html>")
+        self._retain(ex, body)
+
+    def _retain(self, ex: Exchange, body: Body) -> None:
+        """Release the text of old, large, successful bodies so memory stays bounded."""
+        status = ex.status or 0
+        if body.size <= _BIG_BODY or not (200 <= status < 300):
+            return
+        self._big.append(ex)
+        while len(self._big) > _BIG_BODIES_KEPT:
+            old = self._big.popleft()
+            if old.response is not None and old.response.body is not None:
+                old.response.body.text = None
+                old.response.body.dropped = True
+
+    def _token_body(self, number: int, text: str) -> None:
+        ex = self._last
+        self.trace.openstack_lines += 1
+        if ex is None or ex.response is None:
+            return
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = None
+        if data is not None:
+            catalog = self._services.learn_catalog(data)
+            if catalog:
+                self.trace.catalog = catalog
+                for other in self.trace.exchanges:
+                    if other.request.logged_as != "auth":
+                        other.service, other.path = self._services.locate(other.request.url)
+        # The token body is long and the catalog is now known: keep a marker only.
+        ex.response.body = Body(number, number, None, len(text), dropped=True)
+        ex.response.last_line = number
+
+    def _transport(self, number: int, url: str, kind: str, text: str) -> None:
+        self.trace.openstack_lines += 1
+        ex = self._find_pending(url)
+        if ex is None:
+            req = Request("GET", url, number, logged_as="error")
+            ex = self._new_exchange(req, None)
+        if ex.response is None:
+            ex.error = TransportError(kind, text, number)
+            self._drop_pending(ex)
+        self._message(number, "error", text)
+
+    def _request_id(self, url: str, request_id: str) -> None:
+        self.trace.openstack_lines += 1
+        for ex in reversed(self.trace.exchanges[-8:]):
+            if ex.request.url == url and ex.response is not None:
+                ex.response.request_id = request_id
+                return
+
+    def _start(self, number: int, args: str) -> None:
+        self.trace.openstack_lines += 1
+        if self.trace.client == "unknown":
+            self.trace.client = "openstackclient"
+        words = [w for w in args.split() if w not in ("--debug", "-d")]
+        if self.trace.command is None or self.trace.command.startswith("openstack "):
+            self.trace.command = "openstack " + " ".join(words) if words else "openstack"
+            self.trace.command_line = number
+        self._message(number, "debug", "START with options: " + args)
+
+
+def _classify(text: str) -> str:
+    if text.startswith(("ERROR: ", "ERROR ", "Error: ", "error: ")):
+        return "error"
+    first = text[0]
+    if first in "+|" and (text.startswith(("+-", "| ", "|-")) or text.endswith(("+", "|"))):
+        return "output"
+    if text.startswith(("WARNING", "Warning", "warning:")) or "Warning: " in text[:40]:
+        return "warning"
+    if text.startswith(_DEBUG_PREFIXES):
+        return "debug"
+    return "text"
+
+
+def _client_of(program: str) -> str:
+    name = program.rsplit("/", 1)[-1]
+    return {
+        "openstack": "openstackclient",
+        "heat": "heatclient",
+        "baremetal": "ironicclient",
+        "ironic": "ironicclient",
+        "swift": "swiftclient",
+    }.get(name, "unknown")
+
+
+def parse_lines(lines: Iterable[Line], source: str = "-") -> Trace:
+    """Parse a whole sequence of lines."""
+    return Parser(source).feed_all(lines)

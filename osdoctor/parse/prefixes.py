@@ -1,0 +1,129 @@
+"""Stripping what other tools put before a client's own log text.
+
+The same debug line reaches us bare (``openstack --debug 2>&1``), behind a
+``--log-file`` timestamp, a pid and a logger name, behind a journald or syslog
+header, behind ``> `` quote marks of a ticket, behind Python's default
+``DEBUG:keystoneauth.session:`` or older clients' ``DEBUG (session:375)``, or
+inside an osdoctor session file. The parser only wants the text, plus the time
+and stream when a prefix carries them.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass
+
+_LEVELS = r"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|TRACE)"
+
+# osc-lib --log-file: "2026-11-30 02:00:58.123 12345 DEBUG keystoneauth.session [c u p] msg"
+_LOGFILE = re.compile(
+    r"(\d{4}-\d\d-\d\d)[ T](\d\d):(\d\d):(\d\d(?:[.,]\d+)?)(?:[+-]\d\d:?\d\d|Z)? "
+    r"(?:(\d+) )?" + _LEVELS + r" +([\w.\-]+)(?: \[[^\]]*\])? ?(.*)"
+)
+# cliff --log-file: "[2026-11-30 02:00:58,123] DEBUG    name msg"
+_CLIFF = re.compile(
+    r"\[(\d{4}-\d\d-\d\d) (\d\d):(\d\d):(\d\d(?:[.,]\d+)?)\] " + _LEVELS + r" +([\w.\-]+) (.*)"
+)
+# Older console format: "DEBUG (session:375) msg"; logging default: "DEBUG:name:msg".
+_LEVEL_PAREN = re.compile(_LEVELS + r" \([\w.\-]+:\d+\) ?(.*)")
+_LEVEL_COLON = re.compile(_LEVELS + r":[\w.\-]+:(.*)")
+# syslog: "Nov 30 02:00:58 host openstack[123]: msg"
+_SYSLOG = re.compile(
+    r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d (\d\d):(\d\d):(\d\d) "
+    r"\S+ [\w./\-]+(?:\[\d+\])?: ?(.*)"
+)
+# journald short-iso: "2026-11-30T02:00:58+0000 host openstack[123]: msg"
+_JOURNAL_ISO = re.compile(
+    r"(\d{4}-\d\d-\d\d)T(\d\d):(\d\d):(\d\d(?:[.,]\d+)?)\S* \S+ [\w./\-]+(?:\[\d+\])?: ?(.*)"
+)
+# osdoctor session data line: "12.345 2 text"
+_SESSION = re.compile(r"(\d+\.\d{3}) ([12]) ?(.*)")
+_QUOTE = re.compile(r"(?:> ?)+")
+
+
+@dataclass(slots=True)
+class Stripped:
+    text: str
+    time: float | None = None
+    stream: int | None = None
+    meta: tuple[str, str] | None = None
+    """A session metadata record (key, value), e.g. ("exit", "1 12.345")."""
+
+
+class PrefixStripper:
+    """Remembers the first timestamp so that times become offsets from the start."""
+
+    def __init__(self) -> None:
+        self.origin: float | None = None
+        self.formats: set[str] = set()
+        self._days: dict[str, int] = {}
+
+    def _offset(self, date: str | None, h: str, m: str, s: str) -> float:
+        day = 0
+        if date is not None:
+            ordinal = self._days.get(date)
+            if ordinal is None:
+                try:
+                    ordinal = _dt.date.fromisoformat(date).toordinal()
+                except ValueError:
+                    ordinal = 0
+                self._days[date] = ordinal
+            day = ordinal
+        seconds = day * 86400 + int(h) * 3600 + int(m) * 60 + float(s.replace(",", "."))
+        if self.origin is None:
+            self.origin = seconds
+        return round(seconds - self.origin, 3)
+
+    def strip(self, text: str) -> Stripped:
+        if not text:
+            return Stripped(text)
+        first = text[0]
+        if first == ">":
+            quoted = _QUOTE.match(text)
+            if quoted:
+                self.formats.add("quoted")
+                text = text[quoted.end() :]
+                if not text:
+                    return Stripped(text)
+                first = text[0]
+        if first.isdigit():
+            m = _SESSION.match(text)
+            if m:
+                self.formats.add("session")
+                return Stripped(m.group(3), float(m.group(1)), int(m.group(2)))
+            m = _LOGFILE.match(text)
+            if m:
+                self.formats.add("log-file")
+                return Stripped(m.group(7), self._offset(m.group(1), *m.group(2, 3, 4)))
+            m = _JOURNAL_ISO.match(text)
+            if m:
+                self.formats.add("journal")
+                return Stripped(m.group(5), self._offset(m.group(1), *m.group(2, 3, 4)))
+        elif first == "#":
+            if text.startswith("#osdoctor-session") or self.formats & {"session"}:
+                key, _, value = text[1:].partition(" ")
+                if key in _SESSION_KEYS:
+                    self.formats.add("session")
+                    return Stripped("", meta=(key, value))
+        elif first == "[":
+            m = _CLIFF.match(text)
+            if m:
+                self.formats.add("log-file")
+                return Stripped(m.group(6), self._offset(m.group(1), *m.group(2, 3, 4)))
+        elif first in "DIWECT":
+            m = _LEVEL_PAREN.match(text) or _LEVEL_COLON.match(text)
+            if m:
+                self.formats.add("level-prefix")
+                return Stripped(m.group(1))
+        elif first in "JFMASOND":
+            m = _SYSLOG.match(text)
+            if m:
+                self.formats.add("syslog")
+                return Stripped(m.group(4), self._offset(None, *m.group(1, 2, 3)))
+        return Stripped(text)
+
+
+_SESSION_KEYS = frozenset(
+    {"osdoctor-session", "command", "started", "exit", "cancelled", "note", "cwd"}
+)

@@ -1,0 +1,87 @@
+"""Which service a URL belongs to, and its path without the endpoint prefix.
+
+The token's catalog says it exactly when the log has it. When it does not (a
+log cut before authentication, a ``--os-endpoint`` run), well-known path
+prefixes and ports decide.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from osdoctor.parse.http_text import split_url
+
+# (pattern on the URL path, service type). The first group is the prefix to strip.
+_KNOWN: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"^((?:/[\w.\-]+)*?/(?:heat-api|orchestration)/v1/[^/]+)(?=/|$)"), "orchestration"),
+    (re.compile(r"^(/v1/[0-9a-f]{32})(?=/stacks|/software_|/resource_types|/build_info|$)"),
+     "orchestration"),
+    (re.compile(r"^((?:/[\w.\-]+)*?/(?:identity|keystone))(?=/v[23]|/|$)"), "identity"),
+    (re.compile(r"^()(?=/v3/auth|/v3/?$|/v2\.0/tokens|/v3/users|/v3/projects)"), "identity"),
+    (re.compile(r"^((?:/[\w.\-]+)*?/compute)(?=/|$)"), "compute"),
+    (re.compile(r"^(/v2\.1(?:/[0-9a-f]{32})?)(?=/servers|/flavors|/os-|/limits|/images|$|/)"),
+     "compute"),
+    (re.compile(r"^((?:/[\w.\-]+)*?/image)(?=/|$)"), "image"),
+    (re.compile(r"^()(?=/v2/images|/v2/schemas)"), "image"),
+    (re.compile(r"^((?:/[\w.\-]+)*?/(?:network|networking))(?=/|$)"), "network"),
+    (re.compile(r"^()(?=/v2\.0/(?:networks|subnets|ports|routers|floatingips|security))"),
+     "network"),
+    (re.compile(r"^((?:/[\w.\-]+)*?/(?:swift|object-store))?(/v1/AUTH_[^/]+)(?=/|$)"),
+     "object-store"),
+    (re.compile(r"^((?:/[\w.\-]+)*?/(?:baremetal|ironic))(?=/|$)"), "baremetal"),
+    (re.compile(r"^()(?=/v1/(?:nodes|ports|portgroups|chassis|drivers|allocations)|/v1/?$)"),
+     "baremetal"),
+]
+_PORTS = {
+    "5000": "identity", "35357": "identity", "8004": "orchestration", "8774": "compute",
+    "9292": "image", "9696": "network", "8080": "object-store", "6385": "baremetal",
+}
+
+
+class ServiceMap:
+    """Maps request URLs to (service, path) using the catalog once it is known."""
+
+    def __init__(self) -> None:
+        self.endpoints: list[tuple[str, str]] = []
+        """(endpoint URL without trailing slash, service type), longest first."""
+
+    def learn_catalog(self, token: Any) -> dict[str, list[str]]:
+        """Read a v3 token body's catalog; returns service type -> URLs."""
+        found: dict[str, list[str]] = {}
+        try:
+            catalog = token["token"]["catalog"]
+        except (KeyError, TypeError):
+            return found
+        if not isinstance(catalog, list):
+            return found
+        for service in catalog:
+            if not isinstance(service, dict):
+                continue
+            stype = str(service.get("type") or "")
+            for endpoint in service.get("endpoints") or []:
+                if isinstance(endpoint, dict) and endpoint.get("url"):
+                    url = str(endpoint["url"]).rstrip("/")
+                    found.setdefault(stype, [])
+                    if url not in found[stype]:
+                        found[stype].append(url)
+                    self.endpoints.append((url, stype))
+        self.endpoints.sort(key=lambda item: len(item[0]), reverse=True)
+        return found
+
+    def locate(self, url: str) -> tuple[str | None, str]:
+        """The service and the path below its endpoint (query excluded)."""
+        for endpoint, stype in self.endpoints:
+            if url.startswith(endpoint) and url[len(endpoint) : len(endpoint) + 1] in ("", "/", "?"):
+                rest = url[len(endpoint) :].partition("?")[0]
+                return stype, rest or "/"
+        base, path, _ = split_url(url)
+        for pattern, stype in _KNOWN:
+            m = pattern.match(path)
+            if m:
+                prefix = "".join(g for g in m.groups() if g)
+                if stype == "object-store":
+                    prefix = m.group(1) or ""
+                return stype, path[len(prefix) :] or "/"
+        port = base.rpartition(":")[2]
+        return _PORTS.get(port), path

@@ -1,0 +1,82 @@
+"""The Markdown report, for a ticket: the same content as the text report."""
+
+from __future__ import annotations
+
+from osdoctor.model import Report
+from osdoctor.render.common import group_exchanges, headline, short_path, summary_line
+
+_MAX_ROWS = 60
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _code(text: str) -> str:
+    fence = "``" if "`" in text else "`"
+    return f"{fence}{text}{fence}"
+
+
+def render_markdown(report: Report, why_not: bool = False) -> str:
+    t = report.trace
+    out = [f"## osdoctor: {_cell(headline(report))}", "", f"**{summary_line(report)}**", ""]
+    s = report.scenario
+    if s is not None:
+        out.append(f"- **Scenario:** `{s.id}` — {s.title}")
+        out.append(f"- **Branch:** `{s.branch}`" + (f" — {s.branch_title}" if s.branch_title else "")
+                   if s.branch else "- **Branch:** none of the documented branches")
+        out.append(f"- **Seed:** {s.seed} section {s.section}")
+        if s.divergence:
+            out.append(f"- **Diverged:** {s.divergence}")
+    else:
+        out.append("- **Scenario:** none of the documented scenarios")
+    out.append(f"- **Client:** {t.client}; **exit code:** "
+               f"{t.exit_code if t.exit_code is not None else 'not in the log'}")
+    out.append("")
+    for f in report.findings:
+        out.append(f"### {f.severity.upper()}: {f.title}")
+        out.append("")
+        out.append(f"`{f.id}`")
+        out.append("")
+        out.append(f.explanation)
+        out.append("")
+        if f.next_steps:
+            out.append("**Next steps**")
+            out.append("")
+            out.extend(f"- {step}" for step in f.next_steps)
+            out.append("")
+        if f.evidence:
+            out.append("**Evidence**")
+            out.append("")
+            out.extend(f"- line {e.line}: {_code(e.text[:200])}" for e in f.evidence)
+            out.append("")
+        if f.references:
+            out.append("References: " + "; ".join(f.references))
+            out.append("")
+    if why_not and report.candidates:
+        out.append("### Candidates considered")
+        out.append("")
+        for c in report.candidates:
+            out.append(f"- `{c.scenario}` › `{c.branch}` ({int(c.score * 100)}% held): "
+                       + "; ".join(r for r in c.reasons if r))
+        out.append("")
+    if t.exchanges:
+        rows = group_exchanges(t.exchanges)
+        out.append(f"### Requests ({len(t.exchanges)})")
+        out.append("")
+        out.append("| line | method | service | path | status |")
+        out.append("|---:|---|---|---|---|")
+        for row in rows[:_MAX_ROWS]:
+            ex = row.first
+            times = f" ×{row.count}" if row.count > 1 else ""
+            out.append(f"| {ex.first_line} | {ex.request.method} | {ex.service or '?'} | "
+                       f"{_cell(short_path(ex, 80))} | {row.status_text}{times} |")
+        if len(rows) > _MAX_ROWS:
+            out.append(f"| | | | … {len(rows) - _MAX_ROWS} more rows | |")
+        out.append("")
+    if t.problems:
+        out.append("### Could not read everything")
+        out.append("")
+        out.extend(f"- {p}" for p in t.problems)
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"

@@ -1,0 +1,111 @@
+"""The terminal report: short, in the order an engineer under pressure reads it —
+what happened, why, what to do, then the proof."""
+
+from __future__ import annotations
+
+import textwrap
+
+from osdoctor.model import Report
+from osdoctor.render.common import group_exchanges, headline, short_path, summary_line
+
+_MAX_ROWS = 40
+_WIDTH = 88
+
+
+class Style:
+    def __init__(self, colour: bool) -> None:
+        self.colour = colour
+
+    def _c(self, code: str, text: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.colour else text
+
+    def bold(self, text: str) -> str:
+        return self._c("1", text)
+
+    def dim(self, text: str) -> str:
+        return self._c("2", text)
+
+    def severity(self, sev: str) -> str:
+        code = {"error": "1;31", "warning": "1;33", "info": "1;36"}.get(sev, "1")
+        return self._c(code, sev.upper())
+
+    def status(self, text: str) -> str:
+        if text[:1] == "2":
+            return self._c("32", text)
+        if text[:1] == "3":
+            return self._c("36", text)
+        if text[:1] == "4":
+            return self._c("33", text)
+        return self._c("31", text)
+
+
+def _wrap(text: str, indent: str) -> list[str]:
+    out: list[str] = []
+    for para in text.split("\n"):
+        if not para.strip():
+            out.append("")
+            continue
+        out.extend(textwrap.wrap(para, _WIDTH, initial_indent=indent, subsequent_indent=indent,
+                                 break_on_hyphens=False, break_long_words=False) or [indent])
+    return out
+
+
+def render_text(report: Report, colour: bool = False, why_not: bool = False,
+                show_requests: bool = True) -> str:
+    st = Style(colour)
+    t = report.trace
+    out: list[str] = [st.bold(headline(report)), summary_line(report), ""]
+    s = report.scenario
+    if s is not None:
+        branch = s.branch or "no documented branch"
+        out.append(f"{st.bold('Scenario')}  {s.id} › {branch}   ({s.seed} section {s.section})")
+        out.append(f"          {s.title}" + (f" — {s.branch_title}" if s.branch_title else ""))
+        if s.divergence:
+            out.extend(_wrap("Diverged: " + s.divergence, "          "))
+    elif t.openstack_lines:
+        out.append(f"{st.bold('Scenario')}  none of the documented scenarios "
+                   "(generic checks only)")
+    out.append("")
+    for f in report.findings:
+        out.append(f"{st.severity(f.severity)}  {st.bold(f.title)}  {st.dim('[' + f.id + ']')}")
+        out.extend(_wrap(f.explanation, "  "))
+        if f.next_steps:
+            out.append("  Next:")
+            for step in f.next_steps:
+                out.extend(_wrap(step, "    • ")[:1] + _wrap(step, "      ")[1:])
+        if f.evidence:
+            out.append("  Evidence:")
+            for ev in f.evidence:
+                text = ev.text if len(ev.text) <= 110 else ev.text[:109] + "…"
+                out.append(f"    line {ev.line:<6} {text}")
+        if f.references:
+            out.append("  " + st.dim("See " + "; ".join(f.references)))
+        out.append("")
+    if not report.findings and t.openstack_lines:
+        out.append("No finding.")
+        out.append("")
+    if why_not and report.candidates:
+        out.append(st.bold("Candidates considered"))
+        for c in report.candidates:
+            reasons = "; ".join(r for r in c.reasons if r)
+            out.append(f"  {c.scenario} › {c.branch}  ({int(c.score * 100)}% held): {reasons}")
+        out.append("")
+    if show_requests and t.exchanges:
+        rows = group_exchanges(t.exchanges)
+        out.append(st.bold(f"Requests ({len(t.exchanges)})"))
+        shown = rows if len(rows) <= _MAX_ROWS else rows[: _MAX_ROWS // 2] + rows[-_MAX_ROWS // 2:]
+        for i, row in enumerate(shown):
+            if len(rows) > _MAX_ROWS and i == _MAX_ROWS // 2:
+                out.append(st.dim(f"  … {len(rows) - _MAX_ROWS} more rows …"))
+            ex = row.first
+            times = f" ×{row.count}" if row.count > 1 else ""
+            service = (ex.service or "?")[:13]
+            out.append(f"  line {ex.first_line:<6} {ex.request.method:<6} {service:<13} "
+                       f"{short_path(ex):<52} {st.status(row.status_text)}{times}")
+        out.append("")
+    if t.problems:
+        out.append(st.bold("Could not read everything"))
+        for p in t.problems:
+            out.append(f"  - {p}")
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
