@@ -1,0 +1,126 @@
+"""A scripted child process for the runner tests: ``child.py MODE [ARG...]``.
+
+Modes that must wait for the test block on a FIFO (``gate``): the test
+writes one byte per step, so nothing depends on the clock.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import signal
+import subprocess
+import sys
+import threading
+
+
+def many(count: int) -> None:
+    """``count`` numbered lines on each stream, in blocks, as fast as possible."""
+    out, err = sys.stdout.buffer, sys.stderr.buffer
+    block = 1000
+    for first in range(0, count, block):
+        numbers = range(first, min(first + block, count))
+        out.write(b"".join(b"out %d\n" % n for n in numbers))
+        err.write(b"".join(b"err %d\n" % n for n in numbers))
+    out.flush()
+    err.flush()
+
+
+def interleave(gate: str, rounds: int) -> None:
+    """out 0, err 0, out 1, ...: each line waits until the test has seen the last."""
+    with open(gate, "rb", buffering=0) as step:
+        for n in range(rounds):
+            print(f"out {n}", flush=True)
+            step.read(1)
+            print(f"err {n}", file=sys.stderr, flush=True)
+            step.read(1)
+
+
+def bytes_out() -> None:
+    """Invalid UTF-8, a character split across writes, and a CRLF line."""
+    out = sys.stdout.buffer
+    out.write(b"bad \xff\xfe end\n")
+    out.flush()
+    out.write(b"caf\xc3")
+    out.flush()
+    out.write(b"\xa9\n")
+    out.write(b"dos line\r\n")
+    out.write(b"last without newline")
+    out.flush()
+
+
+def huge(size: int) -> None:
+    sys.stdout.write("x" * size + "\nafter\n")
+    sys.stdout.flush()
+
+
+def hold(gate: str, *lines: str) -> None:
+    """Print ``lines`` (up to a "--") on stderr, then wait for the gate; exit 0."""
+    if "--" in lines:
+        lines = lines[: lines.index("--")]
+    for line in lines:
+        print(line, file=sys.stderr, flush=True)
+    with open(gate, "rb", buffering=0) as step:
+        step.read(1)
+
+
+def stubborn(ignore: str) -> None:
+    """Ignore the named signals (comma-separated), say "ready", wait forever."""
+    for name in filter(None, ignore.split(",")):
+        signal.signal(getattr(signal, name), signal.SIG_IGN)
+    print("ready", flush=True)
+    threading.Event().wait()
+
+
+def family() -> None:
+    """Start a grandchild that ignores SIGINT and SIGTERM, print both pids, wait."""
+    grandchild = subprocess.Popen(
+        [sys.executable, __file__, "stubborn", "SIGINT,SIGTERM"], stdout=subprocess.PIPE
+    )
+    assert grandchild.stdout is not None
+    grandchild.stdout.readline()
+    print(f"pids {os.getpid()} {grandchild.pid}", flush=True)
+    threading.Event().wait()
+
+
+def orphan() -> None:
+    """Leave behind a grandchild that holds stdout open, print its pid, exit 0."""
+    grandchild = subprocess.Popen([sys.executable, __file__, "stubborn", ""])
+    print(f"pids {os.getpid()} {grandchild.pid}", flush=True)
+
+
+def main() -> None:
+    mode, args = sys.argv[1], sys.argv[2:]
+    if mode == "many":
+        many(int(args[0]))
+    elif mode == "interleave":
+        interleave(args[0], int(args[1]))
+    elif mode == "bytes":
+        bytes_out()
+    elif mode == "huge":
+        huge(int(args[0]))
+    elif mode == "hold":
+        hold(args[0], *args[1:])
+    elif mode == "exit":
+        print("bye", flush=True)
+        raise SystemExit(int(args[0]))
+    elif mode == "stdin":
+        print(f"read {sys.stdin.read()!r} isatty={sys.stdin.isatty()}", flush=True)
+    elif mode == "input":
+        input("Name: ")
+    elif mode == "getpass":
+        getpass.getpass()
+    elif mode == "stubborn":
+        stubborn(args[0] if args else "")
+    elif mode == "family":
+        family()
+    elif mode == "orphan":
+        orphan()
+    elif mode == "env":
+        print(os.environ.get(args[0], "<unset>"), flush=True)
+    else:
+        raise SystemExit(f"unknown mode {mode}")
+
+
+if __name__ == "__main__":
+    main()
