@@ -85,18 +85,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     kb = _load_kb(args)
     assert isinstance(kb, KnowledgeBase)
     report = diagnose(trace, kb)
-    if args.format == "json":
-        from osdoctor.render.json_report import render_json
-
-        text = render_json(report)
-    elif args.format == "markdown":
-        from osdoctor.render.markdown import render_markdown
-
-        text = render_markdown(report, why_not=args.why_not)
-    else:
-        from osdoctor.render.text import render_text
-
-        text = render_text(report, colour=_colour(sys.stdout, args.color), why_not=args.why_not)
+    text = _render(report, args)
     if args.anonymize:
         from osdoctor.anonymize import Anonymizer
         from osdoctor.paths import exports_dir
@@ -175,6 +164,112 @@ def _kb_show(kb: object, item_id: str) -> int:
     return _fail(f"no scenario or rule with id '{item_id}' (see: osdoctor kb list)")
 
 
+#: Words that mark a command that changes or destroys something on the cloud:
+#: without a terminal the client will not ask, so osdoctor asks first.
+_DESTRUCTIVE = frozenset({
+    "delete", "remove", "clear", "purge", "unset", "abandon", "cleanup", "rebuild", "evacuate",
+    "undeploy", "clean", "rescue", "shelve", "reboot", "stop", "suspend", "reset", "deploy",
+    "manage", "provide", "inspect", "update", "set", "create", "signal", "cancel", "abort",
+})
+_READ_ONLY = frozenset({"list", "show", "poll", "get", "validate", "preview", "--version", "help"})
+
+
+def destructive_word(argv: list[str]) -> str | None:
+    """The word that makes a command change the cloud, or None for read-only ones."""
+    words = [w for w in argv[1:] if not w.startswith("-")]
+    for word in words:
+        if word in _READ_ONLY:
+            return None
+        if word in _DESTRUCTIVE or word.endswith("-delete") or word.endswith("-clear"):
+            return word
+    return None
+
+
+def _confirm(argv: list[str], word: str, assume_yes: bool) -> bool:
+    if assume_yes:
+        return True
+    if not sys.stdin.isatty():
+        print(f"osdoctor: '{word}' changes the cloud and the client will not ask without a "
+              "terminal; add --yes to run it anyway", file=sys.stderr)
+        return False
+    answer = input(f"This command changes the cloud ({word}): {' '.join(argv)}\nRun it? [y/N] ")
+    return answer.strip().lower() in ("y", "yes")
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    cmd = list(args.cmd)
+    if cmd and cmd[0] == "--":
+        cmd = cmd[1:]
+    if not cmd:
+        return _fail("give the command to run after --, e.g. "
+                     "osdoctor run -- openstack server show myserver")
+    if not args.no_tui:
+        from osdoctor.tui.launch import run_tui
+
+        return run_tui(command=cmd, assume_yes=args.yes)
+    from osdoctor.diagnose import diagnose
+    from osdoctor.kb.loader import KnowledgeBase
+    from osdoctor.live import LiveTrace
+    from osdoctor.paths import PrivateStorageError
+    from osdoctor.runner import CommandError, insert_debug, run_foreground
+    from osdoctor.session import SessionWriter
+
+    argv = insert_debug(cmd)
+    word = destructive_word(cmd)
+    if word is not None and not _confirm(cmd, word, args.yes):
+        return Exit.USAGE
+    try:
+        session = SessionWriter.for_command(argv)
+    except (PrivateStorageError, OSError) as exc:
+        return _fail(f"cannot create the session file: {exc}")
+    live = LiveTrace(argv, source=str(session.path))
+    show_progress = sys.stderr.isatty()
+
+    def on_line(out: object) -> None:
+        from osdoctor.runner import OutputLine
+
+        assert isinstance(out, OutputLine)
+        live.feed(out)
+        if show_progress:
+            exchanges, lines = live.snapshot()
+            sys.stderr.write(f"\r\x1b[2Krunning {cmd[0]}: {lines} lines, {exchanges} requests")
+            sys.stderr.flush()
+
+    try:
+        result = run_foreground(argv, on_line=on_line, session=session)
+    except CommandError as exc:
+        session.close(None)
+        return _fail(str(exc))
+    if show_progress:
+        sys.stderr.write("\r\x1b[2K")
+    trace = live.finish(result)
+    kb = _load_kb(args)
+    assert isinstance(kb, KnowledgeBase)
+    report = diagnose(trace, kb)
+    sys.stdout.write(_render(report, args))
+    print(f"osdoctor: session saved in {session.path}"
+          + (" (cancelled: the server-side action may still be running)"
+             if result.cancelled else ""), file=sys.stderr)
+    return Exit.FAILURE if report.outcome == "failure" else Exit.SUCCESS
+
+
+def _render(report: object, args: argparse.Namespace) -> str:
+    from osdoctor.model import Report
+
+    assert isinstance(report, Report)
+    if args.format == "json":
+        from osdoctor.render.json_report import render_json
+
+        return render_json(report)
+    if args.format == "markdown":
+        from osdoctor.render.markdown import render_markdown
+
+        return render_markdown(report, why_not=args.why_not)
+    from osdoctor.render.text import render_text
+
+    return render_text(report, colour=_colour(sys.stdout, args.color), why_not=args.why_not)
+
+
 def cmd_lab(args: argparse.Namespace) -> int:
     from osdoctor.lab.__main__ import main as lab_main
 
@@ -214,6 +309,26 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     kb_options(ex)
     ex.set_defaults(func=cmd_explain)
+
+    run = sub.add_parser(
+        "run", help="run a client command with --debug and explain it (live TUI by default)",
+        description="Run an OpenStack client command with --debug inserted, watch its requests, "
+                    "and get the explanation. The command runs without a shell and with no "
+                    "terminal on stdin, so a client that would prompt fails at once.",
+        epilog="examples:\n  osdoctor run -- openstack stack create -t stack.yaml --wait mystack\n"
+               "  osdoctor run --no-tui --format markdown -- openstack server show web-1\n\n"
+               "Each run is saved, redacted and private to you, under the osdoctor data folder.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    run.add_argument("--no-tui", action="store_true",
+                     help="no interactive screen: print the report when the command ends")
+    run.add_argument("--yes", "-y", action="store_true",
+                     help="do not ask before running a command that changes the cloud")
+    run.add_argument("--format", "-f", choices=("text", "markdown", "json"), default="text")
+    run.add_argument("--why-not", action="store_true")
+    run.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    kb_options(run)
+    run.add_argument("cmd", nargs=argparse.REMAINDER, metavar="-- COMMAND ...")
+    run.set_defaults(func=cmd_run)
 
     kb = sub.add_parser("kb", help="list, show and lint the knowledge base")
     kb_sub = kb.add_subparsers(dest="kb_command", metavar="ACTION", required=True)

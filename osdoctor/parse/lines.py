@@ -28,6 +28,8 @@ class Line:
     text: str
     cut: int = 0
     """Bytes skipped at the end of an overlong line (0 when whole)."""
+    time: float | None = None
+    """Seconds since the start of the run, when the source knows it (a live run)."""
 
 
 def clean(text: str) -> str:

@@ -237,7 +237,7 @@ class Parser:
                     self._end_collector()
                 return
             self._end_collector()
-        self._dispatch(number, text, stripped.time)
+        self._dispatch(number, text, stripped.time if stripped.time is not None else line.time)
 
     def finish(self) -> Trace:
         if self._collector is not None:

@@ -125,5 +125,5 @@ class PrefixStripper:
 
 
 _SESSION_KEYS = frozenset(
-    {"osdoctor-session", "command", "started", "exit", "cancelled", "note", "cwd"}
+    {"osdoctor-session", "command", "started", "exit", "cancelled", "note", "cwd", "split"}
 )

@@ -15,7 +15,7 @@ from osdoctor.parse.http_text import split_url
 # (pattern on the URL path, service type). The first group is the prefix to strip.
 _KNOWN: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^((?:/[\w.\-]+)*?/(?:heat-api|orchestration)/v1/[^/]+)(?=/|$)"), "orchestration"),
-    (re.compile(r"^(/v1/[0-9a-f]{32})(?=/stacks|/software_|/resource_types|/build_info|$)"),
+    (re.compile(r"^(/v1/[^/]+)(?=/stacks|/software_|/resource_types|/build_info|/template_versions|/validate)"),
      "orchestration"),
     (re.compile(r"^((?:/[\w.\-]+)*?/(?:identity|keystone))(?=/v[23]|/|$)"), "identity"),
     (re.compile(r"^()(?=/v3/auth|/v3/?$|/v2\.0/tokens|/v3/users|/v3/projects)"), "identity"),

@@ -1,0 +1,60 @@
+"""Feeding a running command's output into the parser as it arrives.
+
+Lines are numbered as they stand in the session file the runner writes (after
+its three header lines), so that evidence in a live report points at the same
+lines as a report on the saved session.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+from osdoctor.model import Message, Trace
+from osdoctor.parse.lines import Line, clean
+from osdoctor.parse.parser import Parser, _client_of
+from osdoctor.runner import OutputLine, RunResult
+
+SESSION_HEADER_LINES = 3
+
+
+class LiveTrace:
+    """Thread-safe: the runner's reader thread feeds, a front end snapshots."""
+
+    def __init__(self, argv: Sequence[str], source: str = "-") -> None:
+        self.parser = Parser(source)
+        words = [a for a in argv if a not in ("--debug", "-d")]
+        trace = self.parser.trace
+        trace.command = " ".join(words)
+        trace.command_line = 2
+        trace.client = _client_of(words[0]) if words else "unknown"
+        self._number = SESSION_HEADER_LINES
+        self._lock = threading.Lock()
+        self.lines_seen = 0
+
+    def feed(self, out: OutputLine) -> None:
+        with self._lock:
+            self._number += 1
+            self.lines_seen += 1
+            self.parser.feed(Line(self._number, clean(out.text), time=out.time))
+            if out.cut:
+                self._number += 1
+
+    def snapshot(self) -> tuple[int, int]:
+        """(exchanges, lines) so far, for a progress line."""
+        with self._lock:
+            return len(self.parser.trace.exchanges), self.lines_seen
+
+    def finish(self, result: RunResult) -> Trace:
+        with self._lock:
+            trace = self.parser.finish()
+            for note in result.notes:
+                self._number += 1
+                trace.messages.append(Message(self._number, "note", note, last_line=self._number))
+            self._number += 1
+            trace.exit_code = result.exit_code
+            trace.exit_line = self._number
+            if result.cancelled:
+                trace.messages.append(Message(self._number, "cancelled",
+                                              "cancelled by the user", last_line=self._number))
+            return trace
