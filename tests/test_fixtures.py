@@ -1,0 +1,67 @@
+"""Every real client log in tests/fixtures/logs explains to what its capture expected.
+
+Each ``NAME.log`` was produced by a real client against the lab stub, beside
+``NAME.expected.yaml`` (scenario, branch, outcome, findings). The same report
+must come out in text, Markdown and JSON, with its evidence line numbers.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from osdoctor.diagnose import diagnose, parse_path
+from osdoctor.kb.lint import compare
+from osdoctor.kb.loader import KnowledgeBase, load_knowledge
+from osdoctor.render.json_report import render_json
+from osdoctor.render.markdown import render_markdown
+from osdoctor.render.text import render_text
+
+LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
+FIXTURES = sorted(p.name.removesuffix(".expected.yaml") for p in LOGS.glob("*.expected.yaml"))
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    kb = load_knowledge(user=False)
+    assert [str(i) for i in kb.issues if i.severity == "error"] == []
+    return kb
+
+
+def test_there_are_fixtures() -> None:
+    assert len(FIXTURES) >= 6
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_fixture_explains_as_expected(name: str, kb: KnowledgeBase) -> None:
+    expected = yaml.safe_load((LOGS / f"{name}.expected.yaml").read_text())
+    report = diagnose(parse_path(LOGS / f"{name}.log"), kb)
+    assert compare(expected, report) == []
+    if expected.get("exit_code") is not None and report.trace.exit_code is not None:
+        assert report.trace.exit_code == expected["exit_code"]
+
+    data = json.loads(render_json(report))
+    assert data["outcome"] == expected["outcome"]
+    scenario = data["scenario"]
+    assert (scenario["id"] if scenario else None) == expected.get("scenario")
+    assert (scenario["branch"] if scenario else None) == expected.get("branch")
+    ids = [f["id"] for f in data["findings"]]
+    for fid in expected.get("findings") or []:
+        assert fid in ids
+    lines = (LOGS / f"{name}.log").read_bytes().splitlines()
+    for finding in data["findings"]:
+        for ev in finding["evidence"]:
+            assert 1 <= ev["line"] <= len(lines)
+
+    text = render_text(report)
+    markdown = render_markdown(report)
+    for finding in report.findings:
+        assert finding.title in text and finding.title in markdown
+        for ev in finding.evidence:
+            assert f"line {ev.line}" in text
+            assert f"line {ev.line}:" in markdown
+    if report.scenario is not None:
+        assert report.scenario.id in text and report.scenario.id in markdown
