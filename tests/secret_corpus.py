@@ -1,0 +1,420 @@
+"""Secrets where the real clients print them in ``--debug`` output.
+
+Each case is one line shaped as keystoneauth, osc-lib, cliff, openstackclient,
+heatclient, swiftclient or ironicclient print it (captured from the real
+clients against a local stub, secrets replaced by fakes). ``secrets`` must be
+gone after redaction; ``keep`` must still be there. Reused by every output
+format's tests: a report, a saved session or a screen must never show any of
+``ALL_SECRETS``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+SHA = "{SHA256}da0248ded026b8b0709554ec1f7a4347338e4e119eab1095638636b547001d66"
+UA = "openstacksdk/4.22.0 keystoneauth1/5.18.1 python-requests/2.34.2 CPython/3.11.7"
+FERNET = "gAAAAABnFakeFernetTokenCorpusS3cret0123456789abcdefABCDEF_-xyz"
+
+
+@dataclass(frozen=True)
+class SecretCase:
+    name: str
+    """Where the secret sits (client, line kind, field)."""
+    line: str
+    secrets: tuple[str, ...]
+    """Values that must not survive redaction."""
+    keep: tuple[str, ...]
+    """Parts that must survive: keys, URLs, ids, statuses, client hashes."""
+    by_shape: bool = False
+    """True when the secret is recognised by its own shape (a Fernet token), not by
+    where it sits: another value in the same place would stay."""
+
+
+CASES: list[SecretCase] = [
+    # --- keystoneauth request bodies (-d '...') and RESP BODY -------------------
+    SecretCase(
+        "ksa curl body: user create password",
+        'REQ: curl -g -i -X POST http://127.0.0.1:18765/v3/users -H "Content-Type: '
+        f'application/json" -H "User-Agent: {UA}" -H "X-Auth-Token: {SHA}" -d '
+        '\'{"user": {"enabled": true, "name": "bob", "password": "UserPassFake1"}}\'',
+        ("UserPassFake1",),
+        ("/v3/users", SHA, '"password": "***"', '"name": "bob"'),
+    ),
+    SecretCase(
+        "ksa curl body: application credential secret",
+        "REQ: curl -g -i -X POST http://127.0.0.1:18765/v3/users/8a3f8a3f8a3f8a3f8a3f8a3f8a3f"
+        '8a3f/application_credentials -H "Content-Type: application/json" -H '
+        f'"X-Auth-Token: {SHA}" -d \'{{"application_credential": {{"secret": '
+        '"AppCredFake2", "name": "myac", "roles": []}}\'',
+        ("AppCredFake2",),
+        ("application_credentials", SHA, '"name": "myac"'),
+    ),
+    SecretCase(
+        "ksa RESP BODY: application credential secret",
+        'RESP BODY: {"application_credential": {"secret": "AppCredFake3", "unrestricted": '
+        'false, "expires_at": null, "name": "myac", "id": "acacacacacacacacacacacacacacacac"}}',
+        ("AppCredFake3",),
+        ('"expires_at": null', "acacacacacacacacacacacacacacacac"),
+    ),
+    SecretCase(
+        "ksa RESP BODY: EC2 credential access and secret",
+        'RESP BODY: {"credential": {"access": "0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e", "secret": '
+        '"Ec2SecretFake4", "user_id": "8a3f8a3f8a3f8a3f8a3f8a3f8a3f8a3f", "tenant_id": '
+        '"e1b2e1b2e1b2e1b2e1b2e1b2e1b2e1b2"}}',
+        ("Ec2SecretFake4", "0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e"),
+        ("8a3f8a3f8a3f8a3f8a3f8a3f8a3f8a3f", '"tenant_id"'),
+    ),
+    SecretCase(
+        "ksa curl body: credential blob",
+        'REQ: curl -g -i -X POST http://127.0.0.1:18765/v3/credentials -H "Content-Type: '
+        f'application/json" -H "X-Auth-Token: {SHA}" -d \'{{"credential": {{"blob": '
+        '"BlobFake5", "type": "cert", "project_id": null, "user_id": "u1"}}\'',
+        ("BlobFake5",),
+        ('"type": "cert"', "/v3/credentials"),
+    ),
+    SecretCase(
+        "heat curl body: stack create hidden parameter",
+        'REQ: curl -g -i -X POST http://127.0.0.1:18765/heat/v1/proj1/stacks -H "Accept: '
+        f'application/json" -H "User-Agent: python-heatclient" -H "X-Auth-Token: {SHA}" -d '
+        '\'{"stack_name": "mystack", "disable_rollback": true, "parameters": {"db_password": '
+        '"HeatParamFake6"}, "template": {"heat_template_version": "2018-08-31"}}\'',
+        ("HeatParamFake6",),
+        ('"stack_name": "mystack"', "/stacks", '"db_password": "***"'),
+    ),
+    SecretCase(
+        "heat curl body: environment file carried as escaped JSON",
+        'REQ: curl -g -i -X POST http://127.0.0.1:18765/heat/v1/proj1/stacks -d \'{"files": '
+        '{"env.json": "{\\"parameter_defaults\\": {\\"db_password\\": \\"EnvFileFake7\\"}}"}, '
+        '"stack_name": "s1"}\'',
+        ("EnvFileFake7",),
+        ('"stack_name": "s1"', "parameter_defaults"),
+    ),
+    SecretCase(
+        "nova curl body: server create adminPass",
+        'REQ: curl -g -i -X POST http://127.0.0.1:18765/compute/v2.1/servers -H "Content-Type: '
+        f'application/json" -H "X-Auth-Token: {SHA}" -d \'{{"server": {{"name": "srv1", '
+        '"imageRef": "5e5e5e5e-0000-4000-8000-000000000001", "flavorRef": "1", "adminPass": '
+        '"AdminPassFake8", "min_count": 1, "max_count": 1}}\'',
+        ("AdminPassFake8",),
+        ('"name": "srv1"', "5e5e5e5e-0000-4000-8000-000000000001"),
+    ),
+    SecretCase(
+        "nova RESP BODY: generated adminPass",
+        'RESP BODY: {"server": {"id": "5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e", "links": [], '
+        '"OS-DCF:diskConfig": "MANUAL", "adminPass": "GenAdminFake9"}}',
+        ("GenAdminFake9",),
+        ("5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e", '"adminPass": "***"'),
+    ),
+    SecretCase(
+        "ironic curl body: driver_info ipmi_password",
+        'REQ: curl -g -i -X POST http://127.0.0.1:18765/baremetal/v1/nodes -H "User-Agent: '
+        f'python-ironicclient" -H "X-Auth-Token: {SHA}" -H "X-OpenStack-Ironic-API-Version: '
+        '1.115" -d \'{"driver": "ipmi", "driver_info": {"ipmi_password": "IpmiFake10", '
+        '"ipmi_address": "10.1.2.3"}, "name": "n1"}\'',
+        ("IpmiFake10",),
+        ('"ipmi_address": "10.1.2.3"', "X-OpenStack-Ironic-API-Version: 1.115"),
+    ),
+    SecretCase(
+        "nova RESP BODY: keypair private key",
+        'RESP BODY: {"keypair": {"name": "k1", "private_key": "-----BEGIN OPENSSH PRIVATE '
+        'KEY-----\\nb3BlbnNzaC1rZXktdjEAAAAFakeKey11\\n-----END OPENSSH PRIVATE KEY-----\\n", '
+        '"fingerprint": "aa:bb"}}',
+        ("b3BlbnNzaC1rZXktdjEAAAAFakeKey11",),
+        ('"name": "k1"', '"fingerprint": "aa:bb"'),
+    ),
+    # --- printed tables ---------------------------------------------------------
+    SecretCase(
+        "osc table: application credential Secret",
+        "| Secret       | AppCredFake12                    |",
+        ("AppCredFake12",),
+        ("| Secret", "|"),
+    ),
+    SecretCase(
+        "osc table: EC2 secret",
+        "| secret     | Ec2SecretFake13                  |",
+        ("Ec2SecretFake13",),
+        ("| secret",),
+    ),
+    SecretCase(
+        "osc table: credential blob",
+        "| blob       | BlobFake14                       |",
+        ("BlobFake14",),
+        ("| blob",),
+    ),
+    SecretCase(
+        "osc table: server adminPass",
+        "| adminPass                   | AdminPassFake15                        |",
+        ("AdminPassFake15",),
+        ("| adminPass",),
+    ),
+    SecretCase(
+        "osc table: baremetal driver_info dict",
+        "| driver_info     | {'ipmi_password': 'IpmiFake16', 'ipmi_address': '10.1.2.3'} |",
+        ("IpmiFake16",),
+        ("'ipmi_address': '10.1.2.3'", "| driver_info"),
+    ),
+    SecretCase(
+        "osc table: token issue id (Fernet)",
+        f"| id         | {FERNET} |",
+        (FERNET, "FernetTokenCorpusS3cret"),
+        ("| id",),
+        by_shape=True,
+    ),
+    SecretCase(
+        "osc -f yaml output: secret",
+        "secret: Ec2SecretFake17 with spaces",
+        ("Ec2SecretFake17", "with spaces"),
+        ("secret: ",),
+    ),
+    SecretCase(
+        "osc -f shell output: secret",
+        'secret="AppCredFake18"',
+        ("AppCredFake18",),
+        ("secret=",),
+    ),
+    # --- cliff Namespace lines and OSC boot_kwargs -----------------------------
+    SecretCase(
+        "cliff run(Namespace): user create password",
+        "run(Namespace(formatter='table', columns=[], name='bob', domain=None, project=None, "
+        "password='UserPassFake19', password_prompt=False, email=None, "
+        "ignore_password_expiry=False))",
+        ("UserPassFake19",),
+        ("password_prompt=False", "name='bob'", "ignore_password_expiry=False"),
+    ),
+    SecretCase(
+        "cliff take_action(Namespace): stack create --parameter",
+        "take_action(Namespace(formatter='table', environment=None, enable_rollback=False, "
+        "parameter=['db_password=HeatParamFake20', 'flavor=m1.small'], wait=False, poll=5, "
+        "name='mystack', template='t.yaml'))",
+        ("HeatParamFake20",),
+        ("'flavor=m1.small'", "name='mystack'"),
+    ),
+    SecretCase(
+        "cliff run(Namespace): baremetal --driver-info",
+        "run(Namespace(formatter='table', chassis_uuid=None, driver='ipmi', driver_info="
+        "['ipmi_password=IpmiFake21', 'ipmi_address=10.1.2.3'], name='n1'))",
+        ("IpmiFake21",),
+        ("'ipmi_address=10.1.2.3'", "driver='ipmi'"),
+    ),
+    SecretCase(
+        "cliff run(Namespace): credential create data",
+        "run(Namespace(formatter='table', columns=[], user='admin', type='cert', "
+        "data='BlobFake22', project=None))",
+        ("BlobFake22",),
+        ("user='admin'", "type='cert'"),
+    ),
+    SecretCase(
+        "cliff run(Namespace): object store account set --property",
+        "run(Namespace(property={'Temp-URL-Key': 'TempKeyFake23'}))",
+        ("TempKeyFake23",),
+        ("'Temp-URL-Key': '***'",),
+    ),
+    SecretCase(
+        "osc boot_kwargs: admin_password",
+        "boot_kwargs: {'name': 'srv1', 'image_id': '5e5e5e5e-0000-4000-8000-000000000001', "
+        "'flavor_id': '1', 'min_count': 1, 'max_count': 1, 'admin_password': 'AdminPassFake24', "
+        "'networks': 'auto'}",
+        ("AdminPassFake24",),
+        ("'networks': 'auto'", "'name': 'srv1'"),
+    ),
+    SecretCase(
+        "osc-lib options Namespace: auth_url with credentials",
+        "options: Namespace(verbose_level=3, debug=True, auth_url='http://admin:UrlPassFake25@"
+        "127.0.0.1:18765/v3', project_name='demo', username='admin', password='***', "
+        "client_secret=*** openid_scope=None, token=*** oauth2_endpoint=None)",
+        ("UrlPassFake25",),
+        ("http://admin:***@127.0.0.1:18765/v3", "openid_scope=None", "username='admin'"),
+    ),
+    # --- osc-lib START with options / cloud cfg / Using parameters --------------
+    SecretCase(
+        "START with options: --os-password (not masked by osc-lib)",
+        "START with options: --debug --os-password OsPassFake26 user create --password *** bob",
+        ("OsPassFake26",),
+        ("user create", "--password *** bob"),
+    ),
+    SecretCase(
+        "START with options: --os-password=",
+        "START with options: --debug --os-password=OsPassFake27 server list",
+        ("OsPassFake27",),
+        ("server list",),
+    ),
+    SecretCase(
+        "START with options: --os-token mangled by osc-lib's mask",
+        "START with options: --debug --os-auth-type token --os*** GivenTokFake28 project list",
+        ("GivenTokFake28",),
+        ("--os-auth-type token", "project list"),
+    ),
+    SecretCase(
+        "START with options: --os-application-credential-secret",
+        "START with options: --debug --os-auth-type v3applicationcredential "
+        "--os-application-credential-id abc --os-application-credential-secret AcAuthFake29 "
+        "project list",
+        ("AcAuthFake29",),
+        ("--os-application-credential-id abc", "project list"),
+    ),
+    SecretCase(
+        "START with options: --parameter db_password=",
+        "START with options: --debug stack create -t t.yaml --parameter "
+        "db_password=HeatParamFake30 mystack",
+        ("HeatParamFake30",),
+        ("mystack", "-t t.yaml"),
+    ),
+    SecretCase(
+        "START with options: --driver-info ipmi_password=",
+        "START with options: --debug baremetal node create --driver ipmi --driver-info "
+        "ipmi_password=IpmiFake31 --driver-info ipmi_address=10.1.2.3 --name n1",
+        ("IpmiFake31",),
+        ("ipmi_address=10.1.2.3", "--name n1"),
+    ),
+    SecretCase(
+        "START with options: --property Temp-URL-Key=",
+        "START with options: --debug object store account set --property "
+        "Temp-URL-Key=TempKeyFake32",
+        ("TempKeyFake32",),
+        ("object store account set",),
+    ),
+    SecretCase(
+        "START with options: credential create positional data",
+        "START with options: --debug credential create --type cert admin BlobFake33",
+        ("BlobFake33",),
+        ("--type cert admin",),
+    ),
+    SecretCase(
+        "START with options: token revoke positional Fernet token",
+        f"START with options: --debug token revoke {FERNET}",
+        (FERNET,),
+        ("token revoke",),
+        by_shape=True,
+    ),
+    SecretCase(
+        "osc-lib Using parameters: auth_url with credentials",
+        "Using parameters {'auth_url': 'http://admin:UrlPassFake35@127.0.0.1:18765/v3', "
+        "'project_name': 'demo', 'username': 'admin', 'password': '***'}",
+        ("UrlPassFake35",),
+        ("'project_name': 'demo'", "127.0.0.1:18765/v3"),
+    ),
+    SecretCase(
+        "ksa curl line: URL with credentials",
+        'REQ: curl -g -i -X GET http://admin:UrlPassFake36@127.0.0.1:18765/v3 -H "Accept: '
+        f'application/json" -H "User-Agent: {UA}"',
+        ("UrlPassFake36",),
+        ("http://admin:***@127.0.0.1:18765/v3", "-X GET"),
+    ),
+    SecretCase(
+        "ksa: Making authentication request to URL with credentials",
+        "Making authentication request to https://admin:UrlPassFake37@keystone.example.com:5000"
+        "/v3/auth/tokens",
+        ("UrlPassFake37",),
+        ("keystone.example.com:5000/v3/auth/tokens",),
+    ),
+    # --- headers ------------------------------------------------------------------
+    SecretCase(
+        "ksa curl header: X-Account-Meta-Temp-URL-Key",
+        'REQ: curl -g -i -X POST http://127.0.0.1:18765/swift/v1/AUTH_proj1 -H "User-Agent: '
+        f'{UA}" -H "X-Account-Meta-Temp-URL-Key: TempKeyFake38" -H "X-Auth-Token: {SHA}"',
+        ("TempKeyFake38",),
+        (SHA, "X-Account-Meta-Temp-URL-Key: ***", "/swift/v1/AUTH_proj1"),
+    ),
+    SecretCase(
+        "ksa RESP line: Set-Cookie between other headers",
+        "RESP: [200] Content-Length: 133 Content-Type: application/json Set-Cookie: "
+        "sessionid=CookieFake39; Path=/; HttpOnly Vary: X-Auth-Token x-openstack-request-id: "
+        "req-0a1b2c3d",
+        ("CookieFake39",),
+        ("Content-Type: application/json", "Vary: X-Auth-Token", "req-0a1b2c3d", "[200]"),
+    ),
+    SecretCase(
+        "ksa RESP line: unhashed X-Subject-Token from a proxy log",
+        f"RESP: [201] Content-Type: application/json X-Subject-Token: {FERNET} "
+        "x-openstack-request-id: req-1",
+        (FERNET,),
+        ("[201]", "x-openstack-request-id: req-1"),
+    ),
+    SecretCase(
+        "heatclient curl header: X-Auth-Key (--os-no-client-auth)",
+        "DEBUG (http) curl -g -i -X GET -H 'Content-Type: application/json' -H 'X-Auth-User: "
+        "admin' -H 'X-Auth-Key: HeatKeyFake41' -H 'X-Auth-Url: http://127.0.0.1:18765/v3' "
+        "http://127.0.0.1:18765/heat/v1/proj1/stacks?",
+        ("HeatKeyFake41",),
+        ("X-Auth-User: admin", "/heat/v1/proj1/stacks"),
+    ),
+    SecretCase(
+        "heatclient response dump: header line",
+        "X-Auth-Token: HeatDumpTokenFake42",
+        ("HeatDumpTokenFake42",),
+        ("X-Auth-Token: ***",),
+    ),
+    SecretCase(
+        "swiftclient curl: 16-character token prefix and Temp-Url-Key prefix",
+        "DEBUG:swiftclient:REQ: curl -i http://127.0.0.1:18765/swift/v1/AUTH_proj1 -X POST -H "
+        '"X-Auth-Token: gAAAAABnFakeFe43..." -H "X-Account-Meta-Temp-Url-Key: SwiftTemp43..."',
+        ("gAAAAABnFakeFe43", "SwiftTemp43"),
+        ("-X POST", "/swift/v1/AUTH_proj1"),
+    ),
+    SecretCase(
+        "swiftclient RESP HEADERS dict",
+        "DEBUG:swiftclient:RESP HEADERS: {'Content-Type': 'application/json', "
+        "'X-Account-Meta-Temp-URL-Key': 'TempKeyAc44...', 'X-Trans-Id': 'tx123'}",
+        ("TempKeyAc44",),
+        ("'X-Trans-Id': 'tx123'",),
+    ),
+    SecretCase(
+        "swift stat output: Meta Temp-Url-Key",
+        "Meta Temp-Url-Key: TempKeyStatFake45",
+        ("TempKeyStatFake45",),
+        ("Meta Temp-Url-Key",),
+    ),
+    SecretCase(
+        "ironic standalone: noauth dummy token as a curl header",
+        'REQ: curl -g -i -X GET http://127.0.0.1:6385/v1/nodes -H "X-Auth-Token: '
+        'NoauthDummyFake46" -H "X-OpenStack-Ironic-API-Version: 1.80"',
+        ("NoauthDummyFake46",),
+        ("/v1/nodes", "X-OpenStack-Ironic-API-Version: 1.80"),
+    ),
+    SecretCase(
+        "Authorization header in a Python dict repr",
+        "Request headers: {'Authorization': 'Bearer BearerFake47', 'Accept': 'application/json'}",
+        ("BearerFake47",),
+        ("'Accept': 'application/json'",),
+    ),
+    # --- Swift TempURLs ---------------------------------------------------------
+    SecretCase(
+        "heat signal TempURL: temp_url_sig",
+        'RESP BODY: {"signal_url": "http://127.0.0.1:18765/v1/AUTH_proj1/c/o?temp_url_sig='
+        '53df9450b9a40acb264e0d96c906782445850048&temp_url_expires=1796007903"}',
+        ("53df9450b9a40acb264e0d96c906782445850048",),
+        ("temp_url_expires=1796007903", "/v1/AUTH_proj1/c/o"),
+    ),
+    SecretCase(
+        "Fernet token inside an error message",
+        f"Unauthorized: The request you have made requires authentication for token {FERNET}.",
+        (FERNET,),
+        ("Unauthorized:",),
+        by_shape=True,
+    ),
+]
+
+ALL_SECRETS: frozenset[str] = frozenset(secret for case in CASES for secret in case.secrets)
+
+#: Lines that mention secrets by name only: redaction must leave them unchanged.
+CLEAN_LINES: list[str] = [
+    'RESP BODY: {"user": {"enabled": true, "name": "bob", "password_expires_at": null}}',
+    '{"token": {"methods": ["password"], "user": {"id": "8a3f", "password_expires_at": null}}}',
+    f"RESP: [201] Content-Type: application/json X-Subject-Token: {SHA} Vary: X-Auth-Token",
+    "DEBUG (http) curl -g -i -X GET -H 'X-Auth-Token: {SHA1}0b9c2625dc21ef05f6ad4ddf47c5f203"
+    "837aa32c' http://127.0.0.1:18765/heat/v1/proj1/stacks",
+    "Using parameters {'auth_url': 'http://127.0.0.1:18765/v3', 'username': 'admin', "
+    "'password': '***'}",
+    "Missing value password required for auth plugin password",
+    "Auth plugin password selected",
+    "START with options: --debug user create --password-prompt bob",
+    "START with options: --debug user set --ignore-change-password-upon-first-use bob",
+    "| password_expires_at | None                             |",
+    "| Secret       |                                  |",
+    "Making authentication request to http://127.0.0.1:18765/v3/auth/tokens",
+    "Starting new HTTP connection (1): 127.0.0.1:18765",
+    "options: Namespace(key=None, cert=None, auth_type=None, token=*** access_token_type=None)",
+    'http://127.0.0.1:18765 "POST /v3/auth/tokens HTTP/1.1" 201 4507',
+    "/v1/AUTH_proj1/c/o?temp_url_expires=1796007903",
+]
