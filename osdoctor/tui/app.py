@@ -1,0 +1,55 @@
+"""The Textual application: a thin shell around the main screen, with the
+command palette's entries. Everything else lives in ``screens`` and ``widgets``."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from functools import partial
+from pathlib import Path
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from osdoctor.tui.screens.main import MainScreen
+
+
+class OsdoctorApp(App[int]):
+    CSS_PATH = "app.tcss"
+    TITLE = "osdoctor"
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True),
+                Binding("q", "quit", "Quit", show=False)]
+
+    def __init__(self, command: list[str] | None = None, log: Path | None = None,
+                 follow: bool = False, assume_yes: bool = False,
+                 session_folder: Path | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.main = MainScreen(command, log, follow, assume_yes, session_folder, clock)
+
+    def on_mount(self) -> None:
+        self.push_screen(self.main)
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        main = self.main
+        entries: list[tuple[str, str, Callable[[], object]]] = [
+            ("Run a command", "Type an openstack/heat/baremetal/swift command to run live",
+             main.action_prompt),
+            ("Cancel the run", "Stop the client (the server-side action keeps running)",
+             main.action_cancel),
+            ("Copy the next step", "Copy the highlighted next-step command",
+             main.action_copy_step),
+            ("Export the report as Markdown", "Write a private .md file for a ticket",
+             main.action_export),
+            ("Recent sessions", "Reopen a saved run", main.action_sessions),
+            ("Search the log", "Find text in the raw log", main.action_search),
+            ("Next evidence line", "Show the next log line a finding points at",
+             partial(main.action_evidence, False)),
+        ]
+        for tab in ("diagnosis", "exchange", "scenario", "log", "output"):
+            entries.append((f"Show the {tab} pane", f"Switch to the {tab} tab",
+                            partial(main.action_tab, tab)))
+        for title, help_text, callback in entries:
+            yield SystemCommand(title, help_text, callback)

@@ -1,0 +1,176 @@
+"""The raw lines behind a trace, for the log pane: kept in memory for a live
+run, read lazily from the file for an opened log.
+
+A 50,000-exchange log has hundreds of thousands of lines: only their offsets
+are kept (an ``array``), and lines are read back when they are drawn, as
+toolong does. Textual-free so that loading can run in a worker thread.
+"""
+
+from __future__ import annotations
+
+import mmap
+import re
+import threading
+from array import array
+from bisect import bisect_right
+from collections import OrderedDict
+from pathlib import Path
+from typing import Protocol
+
+from osdoctor.parse.lines import MAX_LINE, clean
+from osdoctor.session import DataLine, parse_session_line
+
+#: Lines of a drawn window kept decoded, per store.
+_CACHE = 2048
+
+
+class LineStore(Protocol):
+    """Numbered lines (1-based, as in the trace) with the stream each came from."""
+
+    def __len__(self) -> int: ...
+
+    def text(self, number: int) -> str:
+        """The line as shown: cleaned, without a session record's time and stream."""
+        ...
+
+    def fd(self, number: int) -> int:
+        """1 stdout, 2 stderr, 0 unknown or metadata."""
+        ...
+
+    def find(self, pattern: str, start: int, backwards: bool = False) -> int | None:
+        """The number of the next line (after/before ``start``) holding
+        ``pattern``, case-insensitively, wrapping around; None when absent."""
+        ...
+
+
+def _shown(raw: str, session: bool) -> tuple[int, str]:
+    if session:
+        record = parse_session_line(raw)
+        if isinstance(record, DataLine):
+            return record.fd, record.text
+    return 0, raw
+
+
+class MemoryLines:
+    """Lines of a live run, appended by the worker thread as they arrive."""
+
+    def __init__(self) -> None:
+        self._texts: list[str] = []
+        self._fds: list[int] = []
+        self._lock = threading.Lock()
+
+    def append(self, fd: int, text: str) -> None:
+        with self._lock:
+            self._texts.append(text)
+            self._fds.append(fd)
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def text(self, number: int) -> str:
+        if 1 <= number <= len(self._texts):
+            return self._texts[number - 1]
+        return ""
+
+    def fd(self, number: int) -> int:
+        if 1 <= number <= len(self._fds):
+            return self._fds[number - 1]
+        return 0
+
+    def numbers_of(self, fd: int) -> list[int]:
+        with self._lock:
+            return [n for n, f in enumerate(self._fds, 1) if f == fd]
+
+    def find(self, pattern: str, start: int, backwards: bool = False) -> int | None:
+        needle = pattern.lower()
+        total = len(self._texts)
+        if not needle or not total:
+            return None
+        order = (list(range(start - 1, 0, -1)) + list(range(total, start - 1, -1))
+                 if backwards else
+                 list(range(start + 1, total + 1)) + list(range(1, start + 1)))
+        for number in order:
+            if needle in self._texts[number - 1].lower():
+                return number
+        return None
+
+
+class FileLines:
+    """Lines of a file on disk, located by offset and read when drawn.
+
+    ``add_offset`` is called by the loading thread for each line start; the
+    drawing thread reads. Appending to an ``array`` is atomic under the GIL.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.offsets = array("q")
+        self.session = False
+        self._end = 0
+        self._cache: OrderedDict[int, tuple[int, str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add_offset(self, offset: int) -> None:
+        self.offsets.append(offset)
+
+    def set_end(self, offset: int) -> None:
+        """The offset just past the last complete line read so far."""
+        self._end = offset
+
+    def __len__(self) -> int:
+        return len(self.offsets)
+
+    def _line(self, number: int) -> tuple[int, str]:
+        if not 1 <= number <= len(self.offsets):
+            return 0, ""
+        with self._lock:
+            cached = self._cache.get(number)
+            if cached is not None:
+                self._cache.move_to_end(number)
+                return cached
+            start = self.offsets[number - 1]
+            with self.path.open("rb") as handle:
+                handle.seek(start)
+                raw = handle.readline(MAX_LINE)
+            text = clean(raw.decode("utf-8", "replace").rstrip("\n"))
+            value = _shown(text, self.session)
+            self._cache[number] = value
+            if len(self._cache) > _CACHE:
+                self._cache.popitem(last=False)
+            return value
+
+    def text(self, number: int) -> str:
+        return self._line(number)[1]
+
+    def fd(self, number: int) -> int:
+        return self._line(number)[0]
+
+    def find(self, pattern: str, start: int, backwards: bool = False) -> int | None:
+        """Searched in the file with ``re`` over a memory map: C speed on big logs."""
+        if not pattern or not self.offsets:
+            return None
+        regex = re.compile(re.escape(pattern.encode("utf-8")), re.IGNORECASE)
+        end = self._end or None
+        with self.path.open("rb") as handle:
+            try:
+                data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+            except ValueError:  # empty file
+                return None
+            with data:
+                limit = min(len(data), end) if end else len(data)
+                if start >= len(self.offsets):
+                    pivot = limit
+                else:
+                    pivot = self.offsets[start] if not backwards else self.offsets[start - 1]
+                if backwards:
+                    spans = [(0, pivot), (pivot, limit)]
+                    for low, high in spans:
+                        hits = list(regex.finditer(data, low, high))
+                        if hits:
+                            return bisect_right(self.offsets, hits[-1].start())
+                    return None
+                for low, high in ((pivot, limit), (0, pivot)):
+                    hit = regex.search(data, low, high)
+                    if hit is not None:
+                        return bisect_right(self.offsets, hit.start())
+        return None

@@ -1,0 +1,85 @@
+"""Messages the workers post to the screen.
+
+Workers never touch widgets: they post these, and the screen updates itself
+on the event loop. Progress messages can replace one another in the queue, so
+a burst of output costs one redraw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual.message import Message
+
+from osdoctor.model import Report, Trace
+from osdoctor.runner import Run, RunResult
+from osdoctor.tui.linestore import LineStore
+
+
+@dataclass
+class SourceOpened(Message):
+    """A log or a run has begun: the trace and lines the panes will show."""
+
+    trace: Trace
+    lines: LineStore
+    title: str
+    path: Path | None = None
+    """The session file (a run) or the log (an opened file)."""
+
+
+@dataclass
+class RunStarted(Message):
+    """The command is running; ``run`` is what cancel acts on."""
+
+    run: Run
+    argv: list[str]
+
+
+@dataclass
+class TraceGrew(Message):
+    """More lines were read and parsed (a batch, not one line)."""
+
+    lines: int
+    exchanges: int
+    elapsed: float | None = None
+    """Seconds since the command started, as the last line's time says."""
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, TraceGrew)
+
+
+@dataclass
+class ReportReady(Message):
+    """A diagnosis of the trace so far (``final``: of the whole run or log)."""
+
+    report: Report
+    final: bool
+    stdout: list[int]
+    """Line numbers of what the command printed on stdout (its own output)."""
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, ReportReady) and not message.final
+
+
+@dataclass
+class RunFinished(Message):
+    """The command ended (``result``), or could not start (``error``)."""
+
+    result: RunResult | None
+    error: str | None = None
+
+
+@dataclass
+class LoadFinished(Message):
+    """An opened log was read to its end (and is no longer followed)."""
+
+    seconds: float
+    """Time to read, parse and diagnose it."""
+
+
+@dataclass
+class SourceFailed(Message):
+    """The log could not be read or the command could not start; one line."""
+
+    error: str

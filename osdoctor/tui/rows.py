@@ -1,0 +1,135 @@
+"""Timeline rows: exchanges folded into what a person reads as one step.
+
+Kept free of Textual so that it can be tested and reused. Grouping is
+incremental: a live run or a 50,000-exchange log adds exchanges in batches, and
+only the tail of the row list is ever recomputed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from osdoctor.model import Exchange
+
+_ID_SEGMENT = re.compile(
+    r"^(?:[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}"
+    r"|[0-9a-fA-F]{32}|\d+)$"
+)
+
+
+def template_path(path: str) -> str:
+    """The path with ids replaced by ``{id}``: the shape the API documents."""
+    return "/".join("{id}" if _ID_SEGMENT.match(part) else part for part in path.split("/"))
+
+
+def status_class(ex: Exchange) -> str:
+    """"2xx".."5xx", "error" (no answer: refused, timeout...) or "pending"."""
+    if ex.error is not None:
+        return "error"
+    status = ex.status
+    if status is None:
+        return "pending"
+    return f"{status // 100}xx" if 100 <= status < 600 else "error"
+
+
+SHORT_ERRORS = {"connection-refused": "refused", "connection": "no-conn"}
+
+
+def status_text(ex: Exchange, short: bool = False) -> str:
+    """The status code, or what happened instead (``refused`` when ``short``)."""
+    if ex.error is not None:
+        return SHORT_ERRORS.get(ex.error.kind, ex.error.kind) if short else ex.error.kind
+    return str(ex.status) if ex.status is not None else "…"
+
+
+def _key(ex: Exchange) -> tuple[str, str | None, str, str, int | None, str | None]:
+    return (ex.request.method, ex.service, ex.path, ex.query, ex.status,
+            ex.error.kind if ex.error else None)
+
+
+@dataclass(slots=True)
+class TimelineRow:
+    """One line of the timeline: an exchange, a redirect hop, or a run of repeats."""
+
+    first: Exchange
+    """The first exchange shown (the 3xx of a redirect hop)."""
+    last: Exchange
+    """The last exchange folded in (the hop's target, the last poll)."""
+    count: int = 1
+    """Identical requests folded into this row (polls, retries)."""
+    redirect: Exchange | None = None
+    """The 3xx exchange, when this row is a redirect followed to its target."""
+
+    @property
+    def shown(self) -> Exchange:
+        """The exchange whose answer the row shows (the target of a hop)."""
+        return self.last
+
+
+class RowBuilder:
+    """Folds exchanges into rows as they arrive.
+
+    A row whose last exchange was still waiting for its answer is redone on
+    the next update; every other row is final.
+    """
+
+    def __init__(self) -> None:
+        self.rows: list[TimelineRow] = []
+        self._positions: list[int] = []  # index in the exchange list of each row's first
+        self._seen = 0
+
+    def update(self, exchanges: list[Exchange]) -> None:
+        """Fold in whatever ``exchanges`` holds beyond what was seen."""
+        start = self._seen
+        if self.rows and status_class(self.rows[-1].last) == "pending":
+            # its answer may have come since: redo that row
+            start = self._positions.pop()
+            self.rows.pop()
+        total = len(exchanges)
+        for pos in range(start, total):
+            self._add(exchanges, pos)
+        self._seen = total
+
+    def _add(self, exchanges: list[Exchange], pos: int) -> None:
+        ex = exchanges[pos]
+        rows = self.rows
+        if rows:
+            last = rows[-1]
+            if (ex.redirected_from is not None and last.count == 1 and last.redirect is None
+                    and last.last.index == ex.redirected_from):
+                last.redirect = last.first
+                last.last = ex
+                self._fold_hop()
+                return
+            if (ex.redirected_from is None and last.redirect is None
+                    and _key(last.last) == _key(ex)):
+                last.last = ex
+                last.count += 1
+                return
+        rows.append(TimelineRow(ex, ex))
+        self._positions.append(pos)
+
+    def _fold_hop(self) -> None:
+        """A poll that is redirected each time: fold the new hop into the one before."""
+        rows = self.rows
+        if len(rows) < 2:
+            return
+        hop, before = rows[-1], rows[-2]
+        if (before.redirect is not None and hop.redirect is not None
+                and _key(before.redirect) == _key(hop.redirect)
+                and _key(before.last) == _key(hop.last)):
+            before.last = hop.last
+            before.count += 1
+            rows.pop()
+            self._positions.pop()
+
+    def row_of(self, exchange_index: int) -> int:
+        """The row holding the exchange at list position ``exchange_index``."""
+        import bisect
+
+        return max(0, bisect.bisect_right(self._positions, exchange_index) - 1)
+
+    def position(self, row: int) -> int:
+        """List position of the first exchange of ``row``."""
+        return self._positions[row]

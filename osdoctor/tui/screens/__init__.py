@@ -1,0 +1,1 @@
+"""Screens of the incident TUI: the main screen and its dialogs."""

@@ -1,0 +1,422 @@
+"""The incident screen: timeline on the left, the panes on the right, the
+verdict always in view at the top.
+
+The screen owns one source at a time (a running command or an opened log),
+fed by a thread worker from ``tui.workers``; it only reacts to the messages
+those workers post.
+"""
+
+from __future__ import annotations
+
+import shlex
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Input, OptionList, Static, TabbedContent, TabPane
+from textual.worker import get_current_worker
+
+from osdoctor.kb.loader import KnowledgeBase
+from osdoctor.model import Report, Trace
+from osdoctor.paths import PrivateStorageError, exports_dir, sessions_dir, write_private
+from osdoctor.runner import Run, RunResult, insert_debug
+from osdoctor.tui import workers
+from osdoctor.tui.linestore import LineStore
+from osdoctor.tui.messages import (
+    LoadFinished,
+    ReportReady,
+    RunFinished,
+    RunStarted,
+    SourceFailed,
+    SourceOpened,
+    TraceGrew,
+)
+from osdoctor.tui.screens.dialogs import ConfirmRun, RecentSessions
+from osdoctor.tui.widgets.detail import ExchangeDetail
+from osdoctor.tui.widgets.diagnosis import DiagnosisView, verdict
+from osdoctor.tui.widgets.linelist import LineList
+from osdoctor.tui.widgets.rawlog import RawLog
+from osdoctor.tui.widgets.scenario import ScenarioView
+from osdoctor.tui.widgets.timeline import Timeline
+
+CANCEL_NOTE = ("the client was stopped, but what it asked the cloud to do keeps running "
+               "server-side (a stack create, a node deploy...): check its state before retrying")
+TABS = ("diagnosis", "exchange", "scenario", "log", "output")
+
+
+class MainScreen(Screen[None]):
+    BINDINGS = [
+        Binding("ctrl+c", "cancel", "Cancel run", priority=True, show=False),
+        Binding("x", "cancel", "Cancel run"),
+        Binding("r", "prompt", "Run command"),
+        Binding("1", "tab('diagnosis')", "Diagnosis"),
+        Binding("2", "tab('exchange')", "Exchange"),
+        Binding("3", "tab('scenario')", "Scenario"),
+        Binding("4", "tab('log')", "Log"),
+        Binding("5", "tab('output')", "Output"),
+        Binding("c", "copy_step", "Copy step"),
+        Binding("m", "export", "Export .md"),
+        Binding("o", "sessions", "Sessions"),
+        Binding("slash", "search", "Search log"),
+        Binding("n", "search_next(False)", "Next match", show=False),
+        Binding("N", "search_next(True)", "Previous match", show=False),
+        Binding("e", "evidence(False)", "Evidence"),
+        Binding("E", "evidence(True)", "Previous evidence", show=False),
+        Binding("escape", "close_inputs", "Close", show=False),
+    ]
+
+    def __init__(self, command: list[str] | None = None, log: Path | None = None,
+                 follow: bool = False, assume_yes: bool = False,
+                 session_folder: Path | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.initial_command, self.initial_log, self.follow = command, log, follow
+        self.assume_yes = assume_yes
+        self.session_folder = session_folder
+        self.clock = clock
+        self.trace: Trace | None = None
+        self.lines: LineStore | None = None
+        self.report: Report | None = None
+        self.final = False
+        self.run: Run | None = None
+        self.result: RunResult | None = None
+        self.title_text = ""
+        self.source_path: Path | None = None
+        self.started: float | None = None
+        self.elapsed: float | None = None
+        self.counts = (0, 0)
+        self.state = "idle"
+        self.note = ""
+        self.follow_wake = threading.Event()
+        self._ticker: Timer | None = None
+        self.export_path: Path | None = None
+
+    # -- layout ------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        yield Static(id="verdict")
+        yield Input(placeholder="command to run, e.g. openstack server list  (enter runs it, "
+                                "escape closes)", id="prompt")
+        with Horizontal(id="body"):
+            with Vertical(id="left"):
+                yield Static(id="timeline-head")
+                yield Timeline(id="timeline")
+            with TabbedContent(id="tabs", initial="diagnosis"):
+                with TabPane("1 Diagnosis", id="diagnosis"):
+                    yield DiagnosisView(id="diagnosis-view")
+                with TabPane("2 Exchange", id="exchange"):
+                    yield ExchangeDetail(id="detail")
+                with TabPane("3 Scenario", id="scenario"):
+                    yield ScenarioView(id="scenario-view")
+                with TabPane("4 Log", id="log"):
+                    yield RawLog(id="rawlog")
+                    yield Input(placeholder="search the log (enter: find, n/N: next/previous)",
+                                id="search")
+                with TabPane("5 Output", id="output"):
+                    yield RawLog(id="stdout")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#search").display = False
+        self._show_status()
+        if self.initial_command:
+            self.start_command(self.initial_command)
+        elif self.initial_log is not None:
+            self.open_log(self.initial_log, self.follow)
+        else:
+            self.action_prompt()
+
+    # -- starting sources --------------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self.run is not None and not self.run.done or self.state == "starting"
+
+    def start_command(self, command: list[str]) -> None:
+        """Run ``command`` after asking, when it changes the cloud."""
+        from osdoctor.cli import destructive_word
+
+        if self.running:
+            self.notify("A command is running: cancel it first (x).", severity="warning")
+            return
+        word = destructive_word(command)
+        if word is not None and not self.assume_yes:
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self._launch(command)
+                else:
+                    self.notify("Not run.")
+                    if self.trace is None:
+                        self.action_prompt()
+
+            self.app.push_screen(ConfirmRun(command, word), answered)
+            return
+        self._launch(command)
+
+    def _launch(self, command: list[str]) -> None:
+        self._reset("starting", " ".join(command))
+        self.query_one("#prompt").display = False
+        self.query_one("#timeline").focus()
+        self._run_worker(insert_debug(command))
+
+    @work(thread=True, exclusive=True, group="source")
+    def _run_worker(self, argv: list[str]) -> None:
+        worker = get_current_worker()
+        workers.run_command(argv, self.post_message, lambda: worker.is_cancelled,
+                            self.session_folder)
+
+    def open_log(self, path: Path, follow: bool = False) -> None:
+        if self.running:
+            self.notify("A command is running: cancel it first (x).", severity="warning")
+            return
+        self._reset("reading", str(path))
+        self.follow = follow
+        self.query_one("#prompt").display = False
+        self.query_one("#timeline").focus()
+        self._load_worker(path, follow)
+
+    @work(thread=True, exclusive=True, group="source")
+    def _load_worker(self, path: Path, follow: bool) -> None:
+        worker = get_current_worker()
+        self.follow_wake = threading.Event()
+        wake = self.follow_wake
+        workers.load_log(path, self.post_message, lambda: worker.is_cancelled, follow, wake)
+
+    def _reset(self, state: str, title: str) -> None:
+        self.trace = self.lines = self.report = None
+        self.run = self.result = None
+        self.final, self.state, self.title_text, self.note = False, state, title, ""
+        self.started = self.elapsed = None
+        self.counts = (0, 0)
+        self.export_path = None
+        self._show_status()
+
+    # -- worker messages -----------------------------------------------------
+    @on(SourceOpened)
+    def _opened(self, message: SourceOpened) -> None:
+        self.trace, self.lines = message.trace, message.lines
+        self.title_text, self.source_path = message.title, message.path
+        live = self.state == "starting" or self.follow
+        self.query_one(Timeline).show(message.trace, live)
+        self.query_one("#rawlog", RawLog).show(message.lines, live=live)
+        self.query_one("#stdout", RawLog).show(message.lines, numbers=[], live=live)
+        self._show_status()
+
+    @on(RunStarted)
+    def _run_started(self, message: RunStarted) -> None:
+        self.run, self.state = message.run, "running"
+        self.started = self.clock()
+        self._ticker = self.set_interval(0.5, self._show_status)
+        self._show_status()
+
+    @on(TraceGrew)
+    def _grew(self, message: TraceGrew) -> None:
+        self.counts = (message.lines, message.exchanges)
+        if message.elapsed is not None:
+            self.elapsed = message.elapsed
+        timeline = self.query_one(Timeline)
+        had_rows = timeline.row_count
+        timeline.sync()
+        self.query_one("#timeline-head", Static).update(timeline.header())
+        self.query_one("#rawlog", RawLog).sync()
+        if not had_rows and timeline.row_count:
+            self._show_detail()
+        self._show_status()
+
+    @on(ReportReady)
+    def _report(self, message: ReportReady) -> None:
+        self.report, self.final = message.report, message.final
+        self.query_one(DiagnosisView).show(message.report, message.final)
+        self.query_one(ScenarioView).show(message.report, self._kb())
+        log = self.query_one("#rawlog", RawLog)
+        log.evidence = {e.line for f in message.report.findings for e in f.evidence}
+        log.refresh()
+        self.query_one("#stdout", RawLog).sync(message.stdout)
+        self.query_one(Timeline).sync()
+        self._show_detail()
+        self._show_status()
+
+    @on(RunFinished)
+    def _run_finished(self, message: RunFinished) -> None:
+        if self._ticker is not None:
+            self._ticker.stop()
+        self.result = message.result
+        self.query_one(Timeline).live = False
+        if message.result is None:
+            self.state, self.note = "failed", message.error or "the command did not start"
+        else:
+            self.elapsed = message.result.duration
+            self.state = "cancelled" if message.result.cancelled else "finished"
+            if message.result.cancelled:
+                self.note = CANCEL_NOTE
+                self.notify("Cancelled: " + CANCEL_NOTE, severity="warning", timeout=10)
+            elif message.result.notes:
+                self.note = "; ".join(message.result.notes)
+        self._show_status()
+
+    @on(LoadFinished)
+    def _loaded(self, message: LoadFinished) -> None:
+        self.state = "read"
+        self.note = f"read in {message.seconds:.1f}s"
+        self.query_one(Timeline).live = False
+        self._show_status()
+
+    @on(SourceFailed)
+    def _failed(self, message: SourceFailed) -> None:
+        self.state, self.note = "failed", message.error
+        self.notify(message.error, severity="error", timeout=10)
+        self._show_status()
+
+    @on(LineList.CursorMoved, "#timeline")
+    def _cursor(self) -> None:
+        self._show_detail()
+
+    @on(Input.Submitted, "#prompt")
+    def _prompt_submitted(self, event: Input.Submitted) -> None:
+        try:
+            command = shlex.split(event.value)
+        except ValueError as error:
+            self.notify(f"cannot read that command: {error}", severity="error")
+            return
+        if command:
+            self.start_command(command)
+
+    @on(Input.Submitted, "#search")
+    def _search_submitted(self, event: Input.Submitted) -> None:
+        log = self.query_one("#rawlog", RawLog)
+        if not log.find(event.value):
+            self.notify(f"not found: {event.value}", severity="warning")
+        log.focus()
+
+    @on(OptionList.OptionSelected, "#steps")
+    def _step_chosen(self) -> None:
+        self.action_copy_step()
+
+    # -- showing -------------------------------------------------------------
+    def _kb(self) -> KnowledgeBase | None:
+        return workers.knowledge()
+
+    def _show_detail(self) -> None:
+        timeline = self.query_one(Timeline)
+        self.query_one(ExchangeDetail).show(timeline.row(timeline.cursor), self.lines)
+
+    def _show_status(self) -> None:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(" osdoctor ", "bold reverse")
+        text.append(f" {self.title_text or 'no command yet: press r to run one'} ", "bold")
+        state_style = {"running": "bold yellow", "starting": "yellow", "cancelled": "bold red",
+                       "failed": "bold red", "finished": "bold green", "read": "green",
+                       "reading": "yellow"}.get(self.state, "dim")
+        state = self.state
+        if self.state == "running" and self.started is not None:
+            state = f"● running {self.clock() - self.started:.1f}s"
+        elif self.result is not None:
+            state = (f"{self.state}: exit {self.result.exit_code} "
+                     f"after {self.result.duration:.1f}s")
+        elif self.state == "reading" and self.follow:
+            state = "following"
+        text.append(f"│ {state} ", state_style)
+        lines, exchanges = self.counts
+        text.append(f"│ {exchanges} requests │ {lines} lines ", "dim")
+        if self.note:
+            text.append(f"│ {self.note}", "red" if self.state in ("cancelled", "failed") else "dim")
+        self.query_one("#status", Static).update(text)
+        banner = (verdict(self.report, self.final) if self.report is not None
+                  else Text(" waiting for the first requests…" if self.state != "idle" else "",
+                            "dim"))
+        self.query_one("#verdict", Static).update(banner)
+
+    # -- actions -------------------------------------------------------------
+    def action_cancel(self) -> None:
+        if self.run is not None and not self.run.done:
+            self.run.cancel()
+            self.state = "cancelling"
+            self.note = "stopping the client (SIGINT, then SIGTERM, then SIGKILL)…"
+            self._show_status()
+        elif self.follow and self.state == "reading":
+            self.workers.cancel_group(self, "source")
+            self.follow_wake.set()
+            self.notify("Stopped following the file.")
+        else:
+            self.notify("Nothing is running (ctrl+q quits).")
+
+    def action_prompt(self) -> None:
+        prompt = self.query_one("#prompt", Input)
+        prompt.display = True
+        prompt.focus()
+
+    def action_close_inputs(self) -> None:
+        for selector in ("#prompt", "#search"):
+            widget = self.query_one(selector, Input)
+            if widget.display and (self.trace is not None or selector == "#search"):
+                widget.display = False
+        self.query_one(Timeline).focus()
+
+    def action_tab(self, tab: str) -> None:
+        self.query_one(TabbedContent).active = tab
+        focus = {"diagnosis": "#steps", "log": "#rawlog", "output": "#stdout"}.get(tab)
+        if focus and self.query_one(focus).display:
+            self.query_one(focus).focus()
+
+    def action_copy_step(self) -> None:
+        command = self.query_one(DiagnosisView).selected_command()
+        if command is None:
+            self.notify("No next step to copy yet.", severity="warning")
+            return
+        self.app.copy_to_clipboard(command)
+        self.notify(f"Copied: {command}")
+
+    def action_export(self) -> None:
+        from osdoctor.render.markdown import render_markdown
+
+        if self.report is None:
+            self.notify("Nothing to export yet.", severity="warning")
+            return
+        stem = (self.source_path.name if self.source_path else "report").removesuffix(".log")
+        path = exports_dir() / f"{stem.removesuffix('.session')}.md"
+        try:
+            write_private(path, render_markdown(self.report))
+        except PrivateStorageError as error:
+            self.notify(str(error), severity="error")
+            return
+        self.export_path = path
+        self.notify(f"Report exported to {path}", timeout=10)
+
+    def action_sessions(self) -> None:
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.open_log(path)
+
+        self.app.push_screen(RecentSessions(self.session_folder or sessions_dir()), chosen)
+
+    def action_search(self) -> None:
+        self.action_tab("log")
+        search = self.query_one("#search", Input)
+        search.display = True
+        search.focus()
+
+    def action_search_next(self, backwards: bool) -> None:
+        log = self.query_one("#rawlog", RawLog)
+        if log.search and not log.find(log.search, backwards):
+            self.notify(f"not found: {log.search}", severity="warning")
+
+    def action_evidence(self, backwards: bool) -> None:
+        self.query_one(TabbedContent).active = "log"
+        log = self.query_one("#rawlog", RawLog)
+        log.focus()
+        if not log.next_evidence(backwards):
+            self.notify("No evidence lines (yet).")
+
+    def stop(self) -> RunResult | None:
+        """Cancel a running command and wait for it: called when the app exits."""
+        if self.run is not None and not self.run.done:
+            self.run.cancel()
+            return self.run.wait(timeout=30)
+        return None

@@ -1,0 +1,252 @@
+"""The work done off the event loop: running a command, reading a log.
+
+Each function runs in a Textual thread worker (see ``screens.main``), owns
+its parser alone, and reports through ``post``: the parser is fed and the
+trace diagnosed on the same thread, so nothing is shared half-written except
+the trace's lists, which the panes only read.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from textual.message import Message
+
+from osdoctor.diagnose import diagnose
+from osdoctor.kb.loader import KnowledgeBase, load_knowledge
+from osdoctor.live import LiveTrace
+from osdoctor.model import Trace
+from osdoctor.parse.lines import MAX_LINE, Line, clean
+from osdoctor.parse.parser import Parser
+from osdoctor.paths import PrivateStorageError
+from osdoctor.runner import CommandError, OutputLine, Run
+from osdoctor.session import FORMAT_VERSION, MAGIC, SessionWriter, is_session, redact_command
+from osdoctor.tui.linestore import FileLines, MemoryLines
+from osdoctor.tui.messages import (
+    LoadFinished,
+    ReportReady,
+    RunFinished,
+    RunStarted,
+    SourceFailed,
+    SourceOpened,
+    TraceGrew,
+)
+
+Post = Callable[[Message], object]
+Stop = Callable[[], bool]
+
+#: Seconds between progress messages, and between diagnoses of a growing trace.
+PROGRESS_EVERY = 0.1
+DIAGNOSE_EVERY = 0.5
+#: How often a followed file is checked for new lines.
+FOLLOW_POLL = 0.25
+
+_kb_lock = threading.Lock()
+_kb: KnowledgeBase | None = None
+
+
+def knowledge() -> KnowledgeBase:
+    """The knowledge base, loaded once per process by whichever worker needs it first."""
+    global _kb
+    with _kb_lock:
+        if _kb is None:
+            _kb = load_knowledge([], user=True)
+        return _kb
+
+
+def output_lines(trace: Trace) -> list[int]:
+    """Lines a plain log shows as the command's own output (tables, values)."""
+    numbers: list[int] = []
+    for message in trace.messages:
+        if message.kind in ("output", "error", "warning"):
+            numbers.extend(range(message.line, max(message.line, message.last_line) + 1))
+    return numbers
+
+
+def run_command(argv: list[str], post: Post, stop: Stop,
+                session_folder: Path | None = None) -> None:
+    """Run ``argv`` (``--debug`` already inserted), feeding the parser as lines come."""
+    try:
+        session = SessionWriter.for_command(argv, session_folder)
+    except (PrivateStorageError, OSError) as error:
+        post(SourceFailed(f"cannot create the session file: {error}"))
+        return
+    lines: queue.SimpleQueue[OutputLine] = queue.SimpleQueue()
+    run = Run(argv, on_line=lines.put, session=session)
+    live = LiveTrace(argv, source=str(session.path))
+    store = MemoryLines()
+    store.append(0, f"{MAGIC} {FORMAT_VERSION}")
+    store.append(0, f"#command {redact_command(argv)}")
+    store.append(0, f"#started {datetime.now(UTC):%Y-%m-%dT%H:%M:%SZ}")
+    post(SourceOpened(live.parser.trace, store, " ".join(argv), session.path))
+    try:
+        run.start()
+    except CommandError as error:
+        post(SourceFailed(str(error)))
+        post(RunFinished(None, str(error)))
+        return
+    post(RunStarted(run, argv))
+    kb = knowledge()
+    stdout: list[int] = []
+    last_post = last_diagnosis = 0.0
+    changed = False
+    elapsed = 0.0
+    while True:
+        batch: list[OutputLine] = []
+        try:
+            batch.append(lines.get(timeout=PROGRESS_EVERY))
+            while len(batch) < 5000:
+                batch.append(lines.get_nowait())
+        except queue.Empty:
+            pass
+        for out in batch:
+            live.feed(out)
+            store.append(out.fd, out.text)
+            if out.fd == 1:
+                stdout.append(len(store))
+            if out.cut:
+                store.append(0, f"#split {out.fd}")
+            elapsed = out.time
+        now = time.monotonic()
+        changed = changed or bool(batch)
+        if batch and now - last_post >= PROGRESS_EVERY:
+            post(TraceGrew(len(store), len(live.parser.trace.exchanges), elapsed))
+            last_post = now
+        if changed and now - last_diagnosis >= DIAGNOSE_EVERY:
+            post(ReportReady(diagnose(live.parser.trace, kb), False, list(stdout)))
+            last_diagnosis, changed = now, False
+        if stop():
+            run.cancel()
+        if run.done and lines.empty():
+            break
+    result = run.wait()
+    trace = live.finish(result)
+    for note in result.notes:
+        store.append(0, f"#note {note}")
+    store.append(0, f"#exit {result.exit_code} {result.duration:.3f}")
+    post(TraceGrew(len(store), len(trace.exchanges), result.duration))
+    post(ReportReady(diagnose(trace, kb), True, stdout))
+    post(RunFinished(result))
+
+
+class _LogReader:
+    """Reads a log's lines with their offsets; at the end of a followed file,
+    keeps a partial last line back until its newline arrives."""
+
+    def __init__(self, path: Path, store: FileLines, parser: Parser) -> None:
+        self.handle = path.open("rb")
+        self.store = store
+        self.parser = parser
+        self.number = 0
+        self.stdout: list[int] = []
+
+    def read_available(self, final: bool, budget: int = 1 << 62) -> int:
+        """Feed the lines available now; returns how many."""
+        handle, fed = self.handle, 0
+        while fed < budget:
+            start = handle.tell()
+            raw = handle.readline(MAX_LINE)
+            if not raw:
+                break
+            cut = 0
+            if not raw.endswith(b"\n"):
+                if len(raw) >= MAX_LINE:
+                    cut = self._skip_rest()
+                elif not final:
+                    handle.seek(start)  # partial line: wait for the rest
+                    break
+            self.number += 1
+            self.store.add_offset(start)
+            text = clean(raw.decode("utf-8", "replace").rstrip("\n"))
+            if self.number == 1 and is_session(text):
+                self.store.session = True
+            if self.store.session:
+                space = text.find(" ", 0, 24)  # "<time> <fd> <text>"
+                if space > 0 and text[space + 1 : space + 2] == "1" \
+                        and text[space + 2 : space + 3] in ("", " "):
+                    self.stdout.append(self.number)
+            self.parser.feed(Line(self.number, text, cut))
+            fed += 1
+        self.store.set_end(handle.tell())
+        return fed
+
+    def _skip_rest(self) -> int:
+        skipped = 0
+        while True:
+            more = self.handle.readline(1 << 16)
+            if not more:
+                return skipped
+            skipped += len(more)
+            if more.endswith(b"\n"):
+                return skipped - 1
+
+    def close(self) -> None:
+        self.handle.close()
+
+
+def load_log(path: Path, post: Post, stop: Stop, follow: bool = False,
+             wake: threading.Event | None = None) -> None:
+    """Read, parse and diagnose a saved log or session; with ``follow``, keep
+    reading what another process appends, like ``tail -f``, until stopped."""
+    began = time.monotonic()
+    try:
+        if path.is_dir():
+            raise IsADirectoryError(f"{path} is a folder, not a log file")
+        store = FileLines(path)
+        parser = Parser(str(path))
+        reader = _LogReader(path, store, parser)
+    except OSError as error:
+        post(SourceFailed(_read_error(path, error)))
+        return
+    post(SourceOpened(parser.trace, store, str(path), path))
+    kb = knowledge()
+    try:
+        # the first screenful at once, then the rest in batches
+        reader.read_available(final=not follow, budget=2000)
+        post(TraceGrew(reader.number, len(parser.trace.exchanges)))
+        while not stop() and reader.read_available(final=not follow, budget=20000):
+            post(TraceGrew(reader.number, len(parser.trace.exchanges)))
+        if follow:
+            _follow(reader, post, stop, kb, wake or threading.Event())
+        trace = parser.finish()
+        stdout = reader.stdout if store.session else output_lines(trace)
+        post(TraceGrew(reader.number, len(trace.exchanges)))
+        post(ReportReady(diagnose(trace, kb), True, stdout))
+        post(LoadFinished(time.monotonic() - began))
+    except OSError as error:
+        post(SourceFailed(_read_error(path, error)))
+    finally:
+        reader.close()
+
+
+def _follow(reader: _LogReader, post: Post, stop: Stop, kb: KnowledgeBase,
+            wake: threading.Event) -> None:
+    parser = reader.parser
+    last_diagnosis = 0.0
+    changed = True
+    while not stop():
+        if reader.read_available(final=False):
+            post(TraceGrew(reader.number, len(parser.trace.exchanges)))
+            changed = True
+        now = time.monotonic()
+        if changed and now - last_diagnosis >= DIAGNOSE_EVERY:
+            stdout = reader.stdout if reader.store.session else output_lines(parser.trace)
+            post(ReportReady(diagnose(parser.trace, kb), False, stdout))
+            last_diagnosis, changed = now, False
+        wake.wait(FOLLOW_POLL)
+        wake.clear()
+
+
+def _read_error(path: Path, error: OSError) -> str:
+    if isinstance(error, FileNotFoundError):
+        return f"{path}: no such file"
+    if isinstance(error, PermissionError):
+        return f"{path}: permission denied"
+    if isinstance(error, IsADirectoryError):
+        return f"{path} is a folder, not a log file"
+    return f"{path}: cannot read ({error.strerror or error})"
