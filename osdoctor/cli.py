@@ -253,6 +253,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     return Exit.FAILURE if report.outcome == "failure" else Exit.SUCCESS
 
 
+def cmd_open(args: argparse.Namespace) -> int:
+    from osdoctor.tui.launch import run_tui
+
+    return run_tui(log=args.log, follow=args.follow)
+
+
 def _render(report: object, args: argparse.Namespace) -> str:
     from osdoctor.model import Report
 
@@ -330,6 +336,15 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("cmd", nargs=argparse.REMAINDER, metavar="-- COMMAND ...")
     run.set_defaults(func=cmd_run)
 
+    op = sub.add_parser("open", help="open a saved log or session in the interactive screen",
+                        description="Open a --debug log or a saved osdoctor session in the "
+                                    "interactive screen. With --follow, keep reading what "
+                                    "another process appends to it, like tail -f.")
+    op.add_argument("log", metavar="LOG")
+    op.add_argument("--follow", "-F", action="store_true",
+                    help="keep reading the file as it grows")
+    op.set_defaults(func=cmd_open)
+
     kb = sub.add_parser("kb", help="list, show and lint the knowledge base")
     kb_sub = kb.add_subparsers(dest="kb_command", metavar="ACTION", required=True)
     lint_p = kb_sub.add_parser("lint", help="validate knowledge files and check that every "
@@ -355,6 +370,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
+        if argv is None and sys.stdin.isatty() and sys.stdout.isatty():
+            from osdoctor.tui.launch import run_tui
+
+            return run_tui()
         parser.print_help()
         return Exit.USAGE
     try:
