@@ -1,0 +1,350 @@
+"""Consistent anonymisation of a debug log, for sharing it outside the company.
+
+Host names, IP addresses, ids and the names of projects, users, domains,
+stacks, nodes and servers are replaced by stand-ins, the same value by the same
+stand-in everywhere, so the log stays diagnosable: ``/stacks/stack-1/<id>``
+still lines up with the ``stack_name`` of the request that created it. The
+stand-ins come from reserved ranges (``host-1.example``, ``192.0.2.1``,
+``2001:db8::1``) or are visibly fake (``00000000-0000-4000-8000-000000000001``).
+
+Kept as they are, because they identify nobody and help the reader: loopback
+addresses and ``localhost``, the unspecified address, the well-known names
+``default``/``Default``, ``admin`` and ``service``, HTTP methods, statuses,
+header names, JSON keys and API paths (only values are ever replaced).
+
+Anonymisation is separate from redaction: secrets are masked first, on every
+line; anonymisation is asked for (``--anonymize``) and keeps a mapping, which
+the user may save (0600) to read answers about the shared log.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+__all__ = ["KINDS", "Anonymizer", "anonymize_text"]
+
+#: Kinds of values and how their stand-ins look.
+KINDS = (
+    "host",
+    "ip",
+    "uuid",
+    "id",
+    "project",
+    "user",
+    "domain",
+    "stack",
+    "node",
+    "server",
+    "name",
+)
+
+#: Values that identify nobody and that the reader needs as they are.
+_KEEP = frozenset(
+    {
+        "localhost",
+        "localhost.localdomain",
+        "default",
+        "admin",
+        "service",
+        "none",
+        "null",
+        "true",
+        "false",
+        "***",
+        "get",
+        "put",
+        "post",
+        "patch",
+        "delete",
+        "head",
+        "options",
+        "v1",
+        "v2",
+        "v2.0",
+        "v2.1",
+        "v3",
+        "auth",
+        "tokens",
+        "stacks",
+        "nodes",
+        "servers",
+        "detail",
+        "resources",
+        "events",
+        "public",
+        "internal",
+    }
+)
+
+_UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+_UUID_RE = re.compile(r"(?<![0-9A-Za-z-])" + _UUID + r"(?![0-9A-Za-z-])")
+_HEX_ID_RE = re.compile(r"(?<![0-9A-Za-z])[0-9a-f]{32}(?![0-9A-Za-z])")
+_IPV4_RE = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?!\w|\.\d)")
+_URL_HOST_RE = re.compile(
+    r"[A-Za-z][A-Za-z0-9+.-]*://(?:[^\s/@'\"]*@)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)"
+)
+_CONNECTION_HOST_RE = re.compile(
+    r"(?:HTTPS?ConnectionPool\(host='|HTTPS? connection \(\d+\): )(?P<host>[A-Za-z0-9.-]+)"
+)
+
+#: Keys whose (quoted) value is a name of the given kind.
+_NAMED_KEYS = {
+    "project_name": "project",
+    "tenant_name": "project",
+    "project": "project",
+    "remote_project_name": "project",
+    "username": "user",
+    "user_name": "user",
+    "user": "user",
+    "domain_name": "domain",
+    "user_domain_name": "domain",
+    "project_domain_name": "domain",
+    "domain": "domain",
+    "stack_name": "stack",
+    "server_name": "server",
+    "node_name": "node",
+    "host": "host",
+    "hostname": "host",
+    "hypervisor_hostname": "host",
+    "OS-EXT-SRV-ATTR:host": "host",
+    "OS-EXT-SRV-ATTR:hypervisor_hostname": "host",
+}
+_NAMED_VALUE_RE = re.compile(
+    r"(?<![\w-])['\"]?(?P<key>" + "|".join(map(re.escape, _NAMED_KEYS)) + r")['\"]?"
+    r"[ \t]*[:=][ \t]*(?P<q>['\"])(?P<value>[^'\"\\\s]{1,255})(?P=q)"
+)
+#: Keystone's token body: ``"user": {"id": "...", "name": "alice", "domain": ...}``.
+_OBJECT_NAME_RE = re.compile(
+    r"['\"](?P<kind>user|project|domain|stack|server|node)['\"]:\s*\{[^{}]*?"
+    r"['\"]name['\"]:\s*(?P<q>['\"])(?P<value>[^'\"\\]{1,255})(?P=q)"
+)
+_OPTION_RE = re.compile(
+    r"--os-(?P<opt>username|user-name|project-name|tenant-name|user-domain-name"
+    r"|project-domain-name|domain-name)[ =](?P<value>[^\s'\"]+)"
+)
+_OPTION_KINDS = {
+    "username": "user",
+    "user-name": "user",
+    "project-name": "project",
+    "tenant-name": "project",
+    "user-domain-name": "domain",
+    "project-domain-name": "domain",
+    "domain-name": "domain",
+}
+_STACK_PATH_RE = re.compile(r"/stacks/(?P<value>[^/?\s'\"]+)/" + _UUID)
+
+#: Stand-in address pools: the three documentation ranges, then the benchmarking range.
+_IPV4_POOLS = (
+    (ipaddress.IPv4Address("192.0.2.0"), 254),
+    (ipaddress.IPv4Address("198.51.100.0"), 254),
+    (ipaddress.IPv4Address("203.0.113.0"), 254),
+    (ipaddress.IPv4Address("198.18.0.0"), 131070),
+)
+
+
+def _ip_kept(value: str) -> bool:
+    """Loopback, unspecified and documentation addresses identify nobody."""
+    try:
+        address = ipaddress.ip_address(value.strip("[]"))
+    except ValueError:
+        return True  # not an address after all (a version string): leave it
+    if address.is_loopback or address.is_unspecified:
+        return True
+    if isinstance(address, ipaddress.IPv4Address):
+        return any(
+            address in ipaddress.IPv4Network(net)
+            for net in ("192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24")
+        )
+    return address in ipaddress.IPv6Network("2001:db8::/32")
+
+
+class Anonymizer:
+    """Learns identifying values, then replaces them in text by stable stand-ins."""
+
+    def __init__(self) -> None:
+        self._stand_in: dict[str, str] = {}
+        self._kind: dict[str, str] = {}
+        self._counters: dict[str, int] = {}
+        self._stand_ins: set[str] = set()
+        self._pattern: re.Pattern[str] | None = None
+
+    @property
+    def mapping(self) -> dict[str, str]:
+        """Original value -> stand-in, in the order learnt."""
+        return dict(self._stand_in)
+
+    @property
+    def kinds(self) -> dict[str, str]:
+        """Original value -> its kind."""
+        return dict(self._kind)
+
+    def _next(self, kind: str) -> int:
+        number = self._counters.get(kind, 0) + 1
+        self._counters[kind] = number
+        return number
+
+    def _make_stand_in(self, kind: str, value: str) -> str:
+        number = self._next(kind)
+        if kind == "host":
+            return f"host-{number}.example"
+        if kind == "ip":
+            if ":" in value:
+                stand_in = f"2001:db8::{number:x}"
+                return f"[{stand_in}]" if value.startswith("[") else stand_in
+            for base, size in _IPV4_POOLS:
+                if number <= size:
+                    return str(base + number)
+                number -= size
+            raise ValueError("too many IPv4 addresses to anonymise")
+        if kind == "uuid":
+            stand_in = f"00000000-0000-4000-8000-{number:012x}"
+            return stand_in.upper() if value.isupper() else stand_in
+        if kind == "id":
+            return f"{number:032x}"
+        return f"{kind}-{number}"
+
+    def learn(self, kind: str, value: str, min_length: int = 2) -> str | None:
+        """Record ``value`` as identifying; returns its stand-in, or None when the
+        value is kept as it is (loopback, well-known names, shorter than
+        ``min_length``, a stand-in)."""
+        if kind not in KINDS:
+            raise ValueError(f"unknown kind {kind!r}; expected one of {', '.join(KINDS)}")
+        value = value.strip()
+        known = self._stand_in.get(value)
+        if known is not None:
+            return known
+        if (
+            len(value) < min_length
+            or value.lower() in _KEEP
+            or value in self._stand_ins
+            or (kind == "ip" and _ip_kept(value))
+            or (kind == "host" and (value.endswith(".example") or _IPV4_RE.fullmatch(value)))
+        ):
+            return None
+        stand_in = self._make_stand_in(kind, value)
+        self._stand_in[value] = stand_in
+        self._stand_ins.add(stand_in)
+        self._kind[value] = kind
+        self._pattern = None
+        return stand_in
+
+    def _learn_host(self, host: str) -> None:
+        if host.startswith("[") or _IPV4_RE.fullmatch(host):
+            self.learn("ip", host.strip("[]"))
+        else:
+            self.learn("host", host.rstrip("."))
+
+    def learn_from_line(self, line: str) -> None:
+        """Pick up hosts, addresses, ids and names a client printed on ``line``."""
+        if "://" in line:
+            for match in _URL_HOST_RE.finditer(line):
+                self._learn_host(match["host"])
+        if "onnection" in line:
+            for match in _CONNECTION_HOST_RE.finditer(line):
+                self._learn_host(match["host"])
+        for match in _IPV4_RE.finditer(line):
+            if all(int(part) <= 255 for part in match.group().split(".")):
+                self.learn("ip", match.group())
+        if "-" in line:
+            for match in _UUID_RE.finditer(line):
+                self.learn("uuid", match.group())
+        for match in _HEX_ID_RE.finditer(line):
+            self.learn("id", match.group())
+        for match in _NAMED_VALUE_RE.finditer(line):
+            self.learn(_NAMED_KEYS[match["key"]], match["value"], min_length=3)
+        if "name" in line:
+            for match in _OBJECT_NAME_RE.finditer(line):
+                self.learn(match["kind"], match["value"], min_length=3)
+        if "--os-" in line:
+            for match in _OPTION_RE.finditer(line):
+                self.learn(_OPTION_KINDS[match["opt"]], match["value"], min_length=3)
+        if "/stacks/" in line:
+            for match in _STACK_PATH_RE.finditer(line):
+                self.learn("stack", match["value"], min_length=3)
+
+    def learn_from_lines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.learn_from_line(line)
+
+    def _compiled(self) -> re.Pattern[str] | None:
+        if self._pattern is None and self._stand_in:
+            values = sorted(self._stand_in, key=len, reverse=True)
+            self._pattern = re.compile(
+                r"(?<![A-Za-z0-9.\-])(?:"
+                + "|".join(map(re.escape, values))
+                + r")(?![A-Za-z0-9\-]|\.[A-Za-z0-9])"
+            )
+        return self._pattern
+
+    def apply(self, text: str) -> str:
+        """``text`` with every learnt value replaced by its stand-in."""
+        pattern = self._compiled()
+        if pattern is None:
+            return text
+        return pattern.sub(lambda match: self._stand_in[match.group()], text)
+
+    def reverse(self, text: str) -> str:
+        """Undo ``apply`` with the mapping (to read an answer about a shared log)."""
+        inverse = {stand_in: value for value, stand_in in self._stand_in.items()}
+        if not inverse:
+            return text
+        pattern = re.compile(
+            r"(?<![A-Za-z0-9.\-])(?:"
+            + "|".join(map(re.escape, sorted(inverse, key=len, reverse=True)))
+            + r")(?![A-Za-z0-9\-]|\.[A-Za-z0-9])"
+        )
+        return pattern.sub(lambda match: inverse[match.group()], text)
+
+    def save_mapping(self, path: str | os.PathLike[str]) -> Path:
+        """Write the mapping as JSON, readable by the owner only (0600; a folder it
+        has to create is 0700): the mapping undoes the anonymisation."""
+        target = Path(path)
+        if not target.parent.exists():
+            target.parent.mkdir(mode=0o700, parents=True)
+        document = {
+            "format": "osdoctor-anonymize-mapping/1",
+            "mapping": self._stand_in,
+            "kinds": self._kind,
+        }
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.fchmod(fd, 0o600)  # an existing file keeps its mode through O_CREAT
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                fd = -1
+                json.dump(document, handle, indent=2, ensure_ascii=False)
+                handle.write("\n")
+        finally:
+            if fd != -1:
+                os.close(fd)
+        return target
+
+    @classmethod
+    def load_mapping(cls, path: str | os.PathLike[str]) -> Anonymizer:
+        """An anonymizer holding a mapping saved by ``save_mapping``."""
+        try:
+            document = json.loads(Path(path).read_text(encoding="utf-8"))
+            mapping = document["mapping"]
+            kinds = document["kinds"]
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise ValueError(f"{path}: not an osdoctor anonymisation mapping ({error})") from None
+        anonymizer = cls()
+        for value, stand_in in mapping.items():
+            kind = kinds.get(value, "name")
+            anonymizer._stand_in[str(value)] = str(stand_in)
+            anonymizer._stand_ins.add(str(stand_in))
+            anonymizer._kind[str(value)] = kind
+            anonymizer._counters[kind] = anonymizer._counters.get(kind, 0) + 1
+        return anonymizer
+
+
+def anonymize_text(text: str, anonymizer: Anonymizer | None = None) -> str:
+    """Learn from every line of ``text``, then replace: the whole log, consistently."""
+    anonymizer = anonymizer if anonymizer is not None else Anonymizer()
+    lines = text.splitlines(keepends=True)
+    anonymizer.learn_from_lines(lines)
+    return anonymizer.apply(text)
