@@ -265,6 +265,9 @@ def _redact_key_values(line: str, low: str) -> str:
         if word == last_word or word < cursor:
             continue
         last_word = word
+        if word and line[word - 1] in "/.":
+            # A path or host segment (``/v3/auth/tokens: ...``), not a key.
+            continue
         match = _KEY_TAIL.match(line, word)
         if match is None:
             continue
@@ -462,9 +465,6 @@ class PemMasker:
         if begins and _PEM_END.search(line, begins[-1].end()) is None:
             self.inside = True
         return redact_line(line)
-
-
-_PemState = PemMasker  # the first name, kept for callers that still use it
 
 
 def _redact_batch(lines: list[str], pem: PemMasker) -> list[str]:

@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from osdoctor.paths import create_private, sessions_dir
-from osdoctor.redact import MASK, _PemState, redact_line
+from osdoctor.redact import MASK, PemMasker, redact_line
 
 if TYPE_CHECKING:
     from osdoctor.runner import OutputLine, RunResult
@@ -138,7 +138,7 @@ class SessionWriter:
         # Per stream, redact_line plus the state that masks the body lines of a
         # multi-line private key (keypair create prints one): they hold no
         # secret word of their own, so redact_line alone would pass them.
-        self._pem = {1: _PemState(), 2: _PemState()}
+        self._pem = {1: PemMasker(), 2: PemMasker()}
 
     @classmethod
     def for_command(cls, argv: Sequence[str], folder: Path | None = None) -> SessionWriter:

@@ -154,3 +154,9 @@ def test_idempotent_on_secret_like_fragments(line: str) -> None:
     once = redact_line(line)
     assert redact_line(once) == once
     assert once.count("\n") == line.count("\n")
+
+
+def test_url_path_segment_before_a_colon_is_not_a_key() -> None:
+    line = ("Unable to establish connection to http://127.0.0.1:9/v3/auth/tokens: "
+            "HTTPConnectionPool(host='127.0.0.1', port=9): Max retries exceeded")
+    assert redact_line(line) == line

@@ -29,7 +29,7 @@ from osdoctor.parse.http_text import parse_curl, split_url
 from osdoctor.parse.lines import Line
 from osdoctor.parse.prefixes import PrefixStripper
 from osdoctor.parse.services import ServiceMap
-from osdoctor.redact import redact_line
+from osdoctor.redact import PemMasker
 
 _URLLIB3 = re.compile(r'(https?://\S+) "([A-Z]+) (\S+) HTTP/[\d.]+" (\d{3}) (\S+)')
 _HTTP_STATUS = re.compile(r"HTTP/\d(?:\.\d)? (\d{3}) ?(.*)")
@@ -205,7 +205,7 @@ class Parser:
         self._debug_messages = 0
         self._dropped_messages = 0
         self._cut_lines = 0
-        self._last_url_line = 0
+        self._redact = PemMasker().feed
 
     # -- input -------------------------------------------------------------
     def feed_all(self, lines: Iterable[Line]) -> Trace:
@@ -226,7 +226,7 @@ class Parser:
         if stripped.meta is not None:
             self._session_meta(number, *stripped.meta)
             return
-        text = redact_line(stripped.text)
+        text = self._redact(stripped.text)
         collector = self._collector
         if collector is not None:
             if collector.feed(number, text):
