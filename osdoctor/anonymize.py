@@ -19,6 +19,8 @@ the user may save (0600) to read answers about the shared log.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import ipaddress
 import json
 import os
@@ -163,6 +165,10 @@ def _ip_kept(value: str) -> bool:
     return address in ipaddress.IPv6Network("2001:db8::/32")
 
 
+if TYPE_CHECKING:
+    from osdoctor.model import Trace
+
+
 class Anonymizer:
     """Learns identifying values, then replaces them in text by stable stand-ins."""
 
@@ -270,6 +276,23 @@ class Anonymizer:
     def learn_from_lines(self, lines: Iterable[str]) -> None:
         for line in lines:
             self.learn_from_line(line)
+
+    def learn_from_trace(self, trace: Trace) -> None:
+        """Everything a parsed log names: URLs, printed lines, and the command's
+        own arguments when a request path uses them (a stack or node name)."""
+        segments: set[str] = set()
+        for ex in trace.exchanges:
+            self.learn_from_line(ex.request.url)
+            segments.update(ex.request.url.partition("?")[0].split("/")[3:])
+        for message in trace.messages:
+            self.learn_from_line(message.text)
+        for tb in trace.tracebacks:
+            self.learn_from_line(tb.message)
+        if trace.command:
+            self.learn_from_line(trace.command)
+            for word in trace.command.split()[1:]:
+                if not word.startswith("-") and word in segments:
+                    self.learn("name", word)
 
     def _compiled(self) -> re.Pattern[str] | None:
         if self._pattern is None and self._stand_in:

@@ -165,3 +165,24 @@ def test_names_inside_longer_words_are_left_alone() -> None:
     assert anonymizer.apply("web webhook web-1 web.tier /web/ 'web'") == (
         "project-1 webhook web-1 web.tier /project-1/ 'project-1'"
     )
+
+
+def test_explain_anonymize_hides_names_and_saves_a_private_mapping(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    log = ("START with options: --debug stack show prod-db\n"
+           "REQ: curl -g -i -X GET https://cloud.acme.com:8004/v1/p1/stacks/prod-db\n"
+           'https://cloud.acme.com:8004 "GET /v1/p1/stacks/prod-db HTTP/1.1" 404 10\n'
+           "END return value: 1\n")
+    env = {**os.environ, "PYTHONPATH": str(root), "OSDOCTOR_HOME": str(tmp_path)}
+    proc = subprocess.run([sys.executable, "-m", "osdoctor", "explain", "-", "--anonymize",
+                           "--format", "json"], input=log, capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    assert "acme" not in proc.stdout and "prod-db" not in proc.stdout
+    (mapping,) = (tmp_path / "data" / "exports").glob("anonymize-map-*.json")
+    assert mapping.stat().st_mode & 0o777 == 0o600
+    assert "prod-db" in mapping.read_text() and str(mapping) in proc.stderr
