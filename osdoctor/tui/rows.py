@@ -78,11 +78,13 @@ class RowBuilder:
         self.rows: list[TimelineRow] = []
         self._positions: list[int] = []  # index in the exchange list of each row's first
         self._seen = 0
+        self._open = False
+        """The last row's last exchange had no answer yet when it was folded in."""
 
     def update(self, exchanges: list[Exchange]) -> None:
         """Fold in whatever ``exchanges`` holds beyond what was seen."""
         start = self._seen
-        if self.rows and status_class(self.rows[-1].last) == "pending":
+        if self.rows and self._open:
             # its answer may have come since: redo that row
             start = self._positions.pop()
             self.rows.pop()
@@ -93,6 +95,7 @@ class RowBuilder:
 
     def _add(self, exchanges: list[Exchange], pos: int) -> None:
         ex = exchanges[pos]
+        self._open = status_class(ex) == "pending"
         rows = self.rows
         if rows:
             last = rows[-1]

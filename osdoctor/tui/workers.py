@@ -165,7 +165,7 @@ class _LogReader:
             text = clean(raw.decode("utf-8", "replace").rstrip("\n"))
             if self.number == 1 and is_session(text):
                 self.store.session = True
-            if self.store.session:
+            if self.store.session and text[:1].isdigit():
                 space = text.find(" ", 0, 24)  # "<time> <fd> <text>"
                 if space > 0 and text[space + 1 : space + 2] == "1" \
                         and text[space + 2 : space + 3] in ("", " "):

@@ -98,6 +98,7 @@ class MainScreen(Screen[None]):
         self.follow_wake = threading.Event()
         self._ticker: Timer | None = None
         self.export_path: Path | None = None
+        self.detail_stale = True
 
     # -- layout ------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -278,6 +279,10 @@ class MainScreen(Screen[None]):
     def _cursor(self) -> None:
         self._show_detail()
 
+    @on(LineList.Chosen, "#timeline")
+    def _chosen(self) -> None:
+        self.action_tab("exchange")
+
     @on(Input.Submitted, "#prompt")
     def _prompt_submitted(self, event: Input.Submitted) -> None:
         try:
@@ -304,8 +309,19 @@ class MainScreen(Screen[None]):
         return workers.knowledge()
 
     def _show_detail(self) -> None:
+        """Describe the exchange under the cursor, if the pane is in view: holding
+        a key down over 50,000 rows must not lay out a hidden pane each time."""
+        if self.query_one(TabbedContent).active != "exchange":
+            self.detail_stale = True
+            return
+        self.detail_stale = False
         timeline = self.query_one(Timeline)
         self.query_one(ExchangeDetail).show(timeline.row(timeline.cursor), self.lines)
+
+    @on(TabbedContent.TabActivated)
+    def _tab_shown(self) -> None:
+        if self.detail_stale:
+            self._show_detail()
 
     def _show_status(self) -> None:
         text = Text(no_wrap=True, overflow="ellipsis")

@@ -29,6 +29,7 @@ class LineList(ScrollView, can_focus=True):
         Binding("pagedown", "page(1)", "Page down", show=False),
         Binding("home,g", "edge(0)", "First", show=False),
         Binding("end,G", "edge(1)", "Last", show=False),
+        Binding("enter", "choose", "Open", show=False),
     ]
 
     COMPONENT_CLASSES = {"linelist--cursor"}
@@ -44,6 +45,9 @@ class LineList(ScrollView, can_focus=True):
         @property
         def control(self) -> LineList:
             return self.sender
+
+    class Chosen(CursorMoved):
+        """Enter was pressed on a row."""
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -120,6 +124,9 @@ class LineList(ScrollView, can_focus=True):
 
     def action_edge(self, end: int) -> None:
         self.move_to(self._count - 1 if end else 0)
+
+    def action_choose(self) -> None:
+        self.post_message(self.Chosen(self, self.cursor))
 
     def on_click(self, event: events.Click) -> None:
         self.move_to(self.scroll_offset.y + event.y)

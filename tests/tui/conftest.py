@@ -1,0 +1,36 @@
+"""Fixtures for the TUI tests: a private osdoctor home, real logs, a driver."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from tests.tui.logs import make_refused_log
+
+
+@pytest.fixture(autouse=True)
+def osdoctor_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Sessions and exports go to a temporary home, never the user's."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("OSDOCTOR_HOME", str(home))
+    return home
+
+
+@pytest.fixture(scope="session")
+def refused_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_refused_log(tmp_path_factory.mktemp("logs") / "refused.log")
+
+
+async def wait_until(pilot: Pilot[object], condition: Callable[[], bool],
+                     timeout: float = 30.0) -> None:
+    """Let the app run until ``condition`` holds (checked after each pause)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not reached in time")
+        await pilot.pause(0.02)

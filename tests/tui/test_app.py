@@ -1,0 +1,175 @@
+"""The TUI driven by Textual's pilot, on real client output."""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from textual.message import Message
+from textual.widgets import OptionList, Static, TabbedContent
+
+from osdoctor.tui.app import OsdoctorApp
+from osdoctor.tui.messages import ReportReady, RunFinished, TraceGrew
+from osdoctor.tui.screens.dialogs import ConfirmRun
+from osdoctor.tui.widgets.rawlog import RawLog
+from osdoctor.tui.widgets.timeline import Timeline
+from tests.tui.conftest import wait_until
+from tests.tui.logs import HANGER, PRINTER, client, refused_env
+
+pytestmark = pytest.mark.anyio
+
+SIZE = (160, 50)
+
+
+def shown(app: OsdoctorApp, selector: str) -> str:
+    """The plain text a Static currently shows."""
+    console = Console(width=400, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+    console.print(app.main.query_one(selector, Static).content)
+    return console.export_text()
+
+
+async def test_open_a_log_and_navigate_with_keys(refused_log: Path) -> None:
+    app = OsdoctorApp(log=refused_log)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.main
+        await wait_until(pilot, lambda: screen.state == "read")
+        assert "osc.auth › keystone-unreachable" in shown(app, "#verdict")
+        assert "Keystone could not be reached" in shown(app, "#diagnosis-body")
+        timeline = screen.query_one(Timeline)
+        assert timeline.row_count == 2
+        await pilot.press("down", "enter")
+        assert screen.query_one(TabbedContent).active == "exchange"
+        detail = shown(app, "#detail-body")
+        assert "POST http://127.0.0.1:9/v3/auth/tokens" in detail
+        assert "connection-refused" in detail
+        await pilot.press("3")
+        scenario = shown(app, "#scenario-body")
+        assert "✓ seen" in scenario and "✗ diverged" in scenario
+        await pilot.press("e")
+        log = screen.query_one(RawLog)
+        assert screen.query_one(TabbedContent).active == "log"
+        assert log.number_at(log.cursor) in log.evidence
+        await pilot.press("slash", *"Traceback", "enter")
+        assert "Traceback" in log.lines.text(log.number_at(log.cursor))  # type: ignore[union-attr]
+
+
+async def test_copy_a_next_step_and_export_the_report(refused_log: Path,
+                                                      osdoctor_home: Path) -> None:
+    app = OsdoctorApp(log=refused_log)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.main.state == "read")
+        await pilot.press("1", "c")
+        assert app.clipboard == "openstack configuration show | grep auth_url"
+        await pilot.press("m")
+        export = app.main.export_path
+        assert export is not None and export.parent == osdoctor_home / "data" / "exports"
+        assert stat.S_IMODE(export.stat().st_mode) == 0o600
+        assert "Keystone could not be reached" in export.read_text()
+
+
+async def test_a_live_run_is_diagnosed_as_it_goes(refused_log: Path,
+                                                  osdoctor_home: Path) -> None:
+    seen: list[Message] = []
+    command = [sys.executable, "-c", PRINTER, str(refused_log), "0.01", "1"]
+    app = OsdoctorApp(command=command)
+    async with app.run_test(size=SIZE, message_hook=seen.append) as pilot:
+        screen = app.main
+        await wait_until(pilot, lambda: screen.state == "finished")
+        assert screen.result is not None and screen.result.exit_code == 1
+        assert screen.report is not None and screen.report.scenario is not None
+        assert screen.report.scenario.branch == "keystone-unreachable"
+        assert [f.id for f in screen.report.findings][:1] == ["osc.keystone-unreachable"]
+        assert "exit 1" in shown(app, "#status")
+        assert screen.query_one(Timeline).row_count == 2
+    kinds = [type(m) for m in seen if isinstance(m, (TraceGrew, ReportReady, RunFinished))]
+    first_final = next(i for i, m in enumerate(seen)
+                       if isinstance(m, ReportReady) and m.final)
+    assert any(isinstance(m, ReportReady) and not m.final for m in seen[:first_final])
+    assert kinds.index(TraceGrew) < kinds.index(RunFinished)
+    sessions = list((osdoctor_home / "data" / "sessions").glob("*.session.log"))
+    assert len(sessions) == 1
+    assert stat.S_IMODE(sessions[0].stat().st_mode) == 0o600
+    assert sessions[0].read_text().rstrip().splitlines()[-1].startswith("#exit 1 ")
+
+
+async def test_the_real_client_runs_live(monkeypatch: pytest.MonkeyPatch) -> None:
+    for key in [k for k in os.environ if k.startswith("OS_")]:
+        monkeypatch.delenv(key)
+    for key, value in refused_env().items():
+        monkeypatch.setenv(key, value)
+    app = OsdoctorApp(command=[client(), "server", "show", "web-1"])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.main
+        await wait_until(pilot, lambda: screen.state == "finished", timeout=60)
+        assert screen.run is not None and "--debug" in screen.run.argv
+        assert screen.report is not None and screen.report.outcome == "failure"
+        assert "keystone-unreachable" in shown(app, "#verdict")
+
+
+async def test_cancel_stops_the_child_and_warns(osdoctor_home: Path) -> None:
+    app = OsdoctorApp(command=[sys.executable, "-c", HANGER])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.main
+        await wait_until(pilot, lambda: screen.counts[0] >= 4)
+        assert screen.run is not None and screen.run.pid is not None
+        pid = screen.run.pid
+        os.kill(pid, 0)  # running
+        await pilot.press("ctrl+c")
+        await wait_until(pilot, lambda: screen.state == "cancelled")
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+        assert not Path(f"/proc/{pid}").exists()
+        assert "server-side" in shown(app, "#status")
+
+
+async def test_a_destructive_command_asks_first(refused_log: Path) -> None:
+    command = [sys.executable, "-c", PRINTER, str(refused_log), "0", "0", "delete"]
+    app = OsdoctorApp(command=command)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmRun))
+        await pilot.press("n")
+        assert app.main.run is None and app.main.trace is None
+        app.main.start_command(command)
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmRun))
+        await pilot.press("y")
+        await wait_until(pilot, lambda: app.main.state == "finished")
+
+
+async def test_the_empty_session_prompts_and_reopens_recent_runs(refused_log: Path) -> None:
+    app = OsdoctorApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.main
+        assert app.focused is not None and app.focused.id == "prompt"
+        await pilot.press(*f"{sys.executable} -c 'print(1)'", "enter")
+        await wait_until(pilot, lambda: screen.state == "finished")
+        await pilot.press("o")
+        options = app.screen.query_one("#session-list", OptionList)
+        assert options.option_count == 1
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: screen.state == "read")
+        assert screen.trace is not None and screen.trace.format == "session"
+        assert screen.query_one("#stdout", RawLog).row_count == 1
+
+
+async def test_follow_reads_what_another_process_appends(refused_log: Path,
+                                                         tmp_path: Path) -> None:
+    lines = refused_log.read_bytes().splitlines(keepends=True)
+    growing = tmp_path / "growing.log"
+    growing.write_bytes(b"".join(lines[:30]))
+    app = OsdoctorApp(log=growing, follow=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.main
+        await wait_until(pilot, lambda: screen.counts[0] == 30)
+        with growing.open("ab") as handle:
+            handle.write(b"".join(lines[30:]))
+        screen.follow_wake.set()
+        await wait_until(pilot, lambda: screen.counts[0] == len(lines)
+                         and screen.report is not None and screen.report.scenario is not None
+                         and screen.report.scenario.branch == "keystone-unreachable")
+        await pilot.press("x")
+        await wait_until(pilot, lambda: screen.state == "read")
+        assert screen.final

@@ -1,0 +1,64 @@
+"""Timeline rows: polls fold, redirects show as one hop, late answers are taken in."""
+
+from __future__ import annotations
+
+from osdoctor.model import Exchange, Request, Response, TransportError
+from osdoctor.tui.rows import RowBuilder, status_text, template_path
+from osdoctor.tui.steps import step_command
+
+
+def make(index: int, path: str, status: int | None = 200, method: str = "GET",
+         redirected_from: int | None = None, error: str | None = None) -> Exchange:
+    ex = Exchange(index, Request(method, f"http://h{path}", line=index * 10 + 1),
+                  service="orchestration", path=path, redirected_from=redirected_from)
+    if status is not None:
+        ex.response = Response(status, line=index * 10 + 2)
+    if error is not None:
+        ex.error = TransportError(error, "no answer", index * 10 + 2)
+    return ex
+
+
+def rows_of(exchanges: list[Exchange]) -> list[tuple[int, int, int, bool]]:
+    builder = RowBuilder()
+    builder.update(exchanges)
+    return [(r.first.index, r.last.index, r.count, r.redirect is not None)
+            for r in builder.rows]
+
+
+def test_identical_polls_fold_into_one_counted_row() -> None:
+    exchanges = [make(0, "/stacks", 201, "POST")] + [make(i, "/stacks/s/events")
+                                                   for i in range(1, 6)]
+    assert rows_of(exchanges) == [(0, 0, 1, False), (1, 5, 5, False)]
+
+
+def test_a_redirect_and_its_target_are_one_hop_and_repeated_hops_fold() -> None:
+    exchanges = [make(0, "/stacks/web", 302), make(1, "/stacks/web/id", redirected_from=0),
+                 make(2, "/stacks/web", 302), make(3, "/stacks/web/id", redirected_from=2)]
+    assert rows_of(exchanges) == [(0, 3, 2, True)]
+
+
+def test_an_answer_arriving_later_regroups_the_open_row() -> None:
+    exchanges = [make(0, "/events"), make(1, "/events", status=None)]
+    builder = RowBuilder()
+    builder.update(exchanges)
+    assert [r.count for r in builder.rows] == [1, 1]
+    exchanges[1].response = Response(200, line=12)
+    exchanges.append(make(2, "/other"))
+    builder.update(exchanges)
+    assert [(r.first.index, r.count) for r in builder.rows] == [(0, 2), (2, 1)]
+    assert builder.row_of(1) == 0 and builder.row_of(2) == 1
+
+
+def test_status_words_and_templates() -> None:
+    assert status_text(make(0, "/v3", None, error="connection-refused"), short=True) == "refused"
+    assert status_text(make(0, "/v3", None)) == "…"
+    assert template_path("/stacks/web/0b6d3c1e-2f4a-4b8c-9d7e-5a1f3c2e4b6d/events") == \
+        "/stacks/web/{id}/events"
+
+
+def test_next_step_commands_are_cut_from_their_prose() -> None:
+    assert step_command("Check the auth URL the client used: openstack configuration show "
+                        "| grep auth_url") == "openstack configuration show | grep auth_url"
+    assert step_command("Run `openstack stack event list web` to see why") == \
+        "openstack stack event list web"
+    assert step_command("Ask the cloud operator") == "Ask the cloud operator"
