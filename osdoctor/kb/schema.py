@@ -14,6 +14,7 @@ from typing import Any
 
 from osdoctor.kb.conditions import Condition, ConditionError, RequestPattern, compile_conditions
 from osdoctor.kb.yamlfile import Node
+from osdoctor.probe.names import ProbeRef, parse_probe_ref
 
 SEEDS = {
     "000_416000e4d6ae2dea.txt": ("python-heatclient", 5),
@@ -134,6 +135,8 @@ class Rule:
     path: str = ""
     line: int = 0
     origin: str = "built-in"
+    probe: ProbeRef | None = None
+    """The probe that can confirm this rule on the live cloud (``osdoctor probe``)."""
 
 
 class _Checker:
@@ -355,7 +358,7 @@ def build_scenario(node: Any, path: Path, issues: list[Issue]) -> Scenario | Non
 
 _RULE_KEYS = ("id", "title", "severity", "scenario", "branches", "branch", "when", "explanation",
               "next_steps", "references", "examples", "suppressed_by", "fallback", "symptoms",
-              "real_client")
+              "real_client", "probe")
 
 
 def build_rule(node: Any, path: Path, issues: list[Issue]) -> Rule | None:
@@ -392,4 +395,10 @@ def build_rule(node: Any, path: Path, issues: list[Issue]) -> Rule | None:
     )
     if branches and not rule.scenario:
         c.error(node, "'branches' needs 'scenario'")
+    if "probe" in node:
+        probe = parse_probe_ref(node["probe"])
+        if isinstance(probe, str):
+            c.error(node, probe)
+        else:
+            rule.probe = probe
     return rule if c.ok else None
