@@ -1,0 +1,277 @@
+"""Run a real client with ``--debug`` against the stub and keep what it printed.
+
+The output is the one a user gets with ``cmd --debug > file 2>&1``: stdout and
+stderr share one pipe, so their interleaving (stdout arrives in blocks) is the
+real one. The environment is clean and fixed (no inherited ``OS_*``, a private
+HOME, ``PYTHONHASHSEED=0``, a fixed work dir and port) so that a regenerated
+fixture differs from the last one only where a client changed.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import platform
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from osdoctor.lab import fakes
+from osdoctor.lab.case import Case
+from osdoctor.lab.placeholders import expand, expand_text
+from osdoctor.lab.stub import RecordedRequest, Stub
+
+#: The port fixtures are generated on, so that URLs in them stay the same.
+FIXTURE_PORT = 47391
+FIXTURES_DIR = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "logs"
+#: Fixed parent of each case's work dir: local paths in the logs stay the same too.
+DEFAULT_WORKROOT = Path(tempfile.gettempdir()) / "osdoctor-lab"
+#: Seconds a client gets to finish after the SIGINT of a timeout.
+INTERRUPT_GRACE = 10.0
+CLIENT_DISTRIBUTIONS = (
+    "python-openstackclient",
+    "python-heatclient",
+    "python-ironicclient",
+    "python-swiftclient",
+    "openstacksdk",
+    "osc-lib",
+    "keystoneauth1",
+)
+
+
+class CaptureError(RuntimeError):
+    """The capture could not run (client missing, port taken...): never a client failure."""
+
+
+@dataclass(frozen=True, slots=True)
+class CaptureResult:
+    case: Case
+    argv: tuple[str, ...]
+    """The command as recorded: the client's bare name, ``--debug``, expanded arguments."""
+    exit_code: int | None
+    interrupted: bool
+    """True when the timeout interrupted the client."""
+    output: bytes
+    requests: tuple[RecordedRequest, ...]
+    log_path: Path
+    expected_path: Path
+
+    @property
+    def exit_code_differs(self) -> bool:
+        return self.exit_code != self.case.expect.exit_code
+
+
+def client_bin_dir() -> Path:
+    """Where the clients are installed: beside the running interpreter."""
+    return Path(sys.executable).parent
+
+
+def client_versions() -> dict[str, str]:
+    versions = {}
+    for name in CLIENT_DISTRIBUTIONS:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = "absent"
+    return versions
+
+
+@functools.cache
+def no_aslr_prefix() -> tuple[str, ...]:
+    """``setarch <arch> -R`` when it works here: object addresses the clients print
+    (``<... Proxy object at 0x7f...>``) then stay the same from one capture to the next."""
+    setarch = shutil.which("setarch")
+    if setarch is None:
+        return ()
+    prefix = (setarch, platform.machine(), "-R")
+    try:
+        probe = subprocess.run([*prefix, "true"], capture_output=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return ()
+    return prefix if probe.returncode == 0 else ()
+
+
+def base_env(home: Path, values: Mapping[str, str]) -> dict[str, str]:
+    """The clean environment every client starts from (nothing inherited)."""
+    bin_dir = client_bin_dir()
+    return {
+        "PATH": os.pathsep.join([str(bin_dir), "/usr/local/bin", "/usr/bin", "/bin"]),
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+        "XDG_STATE_HOME": str(home / ".local" / "state"),
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "TZ": "UTC",
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "OS_AUTH_TYPE": "password",
+        "OS_AUTH_URL": values["auth_url"],
+        "OS_IDENTITY_API_VERSION": "3",
+        "OS_USERNAME": fakes.USER_NAME,
+        "OS_PASSWORD": fakes.PASSWORD,
+        "OS_PROJECT_NAME": fakes.PROJECT_NAME,
+        "OS_USER_DOMAIN_NAME": fakes.DOMAIN_NAME,
+        "OS_PROJECT_DOMAIN_NAME": fakes.DOMAIN_NAME,
+        "OS_REGION_NAME": fakes.REGION,
+        "OS_INTERFACE": "public",
+    }
+
+
+def _prepare_dirs(case: Case, workroot: Path) -> tuple[Path, Path]:
+    root = workroot / case.id
+    if root.exists():
+        shutil.rmtree(root)
+    home, work = root / "home", root / "work"
+    home.mkdir(parents=True)
+    work.mkdir()
+    return home, work
+
+
+def _run(
+    argv: list[str], env: Mapping[str, str], cwd: Path, timeout: float
+) -> tuple[int | None, bool, bytes]:
+    process = subprocess.Popen(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=dict(env),
+        cwd=cwd,
+    )
+    try:
+        output, _ = process.communicate(timeout=timeout)
+        return process.returncode, False, output
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGINT)
+    try:
+        output, _ = process.communicate(timeout=INTERRUPT_GRACE)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        output, _ = process.communicate()
+    return process.returncode, True, output
+
+
+def expected_document(result: CaptureResult, port: int) -> dict[str, Any]:
+    """The ``.expected.yaml`` beside a fixture: what ran, what came out, what it shows.
+
+    ``exit_code`` is the observed one; scenario, branch, outcome and findings are
+    the case's declaration, which osdoctor's report on the log must match.
+    """
+    case = result.case
+    return {
+        "case": case.id,
+        "description": case.description,
+        "command": list(result.argv),
+        "exit_code": result.exit_code,
+        "interrupted": result.interrupted,
+        "scenario": case.scenario,
+        "branch": case.branch,
+        "outcome": case.expect.outcome,
+        "findings": list(case.expect.findings),
+        "expected_exit_code": case.expect.exit_code,
+        "clients": client_versions(),
+        "stub_port": port,
+    }
+
+
+def capture_case(
+    case: Case, out_dir: Path, port: int = 0, workroot: Path = DEFAULT_WORKROOT
+) -> CaptureResult:
+    """Run one case and write ``<id>.log`` and ``<id>.expected.yaml`` into ``out_dir``."""
+    executable = client_bin_dir() / case.command[0]
+    if not executable.is_file():
+        raise CaptureError(
+            f"{case.id}: the client {case.command[0]!r} is not installed beside "
+            f"{sys.executable} (install osdoctor with its 'lab' extra)"
+        )
+    home, work = _prepare_dirs(case, workroot)
+    stub = Stub(case.stub, port=port)
+    try:
+        stub.start()
+    except OSError as error:
+        raise CaptureError(f"cannot listen on 127.0.0.1:{port}: {error}") from None
+    try:
+        values = dict(stub.values, workdir=str(work))
+        for name, content in case.files.items():
+            target = work / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(expand_text(content, values), encoding="utf-8")
+        args = [str(arg) for arg in expand(list(case.command[1:]), values)]
+        debug = ["--debug"] if case.debug else []
+        env = base_env(home, values)
+        for key, value in case.env.items():
+            if value is None:
+                env.pop(key, None)
+            else:
+                env[key] = expand_text(value, values)
+        exit_code, interrupted, output = _run(
+            [*no_aslr_prefix(), str(executable), *debug, *args], env, work, case.timeout
+        )
+        requests = tuple(stub.requests)
+        port_used = stub.port
+    finally:
+        stub.stop()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    result = CaptureResult(
+        case=case,
+        argv=(case.command[0], *debug, *args),
+        exit_code=exit_code,
+        interrupted=interrupted,
+        output=output,
+        requests=requests,
+        log_path=out_dir / f"{case.id}.log",
+        expected_path=out_dir / f"{case.id}.expected.yaml",
+    )
+    result.log_path.write_bytes(output)
+    result.expected_path.write_text(
+        yaml.safe_dump(expected_document(result, port_used), sort_keys=False, width=100),
+        encoding="utf-8",
+    )
+    return result
+
+
+def describe(result: CaptureResult) -> list[str]:
+    """Progress lines for one captured case."""
+    expected = result.case.expect.exit_code
+    verdict = "ok" if not result.exit_code_differs else f"MISMATCH: expected {expected}"
+    lines = [
+        f"  $ {' '.join(result.argv)}",
+        f"{result.case.id}: exit {result.exit_code} ({verdict}), "
+        f"{len(result.requests)} request(s){', interrupted' if result.interrupted else ''}"
+        f" -> {result.log_path}",
+    ]
+    for request in result.requests:
+        if request.answered_by == "unmatched":
+            query = f"?{request.query}" if request.query else ""
+            lines.append(f"  note: unscripted 404 for {request.method} {request.path}{query}")
+    return lines
+
+
+def capture(
+    cases: Iterable[Case],
+    out_dir: Path = FIXTURES_DIR,
+    port: int = 0,
+    workroot: Path = DEFAULT_WORKROOT,
+    report: Callable[[str], None] = print,
+) -> list[CaptureResult]:
+    """Capture each case in turn, reporting progress line by line."""
+    results = []
+    selected = list(cases)
+    for number, case in enumerate(selected, start=1):
+        report(f"[{number}/{len(selected)}] {case.id}")
+        result = capture_case(case, out_dir, port=port, workroot=workroot)
+        for line in describe(result):
+            report(line)
+        results.append(result)
+    return results

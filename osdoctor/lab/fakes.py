@@ -1,0 +1,39 @@
+"""The stub cloud's fixed identities and FAKE secrets.
+
+Fixture logs must be reproducible and must never hold a real secret: every
+credential the lab hands to a client, and every token it issues, comes from
+here. Tests use :data:`FAKE_SECRETS` to check that osdoctor never prints any
+of them.
+"""
+
+from __future__ import annotations
+
+#: The password the stub accepts for :data:`USER_NAME` (fake).
+PASSWORD = "FAKE-lab-password-9d2e7f"
+#: The token the stub issues (fake, shaped like a Fernet token so that
+#: redaction rules meet something realistic).
+TOKEN = (
+    "gAAAAABoFAKEosdoctorLabTokenFAKEosdoctorLabTokenFAKEosdoctorLab"
+    "TokenFAKEosdoctorLabTokenFAKE0000"
+)
+#: Secrets a case may use for other purposes (application credentials, TempURL
+#: keys, parameters such as db_password): all fake, all checked by tests.
+EXTRA_SECRET = "FAKE-lab-secret-51c4a0"
+
+#: Every secret the lab knows; no osdoctor output may contain one of them.
+FAKE_SECRETS: tuple[str, ...] = (PASSWORD, TOKEN, EXTRA_SECRET)
+
+USER_NAME = "demo"
+USER_ID = "4b2a0f3c8e6d4b1fa0c9d7e5b3a1f2e4"
+PROJECT_NAME = "demo"
+PROJECT_ID = "8c1e5f0a2b7d4e39a6f4c2d1b0e9a8f7"
+DOMAIN_ID = "default"
+DOMAIN_NAME = "Default"
+REGION = "RegionOne"
+
+#: Every answer carries this Date so that regenerated fixtures diff minimally.
+FIXED_DATE = "Sun, 01 Nov 2026 12:00:00 GMT"
+TOKEN_ISSUED_AT = "2026-11-01T12:00:00.000000Z"
+TOKEN_EXPIRES_AT = "2036-11-01T12:00:00.000000Z"
+#: The Server header of every answer (instead of Python's version string).
+SERVER_NAME = "osdoctor-lab-stub"
