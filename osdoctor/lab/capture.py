@@ -9,6 +9,8 @@ fixture differs from the last one only where a client changed.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
 import os
 import platform
@@ -17,7 +19,7 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -195,6 +197,28 @@ def capture_case(
             f"{case.id}: the client {case.command[0]!r} is not installed beside "
             f"{sys.executable} (install osdoctor with its 'lab' extra)"
         )
+    with _port_lock(port):
+        return _capture_case(case, executable, out_dir, port, workroot)
+
+
+@contextlib.contextmanager
+def _port_lock(port: int) -> Iterator[None]:
+    """Captures on the same fixed port wait for each other instead of failing."""
+    if not port:
+        yield
+        return
+    path = Path(tempfile.gettempdir()) / f"osdoctor-lab-{port}.lock"
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _capture_case(
+    case: Case, executable: Path, out_dir: Path, port: int, workroot: Path
+) -> CaptureResult:
     home, work = _prepare_dirs(case, workroot)
     stub = Stub(case.stub, port=port)
     try:
