@@ -24,7 +24,7 @@ from osdoctor.model import Trace
 from osdoctor.parse.lines import MAX_LINE, Line, clean
 from osdoctor.parse.parser import Parser
 from osdoctor.paths import PrivateStorageError
-from osdoctor.runner import CommandError, OutputLine, Run
+from osdoctor.runner import CommandError, OutputLine, Run, RunResult
 from osdoctor.session import FORMAT_VERSION, MAGIC, SessionWriter, is_session, redact_command
 from osdoctor.tui.linestore import FileLines, MemoryLines
 from osdoctor.tui.messages import (
@@ -68,6 +68,52 @@ def output_lines(trace: Trace) -> list[int]:
     return numbers
 
 
+class LiveSource:
+    """A running command's lines as the panes see them: parsed as they come,
+    numbered as in its session file (three header lines first)."""
+
+    def __init__(self, argv: list[str], source: str, started: datetime) -> None:
+        self.live = LiveTrace(argv, source=source)
+        self.store = MemoryLines()
+        self.stdout: list[int] = []
+        self.elapsed = 0.0
+        self.store.append(0, f"{MAGIC} {FORMAT_VERSION}")
+        self.store.append(0, f"#command {redact_command(argv)}")
+        self.store.append(0, f"#started {started:%Y-%m-%dT%H:%M:%SZ}")
+
+    @property
+    def trace(self) -> Trace:
+        return self.live.parser.trace
+
+    def feed(self, batch: list[OutputLine]) -> None:
+        store = self.store
+        for out in batch:
+            self.live.feed(out)
+            store.append(out.fd, out.text)
+            if out.fd == 1:
+                self.stdout.append(len(store))
+            if out.cut:
+                store.append(0, f"#split {out.fd}")
+            self.elapsed = out.time
+
+    def opened(self, title: str, path: Path | None = None) -> SourceOpened:
+        return SourceOpened(self.trace, self.store, title, path)
+
+    def progress(self) -> TraceGrew:
+        return TraceGrew(len(self.store), len(self.trace.exchanges), self.elapsed)
+
+    def report(self, kb: KnowledgeBase, final: bool = False) -> ReportReady:
+        return ReportReady(diagnose(self.trace, kb), final, list(self.stdout))
+
+    def finish(self, result: RunResult, kb: KnowledgeBase) -> ReportReady:
+        trace = self.live.finish(result)
+        for note in result.notes:
+            self.store.append(0, f"#note {note}")
+        self.store.append(0, f"#exit {result.exit_code} {result.duration:.3f}")
+        self.elapsed = result.duration
+        return ReportReady(diagnose(trace, kb), True, self.stdout)
+
+
 def run_command(argv: list[str], post: Post, stop: Stop,
                 session_folder: Path | None = None) -> None:
     """Run ``argv`` (``--debug`` already inserted), feeding the parser as lines come."""
@@ -78,12 +124,8 @@ def run_command(argv: list[str], post: Post, stop: Stop,
         return
     lines: queue.SimpleQueue[OutputLine] = queue.SimpleQueue()
     run = Run(argv, on_line=lines.put, session=session)
-    live = LiveTrace(argv, source=str(session.path))
-    store = MemoryLines()
-    store.append(0, f"{MAGIC} {FORMAT_VERSION}")
-    store.append(0, f"#command {redact_command(argv)}")
-    store.append(0, f"#started {datetime.now(UTC):%Y-%m-%dT%H:%M:%SZ}")
-    post(SourceOpened(live.parser.trace, store, " ".join(argv), session.path))
+    source = LiveSource(argv, str(session.path), datetime.now(UTC))
+    post(source.opened(" ".join(argv), session.path))
     try:
         run.start()
     except CommandError as error:
@@ -92,10 +134,8 @@ def run_command(argv: list[str], post: Post, stop: Stop,
         return
     post(RunStarted(run, argv))
     kb = knowledge()
-    stdout: list[int] = []
     last_post = last_diagnosis = 0.0
     changed = False
-    elapsed = 0.0
     while True:
         batch: list[OutputLine] = []
         try:
@@ -104,33 +144,23 @@ def run_command(argv: list[str], post: Post, stop: Stop,
                 batch.append(lines.get_nowait())
         except queue.Empty:
             pass
-        for out in batch:
-            live.feed(out)
-            store.append(out.fd, out.text)
-            if out.fd == 1:
-                stdout.append(len(store))
-            if out.cut:
-                store.append(0, f"#split {out.fd}")
-            elapsed = out.time
+        source.feed(batch)
         now = time.monotonic()
         changed = changed or bool(batch)
         if batch and now - last_post >= PROGRESS_EVERY:
-            post(TraceGrew(len(store), len(live.parser.trace.exchanges), elapsed))
+            post(source.progress())
             last_post = now
         if changed and now - last_diagnosis >= DIAGNOSE_EVERY:
-            post(ReportReady(diagnose(live.parser.trace, kb), False, list(stdout)))
+            post(source.report(kb))
             last_diagnosis, changed = now, False
         if stop():
             run.cancel()
         if run.done and lines.empty():
             break
     result = run.wait()
-    trace = live.finish(result)
-    for note in result.notes:
-        store.append(0, f"#note {note}")
-    store.append(0, f"#exit {result.exit_code} {result.duration:.3f}")
-    post(TraceGrew(len(store), len(trace.exchanges), result.duration))
-    post(ReportReady(diagnose(trace, kb), True, stdout))
+    final = source.finish(result, kb)
+    post(source.progress())
+    post(final)
     post(RunFinished(result))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 import sys
@@ -27,7 +28,7 @@ SIZE = (160, 50)
 
 def shown(app: OsdoctorApp, selector: str) -> str:
     """The plain text a Static currently shows."""
-    console = Console(width=400, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+    console = Console(width=400, record=True, file=io.StringIO())
     console.print(app.main.query_one(selector, Static).content)
     return console.export_text()
 

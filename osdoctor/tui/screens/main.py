@@ -99,6 +99,7 @@ class MainScreen(Screen[None]):
         self._ticker: Timer | None = None
         self.export_path: Path | None = None
         self.detail_stale = True
+        self.load_seconds: float | None = None
 
     # -- layout ------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -204,6 +205,7 @@ class MainScreen(Screen[None]):
     def _opened(self, message: SourceOpened) -> None:
         self.trace, self.lines = message.trace, message.lines
         self.title_text, self.source_path = message.title, message.path
+        self.query_one("#prompt").display = False
         live = self.state == "starting" or self.follow
         self.query_one(Timeline).show(message.trace, live)
         self.query_one("#rawlog", RawLog).show(message.lines, live=live)
@@ -265,7 +267,8 @@ class MainScreen(Screen[None]):
     @on(LoadFinished)
     def _loaded(self, message: LoadFinished) -> None:
         self.state = "read"
-        self.note = f"read in {message.seconds:.1f}s"
+        self.load_seconds = message.seconds
+        self.note = f"read in {message.seconds:.1f}s" if message.seconds >= 1 else ""
         self.query_one(Timeline).live = False
         self._show_status()
 

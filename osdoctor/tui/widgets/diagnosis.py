@@ -29,7 +29,10 @@ def verdict(report: Report, final: bool) -> Text:
         text.append(f" › {match.branch or '(no branch yet)'}", "bold cyan")
     else:
         text.append("  no documented scenario recognised yet", "dim")
-    text.append("  —  " + summary_line(report))
+    if not final and report.outcome == "unknown" and not report.findings:
+        text.append("  —  still running: nothing has failed so far", "dim")
+    else:
+        text.append("  —  " + summary_line(report))
     return text
 
 

@@ -56,8 +56,8 @@ class Timeline(LineList):
 
     def header(self) -> Text:
         """Column titles matching ``render_row``."""
-        time_cols = "   time " if self.timed else ""
-        return Text(f"    #{time_cols} method service       path", "bold")
+        time_cols = "    time     gap" if self.timed else ""
+        return Text(f"    #{time_cols} method service    status    path", "bold")
 
     def row(self, row: int) -> TimelineRow | None:
         rows = self.builder.rows
@@ -73,30 +73,28 @@ class Timeline(LineList):
     def render_row(self, row: int, width: int) -> Text:
         item = self.builder.rows[row]
         ex = item.shown
-        gap: float | None = None
-        if row and item.first.time is not None:
-            before = self.builder.rows[row - 1].first.time
-            gap = item.first.time - before if before is not None else None
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(f"{item.first.index + 1:>5} ", "dim")
         if self.timed:
+            gap: float | None = None
+            if row and item.first.time is not None:
+                before = self.builder.rows[row - 1].first.time
+                gap = item.first.time - before if before is not None else None
             text.append(f"{_seconds(item.first.time):>7} ", "dim")
+            text.append(f"{('+' + _seconds(gap)) if gap is not None else '':>7} ", "dim")
         text.append(f"{ex.request.method:<6} ", "bold")
-        text.append(f"{(ex.service or '?')[:13]:<13} ", "magenta")
+        text.append(f"{(ex.service or '?')[:10]:<10} ", "magenta")
         status = status_text(ex, short=True)
         if item.redirect is not None:
             status = f"{status_text(item.redirect, short=True)}→{status}"
-        suffix = Text(no_wrap=True)
-        suffix.append(f" {status:>9}", STATUS_STYLE.get(status_class(ex), ""))
-        if self.timed:
-            suffix.append(f" {('+' + _seconds(gap)) if gap is not None else '':>8}", "dim")
-        suffix.append(f" ×{item.count:<4}" if item.count > 1 else "       ", "bold cyan")
-        room = max(8, width - text.cell_len - suffix.cell_len)
-        path = (item.first.path or item.first.request.url)
+        text.append(f"{status:<9} ", STATUS_STYLE.get(status_class(ex), ""))
+        path = item.first.path or item.first.request.url
         if item.first.query:
             path += "?" + item.first.query
+        count = f" ×{item.count}" if item.count > 1 else ""
+        room = max(8, width - text.cell_len - len(count))
         if len(path) > room:
             path = path[: room - 1] + "…"
-        text.append(f"{path:<{room}}")
-        text.append_text(suffix)
+        text.append(path)
+        text.append(count, "bold cyan")
         return text

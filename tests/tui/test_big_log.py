@@ -1,0 +1,64 @@
+"""A 50,000-exchange log opens at once and scrolls without lag.
+
+The log repeats a real client log's exchanges (made at test time, never
+committed). The bounds are loose, for slow CI machines; the timings are
+printed (pytest -s) for the record.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from osdoctor.tui.app import OsdoctorApp
+from osdoctor.tui.widgets.rawlog import RawLog
+from osdoctor.tui.widgets.timeline import Timeline
+from tests.tui.conftest import wait_until
+from tests.tui.logs import make_big_log
+
+pytestmark = pytest.mark.anyio
+
+EXCHANGES = 50_000
+
+
+@pytest.fixture(scope="module")
+def big_log(refused_log: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_big_log(refused_log, EXCHANGES, tmp_path_factory.mktemp("big") / "big.log")
+
+
+async def test_fifty_thousand_exchanges_open_and_scroll(big_log: Path) -> None:
+    began = time.perf_counter()
+    app = OsdoctorApp(log=big_log)
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = app.main
+        timeline = screen.query_one(Timeline)
+        await wait_until(pilot, lambda: timeline.row_count > 0)
+        first_rows = time.perf_counter() - began
+        await wait_until(pilot, lambda: screen.state == "read", timeout=120)
+        read_all = time.perf_counter() - began
+        assert timeline.row_count == EXCHANGES
+        timeline.focus()
+        began = time.perf_counter()
+        await pilot.press(*["pagedown"] * 20)
+        pages = (time.perf_counter() - began) / 20
+        page = timeline.scrollable_content_region.height - 1
+        assert timeline.cursor == 20 * page
+        began = time.perf_counter()
+        await pilot.press("end")
+        to_end = time.perf_counter() - began
+        assert timeline.cursor == EXCHANGES - 1
+        assert timeline.scroll_offset.y > EXCHANGES - 60
+        await pilot.press("4", "end")
+        log = screen.query_one(RawLog)
+        assert log.number_at(log.cursor) == len(big_log.read_bytes().splitlines())
+        began = time.perf_counter()
+        await pilot.press("slash", *"START with", "enter")
+        search = time.perf_counter() - began
+        assert log.number_at(log.cursor) == 1  # wrapped around to the top
+    print(f"\n50k exchanges: first rows {first_rows:.2f}s, all read {read_all:.2f}s, "
+          f"page down {pages * 1000:.0f} ms/key, end {to_end * 1000:.0f} ms, "
+          f"search {search:.2f}s (with typing)")
+    assert first_rows < 5
+    assert pages < 0.5 and to_end < 0.5
