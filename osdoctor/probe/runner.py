@@ -1,0 +1,123 @@
+"""Probing a report: plan every finding's probe, show what will be contacted, run.
+
+Planning sends nothing: it finds each probe's target in the log, so that the
+user can be shown every host (and whether the credentials go there) before
+answering yes. The TUI's probe key and ``osdoctor probe`` share this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from osdoctor.kb.conditions import Context, evaluate_all
+from osdoctor.kb.loader import KnowledgeBase
+from osdoctor.kb.matcher import fill
+from osdoctor.model import Report
+from osdoctor.probe.checks import COULD_NOT_CHECK, ProbeContext, Target, plan_probe, run_probe
+from osdoctor.probe.cloudconfig import CloudAuth
+from osdoctor.probe.scope import Scope, host_key
+from osdoctor.probe.transport import Sent
+
+
+@dataclass(slots=True)
+class PlannedProbe:
+    finding: int
+    """Index of the finding in ``report.findings``."""
+    finding_id: str
+    probe: str
+    params: dict[str, str]
+    target: Target | None
+    problem: str | None = None
+    """Why it cannot run, when ``target`` is None."""
+
+
+@dataclass(slots=True)
+class ProbeResult:
+    probe: str
+    status: str
+    """``confirmed``, ``not-reproduced`` or ``could-not-check``."""
+    detail: str
+
+
+@dataclass(slots=True)
+class ProbeRun:
+    planned: list[PlannedProbe]
+    results: dict[int, ProbeResult] = field(default_factory=dict)
+    """By finding index; a finding without a probe has no entry."""
+    sent: list[Sent] = field(default_factory=list)
+
+
+def _captures(report: Report, kb: KnowledgeBase, rule_id: str) -> dict[str, str]:
+    rule = kb.rules[rule_id]
+    match, _held, _failed = evaluate_all(rule.when, Context(report.trace, report.outcome))
+    values = {"command": report.trace.command or ""}
+    if match is not None:
+        values.update(match.captures)
+    return values
+
+
+def _param(template: str, values: Mapping[str, str]) -> str | None:
+    value = fill(template, values).strip()
+    return None if not value or "{" in value else value
+
+
+def plan(report: Report, kb: KnowledgeBase, scope: Scope,
+         cloud: CloudAuth | None) -> list[PlannedProbe]:
+    """The probe of each finding whose rule names one, with its target; nothing is sent."""
+    out = []
+    for index, finding in enumerate(report.findings):
+        rule = kb.rules.get(finding.id)
+        if rule is None or rule.probe is None:
+            continue
+        values = _captures(report, kb, finding.id)
+        params = {k: v for k, v in ((k, _param(t, values)) for k, t in rule.probe.params.items())
+                  if v is not None}
+        target = plan_probe(rule.probe.name, params, report.trace, scope, cloud)
+        if isinstance(target, str):
+            out.append(PlannedProbe(index, finding.id, rule.probe.name, params, None, target))
+        else:
+            out.append(PlannedProbe(index, finding.id, rule.probe.name, params, target))
+    return out
+
+
+def contacts(planned: list[PlannedProbe], cloud: CloudAuth | None) -> dict[str, list[str]]:
+    """Host -> what will be sent there, in words: the consent prompt's content."""
+    out: dict[str, list[str]] = {}
+    needs_token = any(p.target is not None and p.target.credentials for p in planned)
+    if needs_token and cloud is not None and cloud.auth_url:
+        out.setdefault(host_key(cloud.auth_url) or cloud.auth_url, []).append(
+            f"Keystone: version discovery and the token request with the credentials of "
+            f"{cloud.source}")
+    for p in planned:
+        t = p.target
+        if t is None or t.method == "TOKEN":
+            continue
+        what = "TLS handshake only" if t.method == "TLS" else f"{t.method} {t.url}"
+        if t.credentials:
+            what += " with the token"
+        out.setdefault(host_key(t.url) or t.url, []).append(f"{what}  [{p.probe}]")
+    return out
+
+
+def outside_scope(hosts: Mapping[str, list[str]], scope: Scope) -> list[str]:
+    return [h for h in hosts if h not in scope.allowed]
+
+
+def execute(report: Report, planned: list[PlannedProbe], scope: Scope, cloud: CloudAuth | None,
+            cloud_error: str | None, timeout: float) -> ProbeRun:
+    """Run the planned probes (the user has agreed); every call has ``timeout`` seconds."""
+    run = ProbeRun(planned)
+    ctx = ProbeContext(report.trace, scope, cloud, cloud_error, timeout)
+    try:
+        for p in planned:
+            if p.target is None:
+                run.results[p.finding] = ProbeResult(p.probe, COULD_NOT_CHECK,
+                                                     p.problem or "no target")
+                continue
+            outcome = run_probe(p.probe, ctx, p.target, p.params)
+            run.results[p.finding] = ProbeResult(p.probe, outcome.status, outcome.detail)
+    finally:
+        ctx.close()
+    run.sent = ctx.sent
+    return run
