@@ -276,6 +276,12 @@ def _render(report: object, args: argparse.Namespace) -> str:
     return render_text(report, colour=_colour(sys.stdout, args.color), why_not=args.why_not)
 
 
+def cmd_probe(args: argparse.Namespace) -> int:
+    from osdoctor.probe.command import cmd_probe as run_probes
+
+    return run_probes(args)
+
+
 def cmd_lab(args: argparse.Namespace) -> int:
     from osdoctor.lab.__main__ import main as lab_main
 
@@ -358,6 +364,31 @@ def build_parser() -> argparse.ArgumentParser:
     show_p.add_argument("id")
     kb_options(show_p)
     kb.set_defaults(func=cmd_kb)
+
+    pr = sub.add_parser(
+        "probe", help="explain a log, then ask the live cloud (read-only) if each finding holds",
+        description="Explain a --debug log, then run the probes of its findings against the "
+                    "cloud and mark each confirmed, not reproduced, or could not check. Only "
+                    "GET/HEAD and Keystone's token request are sent, only to hosts the log "
+                    "names, with your clouds.yaml / OS_CLOUD / OS_* credentials (sent to "
+                    "Keystone only), after you agree.",
+        epilog="examples:\n  osdoctor probe debug.log\n"
+               "  OS_CLOUD=prod osdoctor probe debug.log --format json --yes\n"
+               "  osdoctor probe old.log --map keystone.old:5000=keystone.new:5000",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    pr.add_argument("log", metavar="LOG")
+    pr.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    pr.add_argument("--yes", "-y", action="store_true",
+                    help="send the requests without asking (needed without a terminal)")
+    pr.add_argument("--os-cloud", metavar="NAME", help="the clouds.yaml entry (default OS_CLOUD)")
+    pr.add_argument("--insecure", action="store_true", help="do not verify TLS certificates")
+    pr.add_argument("--map", action="append", metavar="LOGHOST:PORT=HOST:PORT",
+                    help="contact HOST:PORT where the log names LOGHOST:PORT (repeatable)")
+    pr.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
+                    help="time limit of each request (default 10)")
+    pr.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    kb_options(pr)
+    pr.set_defaults(func=cmd_probe)
 
     lab = sub.add_parser("lab", help="the stub cloud and fixture capture (needs the lab extra)",
                          add_help=False)

@@ -72,7 +72,7 @@ def cmd_probe(args: argparse.Namespace) -> int:
     scope = Scope.from_trace(trace, maps)
     planned = plan(report, kb, scope, cloud)
     run = ProbeRun(planned)
-    hosts = contacts(planned, cloud)
+    hosts = contacts(planned, cloud, scope)
     if hosts:
         if not _consent(hosts, maps, args.yes):
             return USAGE

@@ -81,8 +81,10 @@ def plan(report: Report, kb: KnowledgeBase, scope: Scope,
     return out
 
 
-def contacts(planned: list[PlannedProbe], cloud: CloudAuth | None) -> dict[str, list[str]]:
-    """Host -> what will be sent there, in words: the consent prompt's content."""
+def contacts(planned: list[PlannedProbe], cloud: CloudAuth | None,
+             scope: Scope) -> dict[str, list[str]]:
+    """Host -> what will be sent there, in words: the consent prompt's content. A host the
+    log does not name is listed as not contacted (the guard would refuse it anyway)."""
     out: dict[str, list[str]] = {}
     needs_token = any(p.target is not None and p.target.credentials for p in planned)
     if needs_token and cloud is not None and cloud.auth_url:
@@ -97,11 +99,8 @@ def contacts(planned: list[PlannedProbe], cloud: CloudAuth | None) -> dict[str, 
         if t.credentials:
             what += " with the token"
         out.setdefault(host_key(t.url) or t.url, []).append(f"{what}  [{p.probe}]")
-    return out
-
-
-def outside_scope(hosts: Mapping[str, list[str]], scope: Scope) -> list[str]:
-    return [h for h in hosts if h not in scope.allowed]
+    return {(host if host in scope.allowed else f"{host} (NOT contacted: the log does not "
+             "name it; see --map)"): what for host, what in out.items()}
 
 
 def execute(report: Report, planned: list[PlannedProbe], scope: Scope, cloud: CloudAuth | None,
