@@ -142,3 +142,19 @@ def test_bad_input_is_a_clear_error(user_env: Path, capsys: pytest.CaptureFixtur
     assert "no such file" in capsys.readouterr().err
     assert main(["probe", str(FIXTURE), "--map", "nonsense"]) == 2
     assert "LOGHOST:PORT=HOST:PORT" in capsys.readouterr().err
+
+
+AUTH_REFUSED = ROOT / "tests" / "fixtures" / "logs" / "osc.auth.auth-refused.log"
+
+
+@pytest.mark.parametrize("auth,status", [("refuse", "confirmed"), ("accept", "not reproduced")])
+def test_the_built_in_auth_refused_rule_is_probed(
+        auth: str, status: str, tmp_path: Path, user_env: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    with Stub({"stub": {"auth": auth}}) as stub:
+        for key, value in stub_env(stub).items():
+            monkeypatch.setenv(key, value)
+        main(["probe", str(AUTH_REFUSED), "--no-user-kb", "--yes",
+              "--map", f"{fixture_host()}=127.0.0.1:{stub.port}"])
+    out = capsys.readouterr().out
+    assert f"[{status}] osc.auth-refused" in out
