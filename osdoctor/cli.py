@@ -276,6 +276,47 @@ def _render(report: object, args: argparse.Namespace) -> str:
     return render_text(report, colour=_colour(sys.stdout, args.color), why_not=args.why_not)
 
 
+def cmd_runbook(args: argparse.Namespace) -> int:
+    from osdoctor.kb.lint import default_fixtures_dir
+    from osdoctor.kb.loader import KnowledgeBase
+    from osdoctor.runbook.build import build_runbook
+    from osdoctor.runbook.write import RunbookError, write_runbook
+
+    kb = _load_kb(args)
+    assert isinstance(kb, KnowledgeBase)
+    fixtures = Path(args.fixtures) if args.fixtures else default_fixtures_dir()
+    if fixtures is not None and not fixtures.is_dir():
+        return _fail(f"{fixtures}: no such folder of fixture logs")
+    try:
+        result = write_runbook(build_runbook(kb, fixtures, args.format), Path(args.output))
+    except RunbookError as exc:
+        return _fail(str(exc))
+    pages = len(result.written) + len(result.unchanged)
+    print(f"runbook in {result.folder}: {pages} pages, {len(result.written)} written, "
+          f"{len(result.unchanged)} unchanged, {len(result.removed)} removed")
+    return Exit.SUCCESS
+
+
+def cmd_lookup(args: argparse.Namespace) -> int:
+    from osdoctor.kb.loader import KnowledgeBase
+    from osdoctor.runbook.lookup import lookup, render_json, render_text
+
+    words = list(args.text)
+    if words == ["-"]:
+        if sys.stdin.isatty():
+            return _fail("no text given: pass the error message, or pipe it in")
+        words = [sys.stdin.read()]
+    query = " ".join(words).strip()
+    if not query:
+        return _fail("give the error message, or a piece of it, to look up")
+    kb = _load_kb(args)
+    assert isinstance(kb, KnowledgeBase)
+    hits = lookup(kb, query, limit=args.limit)
+    render = render_json if args.format == "json" else render_text
+    sys.stdout.write(render(kb, query, hits))
+    return Exit.SUCCESS if hits else Exit.FAILURE
+
+
 def cmd_probe(args: argparse.Namespace) -> int:
     from osdoctor.probe.command import cmd_probe as run_probes
 
@@ -364,6 +405,44 @@ def build_parser() -> argparse.ArgumentParser:
     show_p.add_argument("id")
     kb_options(show_p)
     kb.set_defaults(func=cmd_kb)
+
+    rb = sub.add_parser(
+        "runbook", help="write the support runbook generated from the knowledge base",
+        description="Write the support team's runbook: an index (by client, by scenario, and "
+                    "by the exact error text a user sees), a page per scenario with its "
+                    "sequence diagram and each branch, and a page per diagnostic rule. The "
+                    "same knowledge explains logs, so the two never disagree. Running it "
+                    "again gives identical files, ready to keep in git.",
+        epilog="examples:\n  osdoctor runbook -o docs/runbook\n"
+               "  osdoctor runbook --format html -o runbook-html   # readable offline",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    rb.add_argument("-o", "--output", default="runbook", metavar="DIR",
+                    help="the folder to write (default: ./runbook); a folder that holds "
+                         "other files is refused")
+    rb.add_argument("--format", "-f", choices=("markdown", "html"), default="markdown")
+    rb.add_argument("--fixtures", metavar="DIR",
+                    help="real client logs with .expected.yaml files, for the excerpts "
+                         "(default: the source checkout's tests/fixtures/logs)")
+    kb_options(rb)
+    rb.set_defaults(func=cmd_runbook)
+
+    lk = sub.add_parser(
+        "lookup", help="find what explains an error message (no log needed)",
+        description="Find the rules and scenario branches whose symptoms match an error "
+                    "message or a piece of one (exact first, then fuzzy), with the "
+                    "explanation and the next steps.",
+        epilog="examples:\n  osdoctor lookup list index out of range\n"
+               "  osdoctor lookup \"locked (HTTP 409)\" --format json\n"
+               "  pbpaste | osdoctor lookup -\n\n"
+               "Exit status: 0 something matched, 1 nothing did, 2 usage error.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    lk.add_argument("text", nargs="+", metavar="TEXT",
+                    help="the error message or a piece of it (- reads standard input)")
+    lk.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    lk.add_argument("--limit", "-n", type=int, default=5, metavar="N",
+                    help="show at most N matches (default 5)")
+    kb_options(lk)
+    lk.set_defaults(func=cmd_lookup)
 
     pr = sub.add_parser(
         "probe", help="explain a log, then ask the live cloud (read-only) if each finding holds",

@@ -1,0 +1,116 @@
+"""Short real excerpts for the runbook: the lines of a fixture log that prove a branch.
+
+A fixture is a real client's ``--debug`` output captured against the lab stub,
+beside its ``.expected.yaml`` naming the scenario and branch it shows. The
+excerpt is what ``osdoctor explain`` cites as evidence on that log (its
+findings' lines, else the documented steps it observed), redacted like any
+log osdoctor shows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from osdoctor.diagnose import diagnose, parse_path
+from osdoctor.kb.loader import KnowledgeBase
+from osdoctor.kb.yamlfile import YamlError, load_yaml
+from osdoctor.model import Report
+from osdoctor.redact import redact_text
+
+MAX_LINES = 8
+MAX_WIDTH = 160
+
+
+@dataclass(frozen=True, slots=True)
+class Excerpt:
+    fixture: str
+    """The fixture's name (its file name without ``.log``)."""
+    command: str
+    lines: tuple[tuple[int, str], ...]
+    """(1-based line number, redacted text), in log order."""
+
+
+def _declared(doc: Any) -> tuple[str, str] | None:
+    """The scenario and branch a fixture's expectations name (top level or under
+    ``expected``)."""
+    if not isinstance(doc, dict):
+        return None
+    inner = doc.get("expected")
+    source = inner if isinstance(inner, dict) and "scenario" in inner else doc
+    scenario, branch = source.get("scenario"), source.get("branch")
+    if isinstance(scenario, str) and isinstance(branch, str):
+        return scenario, branch
+    return None
+
+
+@dataclass(slots=True)
+class Excerpts:
+    branches: dict[tuple[str, str], Excerpt]
+    """(scenario, branch) -> the first fixture (by name) that declares it and that
+    ``explain`` recognises as it."""
+    rules: dict[str, Excerpt]
+    """rule id -> the first fixture (by name) on which it fires: its evidence."""
+
+
+def evidence_lines(report: Report, rule: str | None = None) -> list[int]:
+    """The lines ``explain`` cites: its findings' evidence (most severe first; only
+    ``rule``'s when given), else the documented steps it saw; at most MAX_LINES, in
+    log order."""
+    chosen: list[int] = []
+    for finding in report.findings:
+        if rule is not None and finding.id != rule:
+            continue
+        for ev in finding.evidence:
+            if ev.line and ev.line not in chosen:
+                chosen.append(ev.line)
+    if rule is None and not chosen and report.scenario is not None:
+        for step in report.scenario.steps:
+            if step.state in ("observed", "diverged"):
+                chosen.extend(n for n in step.lines if n and n not in chosen)
+    chosen = chosen[:MAX_LINES]
+    if rule is None and report.trace.exit_line and report.trace.exit_line not in chosen:
+        chosen = chosen[: MAX_LINES - 1] + [report.trace.exit_line]
+    return sorted(chosen)
+
+
+def _clip(text: str) -> str:
+    text = text.rstrip("\r\n")
+    return text if len(text) <= MAX_WIDTH else text[: MAX_WIDTH - 1] + "…"
+
+
+def _excerpt(name: str, log_lines: list[str], report: Report,
+             numbers: list[int]) -> Excerpt | None:
+    lines = tuple((n, _clip(log_lines[n - 1])) for n in numbers if 0 < n <= len(log_lines))
+    return Excerpt(name, report.trace.command or "", lines) if lines else None
+
+
+def collect(kb: KnowledgeBase, folder: Path | None) -> Excerpts:
+    """Run ``explain``'s pipeline on every fixture of ``folder`` once, and keep an
+    excerpt per branch and per rule."""
+    found = Excerpts({}, {})
+    if folder is None or not folder.is_dir():
+        return found
+    for expected in sorted(folder.glob("*.expected.yaml")):
+        name = expected.name.removesuffix(".expected.yaml")
+        log = expected.with_name(f"{name}.log")
+        try:
+            declared = _declared(load_yaml(expected))
+        except (YamlError, OSError):
+            continue
+        if not log.is_file():
+            continue
+        report = diagnose(parse_path(log), kb)
+        log_lines = redact_text(log.read_text(encoding="utf-8", errors="replace")).splitlines()
+        got = (report.scenario.id, report.scenario.branch or "") if report.scenario else None
+        if declared is not None and got == declared and declared not in found.branches:
+            excerpt = _excerpt(name, log_lines, report, evidence_lines(report))
+            if excerpt is not None:
+                found.branches[declared] = excerpt
+        for finding in report.findings:
+            if finding.id not in found.rules:
+                excerpt = _excerpt(name, log_lines, report, evidence_lines(report, finding.id))
+                if excerpt is not None:
+                    found.rules[finding.id] = excerpt
+    return found
