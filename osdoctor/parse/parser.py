@@ -603,7 +603,9 @@ class Parser:
             data = json.loads(text)
         except ValueError:
             data = None
-        if data is not None:
+        if data is not None and not self.trace.catalog:
+            # The first catalog is the one the run used; a later token (a retry,
+            # another run pasted after this one) does not move earlier requests.
             catalog = self._services.learn_catalog(data)
             if catalog:
                 self.trace.catalog = catalog

@@ -45,6 +45,7 @@ class ServiceMap:
     def __init__(self) -> None:
         self.endpoints: list[tuple[str, str]] = []
         """(endpoint URL without trailing slash, service type), longest first."""
+        self._cache: dict[str, tuple[str | None, str]] = {}
 
     def learn_catalog(self, token: Any) -> dict[str, list[str]]:
         """Read a v3 token body's catalog; returns service type -> URLs."""
@@ -67,10 +68,20 @@ class ServiceMap:
                         found[stype].append(url)
                     self.endpoints.append((url, stype))
         self.endpoints.sort(key=lambda item: len(item[0]), reverse=True)
+        self._cache.clear()
         return found
 
     def locate(self, url: str) -> tuple[str | None, str]:
         """The service and the path below its endpoint (query excluded)."""
+        key = url.partition("?")[0]
+        found = self._cache.get(key)
+        if found is None:
+            if len(self._cache) > 4096:
+                self._cache.clear()
+            found = self._cache[key] = self._locate(key)
+        return found
+
+    def _locate(self, url: str) -> tuple[str | None, str]:
         for endpoint, stype in self.endpoints:
             if url.startswith(endpoint) and url[len(endpoint) : len(endpoint) + 1] in ("", "/", "?"):
                 rest = url[len(endpoint) :].partition("?")[0]
