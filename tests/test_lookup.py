@@ -72,8 +72,32 @@ def test_a_pasted_error_line_finds_the_rule(kb: KnowledgeBase, rule_id: str,
 
 @pytest.mark.parametrize("fragment", PRESENT)
 def test_seed_symptom_fragment_finds_a_rule_first(kb: KnowledgeBase, fragment: str) -> None:
+    """The first hit lists the fragment among its symptoms and, when a rule for a
+    scenario lists it, is not a generic rule."""
+    owners = _owners(fragment)
     hits = lookup(kb, fragment)
-    assert hits and hits[0].symptom.rule in _owners(fragment), [h.symptom for h in hits[:3]]
+    assert hits and hits[0].symptom.rule in owners, [h.symptom for h in hits[:3]]
+    if any(kb.rules[r].scenario for r in owners):
+        assert kb.rules[hits[0].symptom.rule].scenario is not None
+
+
+def test_a_scenario_rule_comes_before_a_generic_one_with_the_same_symptom(
+        tmp_path: Path) -> None:
+    (tmp_path / "specific.yaml").write_text(
+        "id: heat.hook-poll-needs-name\ntitle: poll needs the name\nseverity: error\n"
+        "scenario: osc.auth\nsymptoms: [list index out of range]\n"
+        "when: [{message: 'list index out of range'}]\nexplanation: x\nnext_steps: [y]\n"
+        "references: [{seed: 000_416000e4d6ae2dea.txt, section: 4}]\n")
+    (tmp_path / "generic.yaml").write_text(
+        "id: aaa.generic\ntitle: generic\nseverity: error\n"
+        "symptoms: [list index out of range]\n"
+        "when: [{message: 'list index out of range'}]\nexplanation: x\nnext_steps: [y]\n"
+        "references: [{seed: 000_416000e4d6ae2dea.txt, section: 4}]\n")
+    kb = load_knowledge([tmp_path], user=False)
+    assert [str(i) for i in kb.issues if i.severity == "error"] == []
+    hits = lookup(kb, "ERROR: list index out of range")
+    assert hits[0].symptom.rule == "heat.hook-poll-needs-name"
+    assert "aaa.generic" in {h.symptom.rule for h in hits}
 
 
 def test_fuzzy_match_survives_a_typo_and_other_words(kb: KnowledgeBase) -> None:

@@ -37,6 +37,9 @@ class Hit:
     score: float
     """Within its kind of match: how much of the longer text the shorter one covers,
     or the fuzzy similarity (0 to 1)."""
+    generality: int = 0
+    """0 a rule for given branches, 1 for a whole scenario, 2 for any scenario, 3 a
+    fallback (or a branch): the more specific explanation comes first."""
 
 
 def normalise(text: str) -> str:
@@ -98,7 +101,7 @@ def _match(query: str, symptom: str) -> tuple[str, float] | None:
 def lookup(kb: KnowledgeBase, text: str, limit: int = 5) -> list[Hit]:
     """The rules and branches whose symptoms match ``text``, best first, one hit
     per rule or branch. Within a kind of match, rules (which say what to do) come
-    before branches."""
+    before branches, and a rule for the scenario before a generic one."""
     query = normalise(text)
     if len(_WILDCARD.sub("", query).strip()) < 2:
         return []
@@ -107,7 +110,7 @@ def lookup(kb: KnowledgeBase, text: str, limit: int = 5) -> list[Hit]:
         found = _match(query, normalise(symptom.text))
         if found is None:
             continue
-        hit = Hit(symptom, *found)
+        hit = Hit(symptom, *found, generality=_generality(kb, symptom))
         previous = best.get(symptom.target)
         if previous is None or _rank(hit) < _rank(previous):
             best[symptom.target] = hit
@@ -117,9 +120,20 @@ def lookup(kb: KnowledgeBase, text: str, limit: int = 5) -> list[Hit]:
     return sorted(best.values(), key=_rank)[:limit]
 
 
-def _rank(hit: Hit) -> tuple[int, int, float, str]:
-    return (HOW.index(hit.how), 0 if hit.symptom.rule else 1, -round(hit.score, 6),
-            hit.symptom.target)
+def _generality(kb: KnowledgeBase, symptom: Symptom) -> int:
+    rule = kb.rules.get(symptom.rule or "")
+    if rule is None:
+        return 3
+    if rule.fallback:
+        return 3
+    if rule.scenario is None:
+        return 2
+    return 0 if rule.branches else 1
+
+
+def _rank(hit: Hit) -> tuple[int, int, int, float, str]:
+    return (HOW.index(hit.how), 0 if hit.symptom.rule else 1, hit.generality,
+            -round(hit.score, 6), hit.symptom.target)
 
 
 def hit_json(kb: KnowledgeBase, hit: Hit) -> dict[str, Any]:

@@ -221,14 +221,18 @@ def _symptom_index(kb: KnowledgeBase) -> list[str]:
     return out + [""]
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "es" if noun.endswith("ch") else "s")
+
+
 def render_index(kb: KnowledgeBase) -> str:
     all_scenarios = scenarios(kb)
     n_branches = sum(len(s.branches) for s in all_scenarios)
     out = [GENERATED, "", "# osdoctor runbook", "",
-           f"{len(all_scenarios)} scenarios, {n_branches} branches and {len(kb.rules)} "
-           "diagnostic rules of the OpenStack command-line clients. Each scenario page "
-           "has the documented sequence, then each way it can end: what the user sees, "
-           "what it means and what to do.", ""]
+           f"{_count(len(all_scenarios), 'scenario')}, {_count(n_branches, 'branch')} and "
+           f"{_count(len(kb.rules), 'diagnostic rule')} of the OpenStack command-line "
+           "clients. Each scenario page has the documented sequence, then each way it "
+           "can end: what the user sees, what it means and what to do.", ""]
     out.extend(_symptom_index(kb))
     out += ["## By client", ""]
     for client in CLIENTS:
