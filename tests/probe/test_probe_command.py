@@ -16,7 +16,7 @@ import yaml
 
 from osdoctor.cli import main
 from osdoctor.lab import FAKE_SECRETS
-from osdoctor.lab.case import select_cases
+from osdoctor.lab.case import CASES_DIR, load_case
 from osdoctor.lab.stub import Stub
 
 from .conftest import stub_env
@@ -66,8 +66,7 @@ def run(stub: Stub, kb: Path, monkeypatch: pytest.MonkeyPatch, *extra: str) -> i
 
 
 def case_stub() -> Stub:
-    (case,) = select_cases(["heat.stack-update.redirect-missing"])
-    return Stub(case.stub)
+    return Stub(load_case(CASES_DIR / "heat.stack-update" / "redirect-missing.yaml").stub)
 
 
 def test_probe_confirms_the_redirect_missing_fixture(
