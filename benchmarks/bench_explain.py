@@ -8,8 +8,9 @@ Prints figures, asserts nothing (timing goals are not tests):
 - start-up: explain on a small fixture against ``openstack --version``;
 - optionally (--tui) the time until the TUI's first screen for the 200 MB log.
 
-The big logs repeat the polling part of real client logs (events polls with
-their redirects, bodies and request ids), so their shape is a long ``--wait``.
+The big logs repeat the polling round of a real ``stack create --wait`` log
+(the events poll with its redirect, bodies and request ids), as a long wait
+does, with a whole other real run inserted every 2,000 rounds.
 
     python benchmarks/bench_explain.py [--sizes 50,200,400] [--keep DIR] [--tui]
 """
@@ -32,11 +33,12 @@ POLL_SOURCE = "heat.stack-create.create-complete"
 
 
 def build_log(path: Path, megabytes: int) -> None:
-    """Head of a real log, its polling middle repeated, then its tail."""
+    """A real ``stack create --wait`` whose polling round repeats, as in a long wait,
+    with now and then a whole other real run (retries, 4xx, tracebacks)."""
     lines = (LOGS / f"{POLL_SOURCE}.log").read_bytes().splitlines(keepends=True)
-    start = next(i for i, line in enumerate(lines) if b"POST " in line and b"/stacks" in line)
-    end = next(i for i, line in enumerate(lines) if line.startswith(b"clean_up"))
-    head, middle, tail = lines[:start], lines[start:end], lines[end:]
+    polls = [i for i, line in enumerate(lines)
+             if line.startswith(b"REQ: curl") and b"/events" in line]
+    head, middle, tail = lines[: polls[0]], lines[polls[0] : polls[1]], lines[polls[1] :]
     others = [p.read_bytes() for p in sorted(LOGS.glob("*.log")) if POLL_SOURCE not in p.name]
     block = b"".join(middle)
     target = megabytes * 1024 * 1024
@@ -48,9 +50,8 @@ def build_log(path: Path, megabytes: int) -> None:
             out.write(block)
             written += len(block)
             n += 1
-            if others and n % 50 == 0:
-                # Now and then a whole other real run (retries, 4xx, tracebacks).
-                extra = others[(n // 50) % len(others)]
+            if others and n % 2000 == 0:
+                extra = others[(n // 2000) % len(others)]
                 out.write(extra)
                 written += len(extra)
         out.writelines(tail)

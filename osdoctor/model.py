@@ -157,6 +157,24 @@ class Exchange:
 
 
 @dataclass(slots=True)
+class Fold:
+    """The middle of a long run of repeating requests (polls, retries): counted, not kept.
+
+    A ``--wait`` that polls for hours repeats the same few requests; the first
+    and the last ones of the run stay in ``Trace.exchanges``, the rest are
+    summed here so memory does not grow with the length of the wait.
+    """
+
+    after: int
+    """``index`` of the last exchange kept before the folded ones."""
+    count: int
+    first_line: int
+    last_line: int
+    pattern: list[str] = field(default_factory=list)
+    """One period of the run, e.g. ["GET /stacks/x/events 302", "GET /stacks/x/y/events 200"]."""
+
+
+@dataclass(slots=True)
 class Message:
     """A line the client printed that is not part of an HTTP exchange."""
 
@@ -203,6 +221,9 @@ class Trace:
     catalog: dict[str, list[str]] = field(default_factory=dict)
     """Service type -> endpoint URLs from the token's catalog."""
     exchanges: list[Exchange] = field(default_factory=list)
+    """Exchanges in order. Their ``index`` counts every request of the log; the
+    middle of a long run of repeating requests is in ``folds`` instead."""
+    folds: list[Fold] = field(default_factory=list)
     messages: list[Message] = field(default_factory=list)
     tracebacks: list[Traceback] = field(default_factory=list)
     exit_code: int | None = None

@@ -46,6 +46,12 @@ def config_dir() -> Path:
     return home / "config" if home else platformdirs.user_config_path(_APP)
 
 
+def cache_dir() -> Path:
+    """Disposable data (the compiled knowledge): safe to delete at any time."""
+    home = _home()
+    return home / "cache" if home else platformdirs.user_cache_path(_APP)
+
+
 def sessions_dir() -> Path:
     """Recorded runs (see ``osdoctor.session``)."""
     return data_dir() / "sessions"

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from osdoctor.kb.cache import load_documents
 from osdoctor.kb.schema import Issue, Rule, Scenario, build_rule, build_scenario
 from osdoctor.kb.yamlfile import Node, YamlError, load_yaml
 
@@ -37,14 +39,19 @@ class KnowledgeBase:
                 self.issues.append(Issue(str(root), 0, "knowledge folder not found", "warning"))
             return
         self.sources.append(root)
-        for path in sorted(root.rglob("*.yaml")) + sorted(root.rglob("*.yml")):
-            self.add_file(path, origin)
+        for path, doc in load_documents(root):
+            self.add_document(path, doc, origin)
 
     def add_file(self, path: Path, origin: str) -> None:
         try:
             doc = load_yaml(path)
         except YamlError as exc:
-            self.issues.append(Issue(str(path), exc.line, exc.message))
+            doc = exc
+        self.add_document(path, doc, origin)
+
+    def add_document(self, path: Path, doc: Any, origin: str) -> None:
+        if isinstance(doc, YamlError):
+            self.issues.append(Issue(str(path), doc.line, doc.message))
             return
         if doc is None:
             self.issues.append(Issue(str(path), 0, "the file is empty", "warning"))

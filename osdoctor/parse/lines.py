@@ -45,28 +45,65 @@ def clean(text: str) -> str:
 
 def read_lines(stream: BinaryIO, max_line: int = MAX_LINE) -> Iterator[Line]:
     """Number and decode the lines of a binary stream, one at a time."""
+    for number, text, cut in read_numbered(stream, max_line):
+        yield Line(number, text, cut)
+
+
+def read_numbered(stream: BinaryIO, max_line: int = MAX_LINE,
+                  block: int = 1 << 20) -> Iterator[tuple[int, str, int]]:
+    """(number, text, bytes cut) for each line, reading in blocks.
+
+    Decoding and cleaning are done a block at a time (a UTF-8 character never
+    holds a newline byte, so splitting before or after decoding is the same),
+    which keeps the per-line cost near a plain ``for line in file`` loop.
+    """
     number = 0
-    readline = stream.readline
+    pending = b""
+    skipping = -1  # bytes skipped so far of an overlong line's tail, or -1
+    read = stream.read
     while True:
-        raw = readline(max_line)
-        if not raw:
-            return
+        chunk = read(block)
+        if not chunk:
+            break
+        if skipping >= 0:
+            nl = chunk.find(b"\n")
+            if nl < 0:
+                skipping += len(chunk)
+                continue
+            # The overlong line ends here: report it with what was skipped.
+            number += 1
+            yield number, _decode(pending), skipping + nl
+            pending, skipping = b"", -1
+            chunk = chunk[nl + 1 :]
+        data = pending + chunk if pending else chunk
+        last = data.rfind(b"\n")
+        if last < 0:
+            pending = data
+        else:
+            pending = data[last + 1 :]
+            text = _decode(data[:last])
+            for line in text.split("\n"):
+                number += 1
+                if len(line) > max_line:
+                    yield number, line[:max_line], len(line.encode("utf-8", "replace")) - max_line
+                else:
+                    yield number, line, 0
+        if len(pending) >= max_line:
+            pending = pending[:max_line]
+            skipping = 0
+    if skipping >= 0:
         number += 1
-        cut = 0
-        if len(raw) >= max_line and not raw.endswith(b"\n"):
-            # Skip the rest of this overlong line in bounded chunks.
-            while True:
-                more = readline(_CHUNK)
-                if not more:
-                    break
-                cut += len(more)
-                if more.endswith(b"\n"):
-                    cut -= 1
-                    break
-        text = raw.decode("utf-8", "replace")
-        if text.endswith("\n"):
-            text = text[:-1]
-        yield Line(number, clean(text), cut)
+        yield number, _decode(pending), skipping
+    elif pending:
+        number += 1
+        yield number, _decode(pending), 0
+
+
+def _decode(data: bytes) -> str:
+    text = data.decode("utf-8", "replace")
+    if "\x1b" in text or "\r" in text or "\x00" in text:
+        return "\n".join(clean(line) for line in text.split("\n"))
+    return text
 
 
 def text_lines(lines: Iterable[str]) -> Iterator[Line]:

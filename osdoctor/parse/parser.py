@@ -17,6 +17,7 @@ from osdoctor.model import (
     BODY_KEEP,
     Body,
     Exchange,
+    Fold,
     Frame,
     Message,
     Request,
@@ -49,6 +50,9 @@ _NEGOTIATED = re.compile(r"Negotiated API version is (\S+)")
 #: ones exist: rules look at error answers and at the end of a run.
 _BIG_BODY = 4096
 _BIG_BODIES_KEPT = 64
+#: Exchanges kept at each end of a run of repeating requests; the middle is folded.
+FOLD_KEEP = 100
+_MAX_PERIOD = 8
 #: Debug messages kept at most; errors, warnings and output are always kept.
 _MAX_DEBUG_MESSAGES = 20000
 
@@ -62,6 +66,9 @@ _DEBUG_PREFIXES = (
     "Resetting dropped", "The above exception", "During handling of the above",
 )
 _SKIP_PREFIXES = ("Starting new HTTP", "Resetting dropped connection", "Incremented Retry")
+#: First characters with which no tool prefix (timestamp, level, syslog month,
+#: quote, session record) can begin: such lines skip the prefix stripper.
+_PLAIN_FIRST = frozenset("RhGPUKBHLQVXYZabcdefgijklmnopqrstuvwxyz{}]()<\"' \t|+-=*_/\\.,;:!?@$%&~^`")
 
 
 def _transport_kind(message: str) -> str:
@@ -206,27 +213,57 @@ class Parser:
         self._dropped_messages = 0
         self._cut_lines = 0
         self._redact = PemMasker().feed
+        self._exchange_count = 0
+        self._period = 0
+        self._run = 0
+        self._fold: Fold | None = None
 
     # -- input -------------------------------------------------------------
     def feed_all(self, lines: Iterable[Line]) -> Trace:
         for line in lines:
-            self.feed(line)
+            self.feed_text(line.number, line.text, line.cut, line.time)
+        return self.finish()
+
+    def feed_numbered(self, lines: Iterable[tuple[int, str, int]]) -> Trace:
+        """The fast path for a whole file (see ``lines.read_numbered``)."""
+        feed = self.feed_text
+        for number, text, cut in lines:
+            feed(number, text, cut)
         return self.finish()
 
     def feed(self, line: Line) -> None:
-        number = line.number
+        self.feed_text(line.number, line.text, line.cut, line.time)
+
+    def feed_text(self, number: int, raw: str, cut: int = 0, time: float | None = None) -> None:
         self.trace.line_count = number
-        if line.cut:
+        if cut:
             self._cut_lines += 1
             if self._cut_lines <= 5:
                 self.trace.problems.append(
-                    f"line {number} is longer than 1 MiB: its last {line.cut} bytes were skipped"
+                    f"line {number} is longer than 1 MiB: its last {cut} bytes were skipped"
                 )
-        stripped = self._strip.strip(line.text)
-        if stripped.meta is not None:
-            self._session_meta(number, *stripped.meta)
-            return
-        text = self._redact(stripped.text)
+        if raw[:1] in _PLAIN_FIRST:
+            # No tool prefix can start with this character: skip the stripper.
+            stripped_text = raw
+        else:
+            stripped = self._strip.strip(raw)
+            if stripped.meta is not None:
+                self._session_meta(number, *stripped.meta)
+                return
+            stripped_text = stripped.text
+            if stripped.time is not None:
+                time = stripped.time
+        if self._collector is None:
+            # Lines whose text is never kept need no redaction.
+            if stripped_text.startswith(_SKIP_PREFIXES):
+                self.trace.openstack_lines += 1
+                return
+            if " used request id " in stripped_text:
+                m = _REQUEST_ID.match(stripped_text)
+                if m:
+                    self._request_id(m.group(3), m.group(4))
+                    return
+        text = self._redact(stripped_text)
         collector = self._collector
         if collector is not None:
             if collector.feed(number, text):
@@ -237,7 +274,7 @@ class Parser:
                     self._end_collector()
                 return
             self._end_collector()
-        self._dispatch(number, text, stripped.time if stripped.time is not None else line.time)
+        self._dispatch(number, text, time)
 
     def finish(self) -> Trace:
         if self._collector is not None:
@@ -430,6 +467,11 @@ class Parser:
                 if m:
                     self._request_id(m.group(3), m.group(4))
                     return
+        if c in "Uu" and text.startswith(_BAREMETAL_SHELL):
+            # The standalone baremetal shell logs no command line: these are its own words.
+            self.trace.openstack_lines += 1
+            if self.trace.client == "unknown":
+                self.trace.client = "ironicclient"
         if c == "N" and text.startswith("Negotiated API version is "):
             m = _NEGOTIATED.match(text)
             if m:
@@ -438,18 +480,54 @@ class Parser:
 
     # -- records -----------------------------------------------------------
     def _new_exchange(self, request: Request, time: float | None) -> Exchange:
-        ex = Exchange(index=len(self.trace.exchanges), request=request, time=time)
+        if self.trace.exchanges:
+            self._fold_repeats()
+        ex = Exchange(index=self._exchange_count, request=request, time=time)
+        self._exchange_count += 1
         ex.service, ex.path = self._services.locate(request.url)
         ex.query = request.url.partition("?")[2]
         prev = self._last
         if prev is not None and prev.status is not None and 300 <= prev.status < 400:
-            location = prev.response.header("Location") if prev.response else None
+            location = _location(prev.response.raw_headers) if prev.response else None
             if location and (location == request.url or request.url.startswith(location)):
                 ex.redirected_from = prev.index
         self.trace.exchanges.append(ex)
         self.trace.openstack_lines += 1
         self._last = ex
         return ex
+
+    def _fold_repeats(self) -> None:
+        """Fold the middle of a run of repeating requests, keeping its two ends.
+
+        Called when a new request starts, so the latest exchange is complete.
+        A run repeats with a period of up to eight requests (a poll and its
+        redirect hop alternate with period two).
+        """
+        exchanges = self.trace.exchanges
+        n = len(exchanges)
+        last = _fold_key(exchanges[-1])
+        p = self._period
+        if p and n > p and _fold_key(exchanges[-1 - p]) == last:
+            self._run += 1
+        else:
+            self._period = self._run = 0
+            self._fold = None
+            for p in range(1, min(_MAX_PERIOD, n - 1) + 1):
+                if _fold_key(exchanges[-1 - p]) == last:
+                    self._period, self._run = p, 1
+                    break
+            return
+        if self._run <= 2 * FOLD_KEEP:
+            return
+        victim = exchanges.pop(n - 1 - FOLD_KEEP)
+        fold = self._fold
+        if fold is None:
+            before = exchanges[n - 2 - FOLD_KEEP]
+            fold = self._fold = Fold(before.index, 0, victim.first_line, victim.last_line,
+                                     [_describe(e) for e in exchanges[-self._period:]])
+            self.trace.folds.append(fold)
+        fold.count += 1
+        fold.last_line = max(fold.last_line, victim.last_line)
 
     def _request(self, number: int, text: str, time: float | None) -> None:
         curl = parse_curl(text)
@@ -643,6 +721,31 @@ class Parser:
             self.trace.command = "openstack " + " ".join(words) if words else "openstack"
             self.trace.command_line = number
         self._message(number, "debug", "START with options: " + args)
+
+
+_BAREMETAL_SHELL = ("Using bare metal API version ", "usage: baremetal ")
+
+
+def _location(raw_headers: str) -> str | None:
+    """The Location header of a logged response, without parsing all headers."""
+    at = raw_headers.find("Location: ")
+    if at < 0:
+        at = raw_headers.lower().find("location: ")
+        if at < 0:
+            return None
+    value = raw_headers[at + 10 :]
+    end = value.find(" ")
+    return value if end < 0 else value[:end]
+
+
+def _fold_key(ex: Exchange) -> tuple[str, str | None, str, int | None, str | None]:
+    return (ex.request.method, ex.service, ex.path, ex.status,
+            ex.error.kind if ex.error else None)
+
+
+def _describe(ex: Exchange) -> str:
+    status = ex.error.kind if ex.error else str(ex.status)
+    return f"{ex.request.method} {ex.path or ex.request.url} {status}"
 
 
 def _classify(text: str) -> str:

@@ -16,10 +16,11 @@ from dataclasses import dataclass
 
 _LEVELS = r"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|TRACE)"
 
-# osc-lib --log-file: "2026-11-30 02:00:58.123 12345 DEBUG keystoneauth.session [c u p] msg"
+# osc-lib --log-file: "2026-11-30 02:00:58.123 12345 DEBUG keystoneauth.session [c u p] msg";
+# the standalone baremetal shell on stderr: "2026-11-30 02:00:58,123 DEBUG: ironicclient.shell msg"
 _LOGFILE = re.compile(
     r"(\d{4}-\d\d-\d\d)[ T](\d\d):(\d\d):(\d\d(?:[.,]\d+)?)(?:[+-]\d\d:?\d\d|Z)? "
-    r"(?:(\d+) )?" + _LEVELS + r" +([\w.\-]+)(?: \[[^\]]*\])? ?(.*)"
+    r"(?:(\d+) )?" + _LEVELS + r":? +([\w.\-]+)(?: \[[^\]]*\])? ?(.*)"
 )
 # cliff --log-file: "[2026-11-30 02:00:58,123] DEBUG    name msg"
 _CLIFF = re.compile(

@@ -40,6 +40,11 @@ def report_dict(report: Report) -> dict[str, Any]:
             }
             for ex in t.exchanges
         ],
+        "folded": [
+            {"after": f.after, "count": f.count, "first_line": f.first_line,
+             "last_line": f.last_line, "pattern": f.pattern}
+            for f in t.folds
+        ],
         "findings": [
             {
                 "id": f.id, "severity": f.severity, "title": f.title,

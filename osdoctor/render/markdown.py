@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from osdoctor.model import Report
-from osdoctor.render.common import group_exchanges, headline, short_path, summary_line
+from osdoctor.render.common import fold_text, group_exchanges, headline, short_path, summary_line
 
 _MAX_ROWS = 60
 
@@ -61,12 +61,16 @@ def render_markdown(report: Report, why_not: bool = False) -> str:
                        + "; ".join(r for r in c.reasons if r))
         out.append("")
     if t.exchanges:
-        rows = group_exchanges(t.exchanges)
-        out.append(f"### Requests ({len(t.exchanges)})")
+        rows = group_exchanges(t.exchanges, t.folds)
+        total = len(t.exchanges) + sum(f.count for f in t.folds)
+        out.append(f"### Requests ({total})")
         out.append("")
         out.append("| line | method | service | path | status |")
         out.append("|---:|---|---|---|---|")
         for row in rows[:_MAX_ROWS]:
+            if row.fold is not None:
+                out.append(f"| {row.fold.first_line} | | | {_cell(fold_text(row.fold))} | |")
+                continue
             ex = row.first
             times = f" ×{row.count}" if row.count > 1 else ""
             out.append(f"| {ex.first_line} | {ex.request.method} | {ex.service or '?'} | "

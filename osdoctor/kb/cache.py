@@ -1,0 +1,72 @@
+"""A cache of parsed knowledge files, so that ``osdoctor explain`` starts fast.
+
+Parsing YAML is most of the cost of loading the knowledge. The parsed
+documents of a folder are pickled under the user cache directory, keyed on
+every file's path, size and modification time: an edit, a new or a removed
+file makes a new key. The cache is only ever written by osdoctor itself, in a
+private folder; anything unreadable is ignored and rebuilt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from pathlib import Path
+from typing import Any
+
+from osdoctor.kb.yamlfile import YamlError, load_yaml
+
+_VERSION = b"osdoctor-kb-cache-1"
+
+
+def _files(root: Path) -> list[Path]:
+    return sorted(root.rglob("*.yaml")) + sorted(root.rglob("*.yml"))
+
+
+def _key(files: list[Path]) -> str:
+    digest = hashlib.sha256(_VERSION)
+    for path in files:
+        st = path.stat()
+        digest.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:32]
+
+
+def load_documents(root: Path) -> list[tuple[Path, Any]]:
+    """(path, parsed document or YamlError) for every knowledge file under root."""
+    files = _files(root)
+    try:
+        from osdoctor.paths import cache_dir, private_dir
+
+        folder = cache_dir()
+        cached = folder / f"kb-{_key(files)}.pickle"
+    except (OSError, ValueError):
+        return _parse(files)
+    try:
+        with cached.open("rb") as handle:
+            if os.fstat(handle.fileno()).st_uid == os.getuid():
+                docs: list[tuple[Path, Any]] = pickle.load(handle)  # noqa: S301 - our own file
+                return docs
+    except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError, TypeError):
+        pass
+    docs = _parse(files)
+    try:
+        from osdoctor.paths import write_private
+
+        private_dir(folder)
+        for old in folder.glob("kb-*.pickle"):
+            old.unlink(missing_ok=True)
+        write_private(cached, pickle.dumps(docs, protocol=pickle.HIGHEST_PROTOCOL))
+    except Exception:  # noqa: BLE001 - a cache that cannot be written is only slower
+        pass
+    return docs
+
+
+def _parse(files: list[Path]) -> list[tuple[Path, Any]]:
+    out: list[tuple[Path, Any]] = []
+    for path in files:
+        try:
+            out.append((path, load_yaml(path)))
+        except YamlError as exc:
+            out.append((path, exc))
+    return out
