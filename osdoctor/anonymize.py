@@ -19,14 +19,13 @@ the user may save (0600) to read answers about the shared log.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import ipaddress
 import json
 import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 __all__ = ["KINDS", "Anonymizer", "anonymize_text"]
 

@@ -42,7 +42,7 @@ class Body:
     dropped: bool = False
     """True when the text was released after parsing; ``first_line`` still locates it."""
     omitted: str | None = None
-    """The client's own note when it did not log the body ("Omitted, Content-Type is set to ...")."""
+    """The client's note when it did not log the body ("Omitted, Content-Type is set to...")."""
     _json: Any = field(default=_UNPARSED, repr=False, compare=False)
 
     def json(self) -> Any:

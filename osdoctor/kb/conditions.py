@@ -78,23 +78,36 @@ def compile_template(template: str) -> tuple[re.Pattern[str], list[str]]:
     return re.compile("".join(out) + "/?$"), names
 
 
+def _status_is(value: int) -> Callable[[Exchange], bool]:
+    return lambda ex: ex.status == value
+
+
+def _status_class(low: int) -> Callable[[Exchange], bool]:
+    return lambda ex: ex.status is not None and low <= ex.status < low + 100
+
+
+def _no_response(ex: Exchange) -> bool:
+    return ex.response is None
+
+
+def _has_error(ex: Exchange) -> bool:
+    return ex.error is not None
+
+
 def _status_test(spec: Any) -> Callable[[Exchange], bool]:
     items = spec if isinstance(spec, list) else [spec]
     tests: list[Callable[[Exchange], bool]] = []
     for item in items:
         if isinstance(item, bool):
             raise ConditionError("status must be a number, '4xx', 'none' or 'error'")
-        if isinstance(item, int):
-            tests.append(lambda ex, v=item: ex.status == v)
+        if isinstance(item, int) or (isinstance(item, str) and item.isdigit()):
+            tests.append(_status_is(int(item)))
         elif isinstance(item, str) and re.fullmatch(r"[1-5]xx", item):
-            lo = int(item[0]) * 100
-            tests.append(lambda ex, lo=lo: ex.status is not None and lo <= ex.status < lo + 100)
+            tests.append(_status_class(int(item[0]) * 100))
         elif item == "none":
-            tests.append(lambda ex: ex.response is None)
+            tests.append(_no_response)
         elif item == "error":
-            tests.append(lambda ex: ex.error is not None)
-        elif isinstance(item, str) and item.isdigit():
-            tests.append(lambda ex, v=int(item): ex.status == v)
+            tests.append(_has_error)
         else:
             raise ConditionError(f"status {item!r}: use a number, '4xx', 'none' or 'error'")
     return lambda ex: any(t(ex) for t in tests)
@@ -136,7 +149,8 @@ class RequestPattern:
         self.spec = spec
         tests: list[Callable[[Exchange], bool]] = []
         if "service" in spec:
-            services = set(spec["service"]) if isinstance(spec["service"], list) else {spec["service"]}
+            raw = spec["service"]
+            services = set(raw) if isinstance(raw, list) else {raw}
             tests.append(lambda ex: ex.service in services)
         if "method" in spec:
             methods = spec["method"] if isinstance(spec["method"], list) else [spec["method"]]
@@ -159,7 +173,8 @@ class RequestPattern:
             tests.append(lambda ex: qre.search(ex.query) is not None)
         if "header" in spec:
             name = str(spec["header"])
-            tests.append(lambda ex: ex.response is not None and ex.response.header(name) is not None)
+            tests.append(lambda ex: ex.response is not None
+                         and ex.response.header(name) is not None)
         if "no_header" in spec:
             nname = str(spec["no_header"])
             tests.append(lambda ex: ex.response is not None and ex.response.header(nname) is None)
@@ -189,7 +204,8 @@ class RequestPattern:
         self.path: re.Pattern[str] | None = None
         if "path" in spec:
             if not isinstance(spec["path"], str) or not spec["path"].startswith("/"):
-                raise ConditionError("path is a template that starts with '/', e.g. /stacks/{stack}")
+                raise ConditionError(
+                    "path is a template that starts with '/', e.g. /stacks/{stack}")
             self.path, _ = compile_template(spec["path"])
         self.tests = tests
         self.count = _count_test(spec["count"]) if "count" in spec else None
@@ -301,12 +317,12 @@ class Condition:
             elif not found:
                 return None
             match = Match()
-            for ex, caps in found[:3] + (found[-1:] if len(found) > 3 else []):
-                match.evidence.extend(exchange_evidence(ex))
-            ex, caps = found[-1] if found else (None, {})
-            if ex is not None:
-                match.captures.update(exchange_captures(ex))
-            match.captures.update(caps)
+            for shown, _caps in found[:3] + (found[-1:] if len(found) > 3 else []):
+                match.evidence.extend(exchange_evidence(shown))
+            if found:
+                last, caps = found[-1]
+                match.captures.update(exchange_captures(last))
+                match.captures.update(caps)
             match.captures["count"] = str(len(found))
             return match
 
@@ -431,7 +447,8 @@ class Condition:
             code = ctx.trace.exit_code
             if not holds(code):
                 return None
-            ev_ = [Evidence(ctx.trace.exit_line, f"exit code {code}")] if ctx.trace.exit_line else []
+            line = ctx.trace.exit_line
+            ev_ = [Evidence(line, f"exit code {code}")] if line else []
             return Match(ev_, {"exit_code": str(code)})
 
         return ev
@@ -487,7 +504,9 @@ def compile_conditions(spec: Any) -> list[Condition]:
     return [Condition(item) for item in spec]
 
 
-def evaluate_all(conditions: list[Condition], ctx: Context) -> tuple[Match | None, int, Condition | None]:
+def evaluate_all(
+    conditions: list[Condition], ctx: Context
+) -> tuple[Match | None, int, Condition | None]:
     """(match or None, how many held, the first that did not hold)."""
     total = Match()
     held = 0

@@ -125,16 +125,16 @@ def lint(kb: KnowledgeBase, fixtures: Path | None) -> LintResult:
                                        f"rule {rule.id} fires on no fixture",
                                        "error" if rule.origin == "built-in" else "warning"))
         for name in rule.fires:
-            fx = by_name.get(name)
-            if fx is None:
+            example = by_name.get(name)
+            if example is None:
                 result.issues.append(Issue(rule.path, rule.line,
                                            f"rule {rule.id}: example fixture '{name}' not found"))
-            elif rule.id not in {f.id for f in fx.report.findings}:
+            elif rule.id not in {f.id for f in example.report.findings}:
                 result.issues.append(Issue(rule.path, rule.line,
                                            f"rule {rule.id} should fire on {name} but does not"))
         for name in rule.silent:
-            fx = by_name.get(name)
-            if fx is not None and rule.id in {f.id for f in fx.report.findings}:
+            example = by_name.get(name)
+            if example is not None and rule.id in {f.id for f in example.report.findings}:
                 result.issues.append(Issue(rule.path, rule.line,
                                            f"rule {rule.id} should stay silent on {name}"))
     return result

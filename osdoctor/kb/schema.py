@@ -203,7 +203,7 @@ class _Checker:
 
 
 def _references(c: _Checker, node: Node) -> list[Reference]:
-    refs = []
+    refs: list[Reference] = []
     raw = node.get("references")
     if not isinstance(raw, list) or not raw:
         c.error(node, "missing 'references': at least one seed file and section")

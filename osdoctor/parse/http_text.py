@@ -96,7 +96,8 @@ def parse_curl(text: str) -> Curl | None:
             method = tok
     if not url:
         return None
-    return Curl(method or ("POST" if data is not None else "GET"), url, "\n".join(headers), data, data_open)
+    method = method or ("POST" if data is not None else "GET")
+    return Curl(method, url, "\n".join(headers), data, data_open)
 
 
 def curl_headers(raw: str) -> dict[str, str]:

@@ -68,7 +68,9 @@ _DEBUG_PREFIXES = (
 _SKIP_PREFIXES = ("Starting new HTTP", "Resetting dropped connection", "Incremented Retry")
 #: First characters with which no tool prefix (timestamp, level, syslog month,
 #: quote, session record) can begin: such lines skip the prefix stripper.
-_PLAIN_FIRST = frozenset("RhGPUKBHLQVXYZabcdefgijklmnopqrstuvwxyz{}]()<\"' \t|+-=*_/\\.,;:!?@$%&~^`")
+_PLAIN_FIRST = frozenset(
+    "RhGPUKBHLQVXYZabcdefgijklmnopqrstuvwxyz{}]()<\"' \t|+-=*_/\\.,;:!?@$%&~^`"
+)
 
 
 def _transport_kind(message: str) -> str:
@@ -418,6 +420,9 @@ class Parser:
             if text.startswith("Traceback (most recent call last)"):
                 self._collector = _TracebackCollector(number)
                 return
+        elif c == "C":
+            if text.startswith("Could not find versioned identity endpoints"):
+                self._refine_discovery(text)
         elif c == "U":
             if text.startswith("Unable to establish connection to "):
                 url, _, msg = text[34:].partition(": ")
@@ -467,6 +472,13 @@ class Parser:
                 if m:
                     self._request_id(m.group(3), m.group(4))
                     return
+        if c == '"' and text.startswith('"heat ') and '" is deprecated, please use ' in text:
+            # The heat shell logs no command line: its deprecation warning names the subcommand.
+            self.trace.openstack_lines += 1
+            if self.trace.command is None:
+                self.trace.command = text[1:text.index('"', 1)]
+                self.trace.command_line = number
+                self.trace.client = "heatclient"
         if c in "Uu" and text.startswith(_BAREMETAL_SHELL):
             # The standalone baremetal shell logs no command line: these are its own words.
             self.trace.openstack_lines += 1
@@ -693,6 +705,22 @@ class Parser:
         # The token body is long and the catalog is now known: keep a marker only.
         ex.response.body = Body(number, number, None, len(text), dropped=True)
         ex.response.last_line = number
+
+    def _refine_discovery(self, text: str) -> None:
+        """keystoneauth's summary of a failed discovery names the transport
+        cause (refused, TLS, dropped) that its earlier "Failed to discover"
+        line did not: give the discovery exchange that kind."""
+        for marker in ("Unable to establish connection to ", "SSL exception connecting to "):
+            start = text.find(marker)
+            if start < 0:
+                continue
+            url, _, msg = text[start + len(marker):].partition(": ")
+            kind = "tls" if marker.startswith("SSL") else _transport_kind(msg)
+            for ex in reversed(self.trace.exchanges[-8:]):
+                if ex.request.url == url and ex.error is not None and ex.error.kind == "discovery":
+                    ex.error.kind = kind
+                    return
+            return
 
     def _transport(self, number: int, url: str, kind: str, text: str) -> None:
         self.trace.openstack_lines += 1

@@ -26,8 +26,9 @@ _LOGFILE = re.compile(
 _CLIFF = re.compile(
     r"\[(\d{4}-\d\d-\d\d) (\d\d):(\d\d):(\d\d(?:[.,]\d+)?)\] " + _LEVELS + r" +([\w.\-]+) (.*)"
 )
-# Older console format: "DEBUG (session:375) msg"; logging default: "DEBUG:name:msg".
-_LEVEL_PAREN = re.compile(_LEVELS + r" \([\w.\-]+:\d+\) ?(.*)")
+# Older console format: "DEBUG (session:375) msg", the heat shell's "DEBUG (session) msg";
+# logging default: "DEBUG:name:msg".
+_LEVEL_PAREN = re.compile(_LEVELS + r" \([\w.\-]+(?::\d+)?\) ?(.*)")
 _LEVEL_COLON = re.compile(_LEVELS + r":[\w.\-]+:(.*)")
 # syslog: "Nov 30 02:00:58 host openstack[123]: msg"
 _SYSLOG = re.compile(

@@ -83,7 +83,8 @@ class ServiceMap:
 
     def _locate(self, url: str) -> tuple[str | None, str]:
         for endpoint, stype in self.endpoints:
-            if url.startswith(endpoint) and url[len(endpoint) : len(endpoint) + 1] in ("", "/", "?"):
+            after = url[len(endpoint) : len(endpoint) + 1]
+            if url.startswith(endpoint) and after in ("", "/", "?"):
                 rest = url[len(endpoint) :].partition("?")[0]
                 return stype, rest or "/"
         base, path, _ = split_url(url)

@@ -23,7 +23,8 @@ def render_markdown(report: Report, why_not: bool = False) -> str:
     s = report.scenario
     if s is not None:
         out.append(f"- **Scenario:** `{s.id}` — {s.title}")
-        out.append(f"- **Branch:** `{s.branch}`" + (f" — {s.branch_title}" if s.branch_title else "")
+        title = f" — {s.branch_title}" if s.branch_title else ""
+        out.append(f"- **Branch:** `{s.branch}`{title}"
                    if s.branch else "- **Branch:** none of the documented branches")
         out.append(f"- **Seed:** {s.seed} section {s.section}")
         if s.divergence:
