@@ -281,6 +281,18 @@ class Condition:
 
     def describe(self) -> str:
         v = self.value
+        if self.key == "no_request" and not v:
+            return "no request at all"
+        if self.key in ("traceback", "no_traceback"):
+            spec = v if isinstance(v, dict) else {"type": v} if v else {}
+            what = f"a {spec['type']} traceback" if "type" in spec else "a traceback"
+            if "message" in spec:
+                what += f" whose message matches {spec['message']!r}"
+            return what if self.key == "traceback" else "no " + what[2:]
+        if self.key in ("message", "no_message"):
+            text = v.get("text", "") if isinstance(v, dict) else v
+            return ("a printed line matching " if self.key == "message"
+                    else "no printed line matching ") + repr(text)
         if self.key in ("request", "no_request", "last_request"):
             text = RequestPattern(v).describe()
             return {"request": "a request " + text, "no_request": "no request " + text,
