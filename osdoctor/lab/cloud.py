@@ -103,6 +103,7 @@ class Cloud:
         values = {
             "base_url": self.base_url,
             "host": self.config.host,
+            "port": self.base_url.rsplit(":", 1)[1],
             "project_id": fakes.PROJECT_ID,
             "project_name": fakes.PROJECT_NAME,
             "user_id": fakes.USER_ID,
