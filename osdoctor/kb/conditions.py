@@ -135,6 +135,30 @@ def _regex(value: Any, what: str) -> re.Pattern[str]:
         raise ConditionError(f"{what} {value!r} is not a valid regular expression: {exc}") from None
 
 
+def _groups(rx: re.Pattern[str], text: str | None) -> dict[str, str]:
+    m = rx.search(text or "")
+    return {k: v for k, v in m.groupdict().items() if v is not None} if m else {}
+
+
+def _captors(spec: dict[str, Any]) -> list[Callable[[Exchange], dict[str, str]]]:
+    """Named groups of the ``body`` and ``header_value`` regexes become placeholders
+    (a fault message, an X-Trans-Id), read once the exchange has matched."""
+    out: list[Callable[[Exchange], dict[str, str]]] = []
+    if isinstance(spec.get("body"), str):
+        bre = re.compile(spec["body"])
+        if bre.groupindex:
+            out.append(lambda ex: _groups(bre, ex.response.body.text
+                                          if ex.response and ex.response.body else None))
+    hv = spec.get("header_value")
+    if isinstance(hv, dict) and len(hv) == 1:
+        ((hname, hregex),) = hv.items()
+        hre = re.compile(str(hregex))
+        if hre.groupindex:
+            out.append(lambda ex: _groups(hre, ex.response.header(str(hname))
+                                          if ex.response else None))
+    return out
+
+
 class RequestPattern:
     """What one exchange must look like."""
 
@@ -208,6 +232,7 @@ class RequestPattern:
                     "path is a template that starts with '/', e.g. /stacks/{stack}")
             self.path, _ = compile_template(spec["path"])
         self.tests = tests
+        self._captors = _captors(spec)
         self.count = _count_test(spec["count"]) if "count" in spec else None
         self.repeat = int(spec.get("repeat", 1))
 
@@ -221,6 +246,8 @@ class RequestPattern:
         for test in self.tests:
             if not test(ex):
                 return None
+        for captor in self._captors:
+            captures.update(captor(ex))
         return captures
 
     def describe(self) -> str:
