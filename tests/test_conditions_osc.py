@@ -12,7 +12,7 @@ from osdoctor.parse.parser import Parser
 URL = "http://127.0.0.1:8774/compute/v2.1/servers/3f6c"
 LINES = [
     f'REQ: curl -g -i -X GET {URL} -H "Accept: application/json"',
-    f'http://127.0.0.1:8774 "GET /compute/v2.1/servers/3f6c HTTP/1.1" 200 120',
+    'http://127.0.0.1:8774 "GET /compute/v2.1/servers/3f6c HTTP/1.1" 200 120',
     "RESP: [200] Content-Type: application/json X-Trans-Id: tx1234-0065",
     'RESP BODY: {"server": {"status": "ERROR", "fault": {"code": 500, '
     '"message": "No valid host was found. "}}}',
