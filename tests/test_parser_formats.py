@@ -236,3 +236,15 @@ def test_invalid_utf8_and_nul_bytes_survive() -> None:
     lines = list(read_lines(io.BytesIO(b"ab\xff\x00cd\nEND return value: 2\n")))
     assert lines[0].text == "ab\ufffdcd"
     assert parse_lines(lines).exit_code == 2
+
+
+@pytest.mark.parametrize("width", [37, 61, 80])
+def test_request_line_wrapped_mid_word_is_joined(width: int) -> None:
+    line = KS_REQ.replace("{SHA256}abc", "gAAAAABfakeTokenWrappedAcrossLines0123456789")
+    wrapped = [line[i : i + width] for i in range(0, len(line), width)]
+    p = parse(*wrapped, URLLIB3, KS_RESP)
+    (ex,) = p.trace.exchanges
+    assert ex.request.url == "http://127.0.0.1:8004/v1/p1/stacks/x/events?limit=1"
+    assert ex.status == 404
+    assert ex.request.header("Accept") == "application/json"
+    assert "WrappedAcross" not in ex.request.raw_headers

@@ -30,7 +30,7 @@ from osdoctor.parse.http_text import parse_curl, split_url
 from osdoctor.parse.lines import Line
 from osdoctor.parse.prefixes import PrefixStripper
 from osdoctor.parse.services import ServiceMap
-from osdoctor.redact import PemMasker
+from osdoctor.redact import PemMasker, redact_line
 
 _URLLIB3 = re.compile(r'(https?://\S+) "([A-Z]+) (\S+) HTTP/[\d.]+" (\d{3}) (\S+)')
 _HTTP_STATUS = re.compile(r"HTTP/\d(?:\.\d)? (\d{3}) ?(.*)")
@@ -216,6 +216,7 @@ class Parser:
         self._cut_lines = 0
         self._redact = PemMasker().feed
         self._exchange_count = 0
+        self._wrapped: tuple[int, str, float | None, int] | None = None
         self._period = 0
         self._run = 0
         self._fold: Fold | None = None
@@ -266,6 +267,8 @@ class Parser:
                     self._request_id(m.group(3), m.group(4))
                     return
         text = self._redact(stripped_text)
+        if self._wrapped is not None and self._join_wrapped(text):
+            return
         collector = self._collector
         if collector is not None:
             if collector.feed(number, text):
@@ -278,7 +281,29 @@ class Parser:
             self._end_collector()
         self._dispatch(number, text, time)
 
+    def _join_wrapped(self, text: str) -> bool:
+        """Join a request line that a paste wrapped mid-word; True when ``text`` was
+        its continuation."""
+        assert self._wrapped is not None
+        number, held, time, parts = self._wrapped
+        if text and not _is_record_start(text) and not text.startswith(("  ", "\t")) \
+                and parts < 8:
+            joined = held + text
+            if not _looks_wrapped(joined):
+                self._wrapped = None
+                self._request(number, redact_line(joined), time)
+            else:
+                self._wrapped = (number, joined, time, parts + 1)
+            return True
+        self._wrapped = None
+        self._request(number, held, time)
+        return False
+
     def finish(self) -> Trace:
+        if self._wrapped is not None:
+            number, held, time, _parts = self._wrapped
+            self._wrapped = None
+            self._request(number, redact_line(held), time)
         if self._collector is not None:
             if isinstance(self._collector, _TracebackCollector) or self._collector.open:
                 self.trace.problems.append(
@@ -364,6 +389,10 @@ class Parser:
         c = text[0]
         if c == "R":
             if text.startswith("REQ: "):
+                if _looks_wrapped(text):
+                    # A paste wrapped the line: the rest follows on the next lines.
+                    self._wrapped = (number, text[5:], time, 1)
+                    return
                 self._request(number, text[5:], time)
                 return
             if text.startswith("RESP BODY:"):
@@ -752,6 +781,14 @@ class Parser:
 
 
 _BAREMETAL_SHELL = ("Using bare metal API version ", "usage: baremetal ")
+
+
+def _looks_wrapped(text: str) -> bool:
+    """keystoneauth's and swiftclient's request lines end with a quoted header or
+    body; one that stops elsewhere, or with an open quote, was cut by a wrap."""
+    if " -d '" in text:
+        return False
+    return text.count('"') % 2 == 1 or not text.endswith('"')
 
 
 def _location(raw_headers: str) -> str | None:
