@@ -1,0 +1,65 @@
+"""Every lab case, captured afresh from the real clients, still explains the same.
+
+This is what keeps the committed fixtures honest when a client is upgraded:
+the fixture logs are not compared byte for byte (paths and ports move), but
+osdoctor's verdict on a fresh run must equal the one recorded beside the
+committed log. Cases run a few at a time, each with its own stub on an
+ephemeral 127.0.0.1 port.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+import yaml
+
+from osdoctor.diagnose import diagnose, parse_path
+from osdoctor.kb.lint import compare
+from osdoctor.kb.loader import load_knowledge
+from osdoctor.lab.capture import CaptureResult, capture_case, client_bin_dir
+from osdoctor.lab.case import select_cases
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "logs"
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[CaptureResult, Path]]:
+    if not (client_bin_dir() / "openstack").is_file():
+        pytest.fail("the lab needs the real clients: pip install -e '.[lab]'")
+    out = tmp_path_factory.mktemp("recapture")
+    cases = select_cases([])
+
+    def one(case: object) -> tuple[str, tuple[CaptureResult, Path]]:
+        from osdoctor.lab.case import Case
+
+        assert isinstance(case, Case)
+        result = capture_case(case, out / "logs", port=0, workroot=out / "work" / case.id)
+        return case.id, (result, out / "logs" / f"{case.id}.log")
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        return dict(pool.map(one, cases))
+
+
+def case_ids() -> list[str]:
+    return [case.id for case in select_cases([])]
+
+
+def test_every_case_has_a_committed_fixture() -> None:
+    ids = case_ids()
+    assert len(ids) >= 6
+    for case_id in ids:
+        assert (FIXTURES / f"{case_id}.log").is_file(), case_id
+        assert (FIXTURES / f"{case_id}.expected.yaml").is_file(), case_id
+
+
+@pytest.mark.parametrize("case_id", case_ids())
+def test_fresh_capture_explains_like_the_committed_fixture(
+    case_id: str, fresh: dict[str, tuple[CaptureResult, Path]]
+) -> None:
+    result, log = fresh[case_id]
+    expected = yaml.safe_load((FIXTURES / f"{case_id}.expected.yaml").read_text())
+    assert result.exit_code == expected["exit_code"], case_id
+    report = diagnose(parse_path(log), load_knowledge(user=False))
+    assert compare(expected, report) == [], case_id
