@@ -8,6 +8,7 @@ only the tail of the row list is ever recomputed.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from osdoctor.model import Exchange
@@ -70,32 +71,34 @@ class TimelineRow:
 class RowBuilder:
     """Folds exchanges into rows as they arrive.
 
-    A row whose last exchange was still waiting for its answer is redone on
-    the next update; every other row is final.
+    New exchanges are found by their ``index``, not their position: the parser
+    may fold the middle of a long run of repeats out of its list (a memory
+    bound), so positions shift while indices only grow. A row whose last
+    exchange was still waiting for its answer is redone on the next update;
+    every other row is final.
     """
 
     def __init__(self) -> None:
         self.rows: list[TimelineRow] = []
-        self._positions: list[int] = []  # index in the exchange list of each row's first
-        self._seen = 0
+        self._firsts: list[int] = []  # exchange index of each row's first exchange
+        self._last_index = -1
         self._open = False
         """The last row's last exchange had no answer yet when it was folded in."""
 
     def update(self, exchanges: list[Exchange]) -> None:
         """Fold in whatever ``exchanges`` holds beyond what was seen."""
-        start = self._seen
+        after = self._last_index
         if self.rows and self._open:
             # its answer may have come since: redo that row
-            start = self._positions.pop()
+            after = self._firsts.pop() - 1
             self.rows.pop()
-        total = len(exchanges)
-        for pos in range(start, total):
-            self._add(exchanges, pos)
-        self._seen = total
+        start = bisect_right(exchanges, after, key=_index)
+        for pos in range(start, len(exchanges)):
+            self._add(exchanges[pos])
 
-    def _add(self, exchanges: list[Exchange], pos: int) -> None:
-        ex = exchanges[pos]
+    def _add(self, ex: Exchange) -> None:
         self._open = status_class(ex) == "pending"
+        self._last_index = ex.index
         rows = self.rows
         if rows:
             last = rows[-1]
@@ -111,7 +114,7 @@ class RowBuilder:
                 last.count += 1
                 return
         rows.append(TimelineRow(ex, ex))
-        self._positions.append(pos)
+        self._firsts.append(ex.index)
 
     def _fold_hop(self) -> None:
         """A poll that is redirected each time: fold the new hop into the one before."""
@@ -125,14 +128,12 @@ class RowBuilder:
             before.last = hop.last
             before.count += 1
             rows.pop()
-            self._positions.pop()
+            self._firsts.pop()
 
     def row_of(self, exchange_index: int) -> int:
-        """The row holding the exchange at list position ``exchange_index``."""
-        import bisect
+        """The row holding the exchange whose ``index`` is ``exchange_index``."""
+        return max(0, bisect_right(self._firsts, exchange_index) - 1)
 
-        return max(0, bisect.bisect_right(self._positions, exchange_index) - 1)
 
-    def position(self, row: int) -> int:
-        """List position of the first exchange of ``row``."""
-        return self._positions[row]
+def _index(ex: Exchange) -> int:
+    return ex.index

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 _BACKTICKS = re.compile(r"`([^`]+)`")
+_ASIDE = re.compile(r"\s+\((?:or|e\.g\.|see)\b[^()]*\)\s*$")
 _COMMANDS = ("openstack", "heat", "baremetal", "swift", "curl", "env", "grep", "ping", "nc",
              "dig", "host", "nslookup", "openssl", "export", "unset", "cat", "ls", "ssh",
              "systemctl", "journalctl", "sudo", "python", "osdoctor", "source", "echo")
@@ -18,7 +19,7 @@ def step_command(step: str) -> str:
         return quoted.group(1).strip()
     head, sep, tail = step.rpartition(": ")
     if sep and tail.split(" ", 1)[0] in _COMMANDS:
-        return tail.strip()
+        return _ASIDE.sub("", tail).strip()
     for word in _COMMANDS:
         at = step.find(word + " ")
         if at == 0:

@@ -21,7 +21,7 @@ from osdoctor.diagnose import diagnose
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.live import LiveTrace
 from osdoctor.model import Trace
-from osdoctor.parse.lines import MAX_LINE, Line, clean
+from osdoctor.parse.lines import MAX_LINE, clean
 from osdoctor.parse.parser import Parser
 from osdoctor.paths import PrivateStorageError
 from osdoctor.runner import CommandError, OutputLine, Run, RunResult
@@ -200,7 +200,7 @@ class _LogReader:
                 if space > 0 and text[space + 1 : space + 2] == "1" \
                         and text[space + 2 : space + 3] in ("", " "):
                     self.stdout.append(self.number)
-            self.parser.feed(Line(self.number, text, cut))
+            self.parser.feed_text(self.number, text, cut)
             fed += 1
         self.store.set_end(handle.tell())
         return fed

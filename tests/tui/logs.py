@@ -8,6 +8,7 @@ needed, nothing leaves the machine. Big logs repeat a real log's exchanges.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -63,8 +64,16 @@ def make_refused_log(out: Path) -> Path:
     return out
 
 
+_URL_ROOT = re.compile(rb"(https?://[^/\s\"']+)/")
+
+
 def make_big_log(source: Path, exchanges: int, out: Path) -> Path:
-    """Repeat the lines that hold ``source``'s exchanges until ``exchanges`` are logged."""
+    """Repeat the lines that hold ``source``'s exchanges until ``exchanges`` are logged.
+
+    Each repeat's URLs get their own first path segment (``/r17/v3/...``), so
+    that the parser sees distinct requests rather than a run of repeats (which
+    it folds to bound memory): the timeline really holds ``exchanges`` rows.
+    """
     trace = parse_path(source)
     if not trace.exchanges:
         raise ValueError(f"{source} holds no exchange")
@@ -75,7 +84,7 @@ def make_big_log(source: Path, exchanges: int, out: Path) -> Path:
     per_block = len(trace.exchanges)
     with out.open("wb") as handle:
         handle.write(b"".join(lines[:first]))
-        for _ in range(-(-exchanges // per_block)):
-            handle.write(block)
+        for repeat in range(-(-exchanges // per_block)):
+            handle.write(_URL_ROOT.sub(rb"\1/r%d/" % repeat, block))
         handle.write(b"".join(lines[last:]))
     return out

@@ -16,6 +16,7 @@ from textual.widgets import OptionList, Static, TabbedContent
 from osdoctor.tui.app import OsdoctorApp
 from osdoctor.tui.messages import ReportReady, RunFinished, TraceGrew
 from osdoctor.tui.screens.dialogs import ConfirmRun
+from osdoctor.tui.steps import step_command
 from osdoctor.tui.widgets.rawlog import RawLog
 from osdoctor.tui.widgets.timeline import Timeline
 from tests.tui.conftest import wait_until
@@ -64,7 +65,10 @@ async def test_copy_a_next_step_and_export_the_report(refused_log: Path,
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.main.state == "read")
         await pilot.press("1", "c")
-        assert app.clipboard == "openstack configuration show | grep auth_url"
+        report = app.main.report
+        assert report is not None
+        assert app.clipboard == step_command(report.findings[0].next_steps[0])
+        assert app.clipboard.startswith("openstack configuration show")
         await pilot.press("m")
         export = app.main.export_path
         assert export is not None and export.parent == osdoctor_home / "data" / "exports"

@@ -62,3 +62,5 @@ def test_next_step_commands_are_cut_from_their_prose() -> None:
     assert step_command("Run `openstack stack event list web` to see why") == \
         "openstack stack event list web"
     assert step_command("Ask the cloud operator") == "Ask the cloud operator"
+    assert step_command("Check it: openstack configuration show -c auth.auth_url "
+                        "(or echo $OS_AUTH_URL)") == "openstack configuration show -c auth.auth_url"
