@@ -654,6 +654,15 @@ class Parser:
         if ex.response is None:
             ex.response = Response(status, number)
             self._drop_pending(ex)
+        elif (status is not None and ex.response.raw_headers and ex.response.status is not None
+              and 300 <= ex.response.status < 400 and _location(ex.response.raw_headers)):
+            # A second answer to one request: keystoneauth followed the redirect and
+            # nothing logged the new request (the heat shell has no urllib3 lines).
+            location = _location(ex.response.raw_headers) or ""
+            hop = self._new_exchange(Request(ex.request.method, location, number,
+                                             logged_as="redirect"), None)
+            hop.response = Response(status, number, raw_headers=rest.strip(), last_line=number)
+            return
         elif status is not None and ex.response.status != status:
             ex.response.status = status
         ex.response.raw_headers = rest.strip()
