@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from osdoctor.parse.lines import text_lines
-from osdoctor.parse.parser import Parser
+from osdoctor.parse.parser import parse_lines
 from osdoctor.parse.prefixes import PrefixStripper
 
 REQ = ('2026-11-30 02:29:54,390 DEBUG: keystoneauth.session REQ: curl -g -i -X GET '
@@ -19,14 +19,6 @@ REQ = ('2026-11-30 02:29:54,390 DEBUG: keystoneauth.session REQ: curl -g -i -X G
        '-H "X-OpenStack-Ironic-API-Version: 1.115"')
 RESP = ('2026-11-30 02:29:54,399 DEBUG: keystoneauth.session RESP: [200] Content-Length: 13 '
         'Content-Type: application/json X-OpenStack-Ironic-API-Maximum-Version: 1.115')
-
-
-def parse(*lines: str) -> Parser:
-    p = Parser()
-    for line in text_lines(lines):
-        p.feed(line)
-    p.finish()
-    return p
 
 
 @pytest.mark.parametrize(
@@ -59,16 +51,16 @@ def test_level_colon_logfile_prefix(line: str, text: str) -> None:
     ],
 )
 def test_standalone_shell_is_ironicclient(lines: list[str], client: str, lines_seen: int) -> None:
-    t = parse(*lines).trace
+    t = parse_lines(text_lines(lines))
     assert t.client == client
     assert t.openstack_lines == lines_seen
     assert t.command is None
 
 
 def test_standalone_exchange_and_version() -> None:
-    t = parse(REQ, RESP,
-              "2026-11-30 02:30:20,522 DEBUG: ironicclient.common.http "
-              "Negotiated API version is 1.90").trace
+    t = parse_lines(text_lines([REQ, RESP,
+                                "2026-11-30 02:30:20,522 DEBUG: ironicclient.common.http "
+                                "Negotiated API version is 1.90"]))
     assert [(e.request.method, e.response.status if e.response else None)
             for e in t.exchanges] == [("GET", 200)]
     assert t.api_versions["baremetal"] == "1.90"
