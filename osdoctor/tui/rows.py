@@ -61,6 +61,8 @@ class TimelineRow:
     """Identical requests folded into this row (polls, retries)."""
     redirect: Exchange | None = None
     """The 3xx exchange, when this row is a redirect followed to its target."""
+    folded: int = 0
+    """Requests of this run that the parser folded away (counted, not kept)."""
 
     @property
     def shown(self) -> Exchange:
@@ -98,8 +100,12 @@ class RowBuilder:
 
     def _add(self, ex: Exchange) -> None:
         self._open = status_class(ex) == "pending"
+        gap = ex.index - self._last_index - 1 if self._last_index >= 0 else 0
         self._last_index = ex.index
         rows = self.rows
+        if gap > 0 and rows:
+            # The parser folded the middle of a long run out: count it on its row.
+            rows[-1].folded += gap
         if rows:
             last = rows[-1]
             if (ex.redirected_from is not None and last.count == 1 and last.redirect is None

@@ -178,3 +178,39 @@ async def test_follow_reads_what_another_process_appends(refused_log: Path,
         await pilot.press("x")
         await wait_until(pilot, lambda: screen.state == "read")
         assert screen.final
+
+
+async def test_probe_key_asks_first_then_marks_the_finding(
+    refused_log: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The refused log names Keystone on 127.0.0.1:9, where nothing listens: with the
+    same OS_* settings the client had, the live check reaches only that loopback port
+    and confirms it is still unreachable."""
+    from osdoctor.tui.screens.dialogs import ConfirmProbe
+    from osdoctor.tui.widgets.diagnosis import DiagnosisView
+
+    for key in [k for k in os.environ if k.startswith("OS_")]:
+        monkeypatch.delenv(key)
+    for key, value in refused_env().items():
+        if key.startswith("OS_") and value:
+            monkeypatch.setenv(key, value)
+
+    app = OsdoctorApp(log=refused_log)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.main
+        await wait_until(pilot, lambda: screen.state == "read" and screen.final)
+        await pilot.press("p")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmProbe))
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmProbe)
+        assert any(host.startswith("127.0.0.1:9") for host in dialog.hosts)
+        await pilot.press("n")
+        view = screen.query_one(DiagnosisView)
+        assert view.probed is None
+        await pilot.press("p")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmProbe))
+        await pilot.press("y")
+        await wait_until(pilot, lambda: view.probed is screen.report, timeout=30)
+        statuses = {status for _name, status, _detail in view.probes.values()}
+        assert statuses == {"confirmed"}
+        assert "Live check CONFIRMED" in shown(app, "#diagnosis-body")

@@ -64,3 +64,23 @@ def test_next_step_commands_are_cut_from_their_prose() -> None:
     assert step_command("Ask the cloud operator") == "Ask the cloud operator"
     assert step_command("Check it: openstack configuration show -c auth.auth_url "
                         "(or echo $OS_AUTH_URL)") == "openstack configuration show -c auth.auth_url"
+
+
+def test_requests_folded_by_the_parser_are_counted_on_their_row() -> None:
+    import io
+
+    from osdoctor.diagnose import parse_stream
+    from osdoctor.parse.parser import FOLD_KEEP
+    from osdoctor.tui.rows import RowBuilder
+
+    poll = ("REQ: curl -g -i -X GET http://h/v1/p/stacks/s/events -H \"Accept: x\"\n"
+            'http://h:80 "GET /v1/p/stacks/s/events HTTP/1.1" 200 2\n'
+            "RESP: [200] Content-Type: application/json\nRESP BODY: {}\n")
+    rounds = 4 * FOLD_KEEP
+    trace = parse_stream(io.BytesIO((poll * rounds).encode()), "-")
+    assert trace.folds and len(trace.exchanges) < rounds
+    builder = RowBuilder()
+    builder.update(trace.exchanges)
+    (row,) = builder.rows
+    assert row.count + row.folded == rounds
+    assert row.folded == sum(f.count for f in trace.folds)

@@ -46,6 +46,39 @@ class ConfirmRun(ModalScreen[bool]):
         self.dismiss(answer)
 
 
+class ConfirmProbe(ModalScreen[bool]):
+    """Shows every host a probe would contact, and what goes there, before anything
+    is sent: probes are read-only, but they reach the live cloud."""
+
+    BINDINGS = [Binding("escape,n", "answer(False)", "Don't probe"),
+                Binding("y", "answer(True)", "Probe")]
+
+    def __init__(self, hosts: dict[str, list[str]]) -> None:
+        super().__init__()
+        self.hosts = hosts
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm", classes="dialog"):
+            yield Label("Check the findings against the live cloud (read-only)?",
+                        classes="title")
+            for host, what in self.hosts.items():
+                yield Label(f"{host}:")
+                for item in what:
+                    yield Label(f"    {item}")
+            with Horizontal(classes="buttons"):
+                yield Button("Probe (y)", variant="warning", id="yes")
+                yield Button("Don't (n)", variant="primary", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+
 @dataclass(frozen=True)
 class SessionEntry:
     path: Path

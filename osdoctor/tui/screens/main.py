@@ -39,7 +39,7 @@ from osdoctor.tui.messages import (
     SourceOpened,
     TraceGrew,
 )
-from osdoctor.tui.screens.dialogs import ConfirmRun, RecentSessions
+from osdoctor.tui.screens.dialogs import ConfirmProbe, ConfirmRun, RecentSessions
 from osdoctor.tui.widgets.detail import ExchangeDetail
 from osdoctor.tui.widgets.diagnosis import DiagnosisView, verdict
 from osdoctor.tui.widgets.linelist import LineList
@@ -65,6 +65,7 @@ class MainScreen(Screen[None]):
         Binding("c", "copy_step", "Copy step"),
         Binding("m", "export", "Export .md"),
         Binding("o", "sessions", "Sessions"),
+        Binding("p", "probe", "Live check"),
         Binding("slash", "search", "Search log"),
         Binding("n", "search_next(False)", "Next match", show=False),
         Binding("N", "search_next(True)", "Previous match", show=False),
@@ -407,6 +408,57 @@ class MainScreen(Screen[None]):
             return
         self.export_path = path
         self.notify(f"Report exported to {path}", timeout=10)
+
+    def action_probe(self) -> None:
+        """Plan the live checks of the findings (nothing sent), ask, then run them."""
+        kb = self._kb()
+        if self.report is None or not self.final or kb is None:
+            self.notify("Live checks run on a finished report.", severity="warning")
+            return
+        from osdoctor.probe.cloudconfig import CloudConfigError, load_cloud_auth
+        from osdoctor.probe.runner import contacts, plan
+        from osdoctor.probe.scope import Scope
+
+        report = self.report
+        cloud, cloud_error = None, None
+        try:
+            cloud = load_cloud_auth(None, insecure=False)
+        except CloudConfigError as exc:
+            cloud_error = str(exc)
+        scope = Scope.from_trace(report.trace, {})
+        planned = plan(report, kb, scope, cloud)
+        if not planned:
+            self.notify("No finding of this report has a live check.")
+            return
+        hosts = contacts(planned, cloud, scope)
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.notify("Checking against the live cloud…")
+                self._probe(report, planned, scope, cloud, cloud_error)
+
+        if hosts:
+            self.app.push_screen(ConfirmProbe(hosts), answered)
+        else:
+            answered(True)
+
+    @work(thread=True, exclusive=True, group="probe")
+    def _probe(self, report: Report, planned: object, scope: object, cloud: object,
+               cloud_error: str | None) -> None:
+        from osdoctor.probe.runner import execute
+
+        run = execute(report, planned, scope, cloud, cloud_error, 10.0)  # type: ignore[arg-type]
+        results = {i: (r.probe, r.status, r.detail) for i, r in run.results.items()}
+        self.app.call_from_thread(self._probed, report, results)
+
+    def _probed(self, report: Report, results: dict[int, tuple[str, str, str]]) -> None:
+        if report is not self.report:
+            return
+        view = self.query_one(DiagnosisView)
+        view.probes, view.probed = results, report
+        view.show(report, self.final)
+        confirmed = sum(1 for _p, status, _d in results.values() if status == "confirmed")
+        self.notify(f"Live check: {confirmed} of {len(results)} confirmed.")
 
     def action_sessions(self) -> None:
         def chosen(path: Path | None) -> None:

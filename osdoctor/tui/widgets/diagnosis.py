@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
@@ -36,12 +38,22 @@ def verdict(report: Report, final: bool) -> Text:
     return text
 
 
-def _finding(finding: Finding) -> RenderableType:
+PROBE_STYLE = {"confirmed": "bold red", "not-reproduced": "bold green",
+               "could-not-check": "bold yellow"}
+
+
+def _finding(finding: Finding, probe: tuple[str, str, str] | None = None) -> RenderableType:
     head = Text()
     head.append(f" {finding.severity.upper()} ", SEVERITY_STYLE.get(finding.severity, "bold"))
     head.append(f" {finding.title}", "bold")
     head.append(f"  [{finding.id}]", "dim")
     parts: list[RenderableType] = [head, Text(finding.explanation)]
+    if probe is not None:
+        name, status, detail = probe
+        line = Text("Live check ", "bold")
+        line.append(status.replace("-", " ").upper(), PROBE_STYLE.get(status, "bold"))
+        line.append(f"  {name}: {detail}")
+        parts.append(line)
     if finding.evidence:
         ev = Text("Evidence:\n", "bold")
         for item in finding.evidence:
@@ -54,7 +66,8 @@ def _finding(finding: Finding) -> RenderableType:
     return Group(*parts)
 
 
-def describe(report: Report | None, final: bool) -> RenderableType:
+def describe(report: Report | None, final: bool,
+             probes: dict[int, tuple[str, str, str]] | None = None) -> RenderableType:
     if report is None:
         return Text("Waiting for the first lines…", "dim")
     parts: list[RenderableType] = [verdict(report, final)]
@@ -74,7 +87,7 @@ def describe(report: Report | None, final: bool) -> RenderableType:
         parts.append(Text("Reading problems: " + "; ".join(problems[:3]) + "\n", "yellow"))
     if not report.findings:
         parts.append(Text("No findings" + ("." if final else " yet."), "dim"))
-    parts += [_finding(f) for f in report.findings]
+    parts += [_finding(f, (probes or {}).get(i)) for i, f in enumerate(report.findings)]
     return Group(*parts)
 
 
@@ -87,8 +100,16 @@ class DiagnosisView(VerticalScroll):
                      id="steps-title")
         yield OptionList(id="steps")
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.probes: dict[int, tuple[str, str, str]] = {}
+        """Live-check results by finding index: (probe, status, detail)."""
+        self.probed: Report | None = None
+        """The report those results belong to."""
+
     def show(self, report: Report | None, final: bool) -> None:
-        self.query_one("#diagnosis-body", Static).update(describe(report, final))
+        probes = self.probes if report is not None and report is self.probed else None
+        self.query_one("#diagnosis-body", Static).update(describe(report, final, probes))
         steps = self.query_one("#steps", OptionList)
         wanted = [s for f in (report.findings if report else []) for s in f.next_steps]
         current = [str(steps.get_option_at_index(i).prompt) for i in range(steps.option_count)]

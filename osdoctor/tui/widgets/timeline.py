@@ -92,6 +92,8 @@ class Timeline(LineList):
         if item.first.query:
             path += "?" + item.first.query
         count = f" ×{item.count}" if item.count > 1 else ""
+        if item.folded:
+            count += f" (+{item.folded} folded)"
         room = max(8, width - text.cell_len - len(count))
         if len(path) > room:
             path = path[: room - 1] + "…"
