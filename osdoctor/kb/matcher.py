@@ -96,7 +96,8 @@ def _result(scenario: Scenario, branch: Branch, m: Match, ctx: Context) -> Scena
         last = max(m.evidence, key=lambda e: e.line)
         divergence = f"left the documented path at line {last.line}: {last.text}"
     return ScenarioMatch(scenario.id, scenario.title, branch.id, scenario.seed, scenario.section,
-                         divergence, _steps(scenario, branch, ctx, divergence), branch.title)
+                         divergence, _steps(scenario, branch, ctx, divergence),
+                         fill(branch.title, values))
 
 
 def _flatten(items: list[DiagramItem], branch: str | None) -> list[DiagramItem]:
