@@ -229,9 +229,12 @@ def _value_span(
         end = line.find(line[start : quote_at + 1], quote_at + 1, eol)
         return quote_at + 1, end if end != -1 else eol
     if lq and not rq:
-        # -H "X-Auth-Token: v" or 'db_password=S' in a quoted list item.
+        # -H "X-Auth-Token: v" or 'db_password=S' in a quoted list item; inside a
+        # JSON string the quotes are escaped (-H \"X-Auth-Token: v\"): the value
+        # stops before the backslash, which must stay for the JSON to stay valid.
         eol = _line_end(line, start)
-        end = line.find(lq, start, eol)
+        closer = "\\" + lq if key_start >= 1 and line[key_start - 1] == "\\" else lq
+        end = line.find(closer, start, eol)
         return start, end if end != -1 else eol
     if sep == ":" and not lq:
         normal = key.lower().replace("-", "_")

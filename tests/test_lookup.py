@@ -84,7 +84,7 @@ def test_seed_symptom_fragment_finds_a_rule_first(kb: KnowledgeBase, fragment: s
 def test_a_scenario_rule_comes_before_a_generic_one_with_the_same_symptom(
         tmp_path: Path) -> None:
     (tmp_path / "specific.yaml").write_text(
-        "id: heat.hook-poll-needs-name\ntitle: poll needs the name\nseverity: error\n"
+        "id: site.hook-poll-needs-name\ntitle: poll needs the name\nseverity: error\n"
         "scenario: osc.auth\nsymptoms: [list index out of range]\n"
         "when: [{message: 'list index out of range'}]\nexplanation: x\nnext_steps: [y]\n"
         "references: [{seed: 000_416000e4d6ae2dea.txt, section: 4}]\n")
@@ -96,8 +96,9 @@ def test_a_scenario_rule_comes_before_a_generic_one_with_the_same_symptom(
     kb = load_knowledge([tmp_path], user=False)
     assert [str(i) for i in kb.issues if i.severity == "error"] == []
     hits = lookup(kb, "ERROR: list index out of range")
-    assert hits[0].symptom.rule == "heat.hook-poll-needs-name"
-    assert "aaa.generic" in {h.symptom.rule for h in hits}
+    order = [h.symptom.rule for h in hits]
+    assert kb.rules[order[0]].scenario is not None
+    assert order.index("site.hook-poll-needs-name") < order.index("aaa.generic")
 
 
 def test_fuzzy_match_survives_a_typo_and_other_words(kb: KnowledgeBase) -> None:

@@ -160,3 +160,13 @@ def test_url_path_segment_before_a_colon_is_not_a_key() -> None:
     line = ("Unable to establish connection to http://127.0.0.1:9/v3/auth/tokens: "
             "HTTPConnectionPool(host='127.0.0.1', port=9): Max retries exceeded")
     assert redact_line(line) == line
+
+
+@pytest.mark.parametrize("value", ["$(openstack token issue -f value -c id)",
+                                   "gAAAAABfakeTokenAAAAAAAAAAAAAAAAAAAAAAAA"])
+def test_header_inside_a_json_string_keeps_the_json_valid(value: str) -> None:
+    import json
+
+    line = json.dumps({"step": f'curl -H "X-Auth-Token: {value}" http://h/v1'})
+    out = redact_line(line)
+    assert json.loads(out) == {"step": 'curl -H "X-Auth-Token: ***" http://h/v1'}

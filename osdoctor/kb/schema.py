@@ -389,7 +389,7 @@ def build_rule(node: Any, path: Path, issues: list[Issue]) -> Rule | None:
         c.conditions(node, "when", f"rule {rid}"),
         scenario=node.get("scenario"), branches=branches,
         suppressed_by=c.texts(node, "suppressed_by"), fallback=bool(node.get("fallback", False)),
-        symptoms=c.texts(node, "symptoms"), fires=[str(f) for f in fires],
+        symptoms=[s.strip() for s in c.texts(node, "symptoms") if s.strip()], fires=[str(f) for f in fires],
         silent=[str(s) for s in silent], real_client=str(node.get("real_client", "")),
         path=str(path), line=node.line,
     )
