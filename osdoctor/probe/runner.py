@@ -108,14 +108,20 @@ def execute(report: Report, planned: list[PlannedProbe], scope: Scope, cloud: Cl
     """Run the planned probes (the user has agreed); every call has ``timeout`` seconds."""
     run = ProbeRun(planned)
     ctx = ProbeContext(report.trace, scope, cloud, cloud_error, timeout)
+    # Two findings may name the same check (a redirect rule and the generic one):
+    # it is sent once and its answer serves both.
+    done: dict[tuple[str, tuple[tuple[str, str], ...]], ProbeResult] = {}
     try:
         for p in planned:
             if p.target is None:
                 run.results[p.finding] = ProbeResult(p.probe, COULD_NOT_CHECK,
                                                      p.problem or "no target")
                 continue
-            outcome = run_probe(p.probe, ctx, p.target, p.params)
-            run.results[p.finding] = ProbeResult(p.probe, outcome.status, outcome.detail)
+            key = (p.probe, tuple(sorted(p.params.items())))
+            if key not in done:
+                outcome = run_probe(p.probe, ctx, p.target, p.params)
+                done[key] = ProbeResult(p.probe, outcome.status, outcome.detail)
+            run.results[p.finding] = done[key]
     finally:
         ctx.close()
     run.sent = ctx.sent

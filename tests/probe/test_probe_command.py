@@ -157,3 +157,20 @@ def test_the_built_in_auth_refused_rule_is_probed(
               "--map", f"{fixture_host()}=127.0.0.1:{stub.port}"])
     out = capsys.readouterr().out
     assert f"[{status}] osc.auth-refused" in out
+
+
+def test_probe_confirms_the_built_in_redirect_rule(
+        user_env: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The shipped knowledge alone: the redirect-missing fixture's finding names the
+    heat-redirect probe, and the stub playing the proxy confirms it."""
+    with case_stub() as stub:
+        for key, value in stub_env(stub).items():
+            monkeypatch.setenv(key, value)
+        code = main(["probe", str(FIXTURE), "--no-user-kb", "--yes",
+                     "--map", f"{fixture_host()}=127.0.0.1:{stub.port}"])
+        gets = [r for r in stub.requests if r.method == "GET" and r.path.endswith("/web")]
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "[confirmed] heat.redirect-without-location" in out
+    assert len(gets) == 1
