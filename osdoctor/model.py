@@ -71,7 +71,8 @@ class Request:
     body: Body | None = None
     logged_as: str = "curl"
     """"curl" for a REQ line, "auth" for keystoneauth's unlogged token request,
-    "urllib3" when only the connection pool's line shows it."""
+    "urllib3" when only the connection pool's line shows it, "redirect" for a hop
+    keystoneauth followed without logging a new request line."""
 
     @property
     def headers(self) -> dict[str, str]:

@@ -248,3 +248,14 @@ def test_request_line_wrapped_mid_word_is_joined(width: int) -> None:
     assert ex.status == 404
     assert ex.request.header("Accept") == "application/json"
     assert "WrappedAcross" not in ex.request.raw_headers
+
+
+def test_token_body_without_a_pool_line_answers_the_auth_request() -> None:
+    """The heat shell logs no urllib3 lines: the logged token still means 201."""
+    token = ('{"token": {"catalog": [{"type": "orchestration", "endpoints": [{"url": '
+             '"http://h:8004/v1/p1", "interface": "public"}]}]}}')
+    p = parse("Making authentication request to http://h:5000/v3/auth/tokens", token)
+    (auth,) = p.trace.exchanges
+    assert auth.status == 201 and auth.response is not None
+    assert "inferred" in (auth.response.reason or "")
+    assert p.trace.catalog == {"orchestration": ["http://h:8004/v1/p1"]}
