@@ -115,15 +115,27 @@ def _flatten(items: list[DiagramItem], branch: str | None) -> list[DiagramItem]:
 
 def _steps(scenario: Scenario, branch: Branch | None, ctx: Context,
            divergence: str | None) -> list[StepResult]:
-    """Walk the documented sequence over the exchanges, in order."""
+    """Walk the documented sequence over the exchanges, in order.
+
+    A reply arrow is first checked against the answer of the request just matched
+    (the diagram draws a request and its answer as two arrows of one exchange).
+    For a failing branch, the first documented step missing after the last one
+    seen is where the run left the path.
+    """
     exchanges: list[Exchange] = ctx.trace.exchanges
     pos = 0
     steps: list[StepResult] = []
-    diverged = False
+    last_matched: Exchange | None = None
     for item in _flatten(scenario.diagram, branch.id if branch else None):
         label = f"{item.source}{'-->>' if item.reply else '->>'}{item.target}: {item.text}"
         if item.pattern is None:
             steps.append(StepResult(label, "unchecked"))
+            continue
+        if item.reply and last_matched is not None \
+                and item.pattern.match(last_matched) is not None:
+            response = last_matched.response
+            steps.append(StepResult(label, "observed",
+                                    [response.line if response else last_matched.first_line]))
             continue
         found = None
         for i in range(pos, len(exchanges)):
@@ -131,12 +143,16 @@ def _steps(scenario: Scenario, branch: Branch | None, ctx: Context,
                 found = i
                 break
         if found is not None:
-            ex = exchanges[found]
-            steps.append(StepResult(label, "observed", [ex.first_line]))
+            last_matched = exchanges[found]
+            steps.append(StepResult(label, "observed", [last_matched.first_line]))
             pos = found + 1
-        elif divergence and not diverged and branch is not None and branch.outcome == "failure":
-            steps.append(StepResult(label, "diverged", note=divergence))
-            diverged = True
         else:
             steps.append(StepResult(label, "skipped"))
+    if divergence and branch is not None and branch.outcome == "failure":
+        seen = [i for i, st in enumerate(steps) if st.state == "observed"]
+        after = seen[-1] + 1 if seen else 0
+        for st in steps[after:]:
+            if st.state == "skipped":
+                st.state, st.note = "diverged", divergence
+                break
     return steps
