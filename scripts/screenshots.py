@@ -29,10 +29,9 @@ from osdoctor.tui.widgets.timeline import Timeline  # noqa: E402
 from osdoctor.tui.workers import LiveSource, knowledge  # noqa: E402
 
 SIZE = (150, 42)
-#: Committed fixture logs to show, best first (a failing run with findings).
-#: Empty while the fixtures and knowledge are still landing: the real client's
-#: refused-connection log is made on the spot instead.
-PREFERRED: tuple[str, ...] = ()
+#: Committed fixture logs to show, best first (a failing run with findings):
+#: a stack delete --wait that exits 1 although the stack IS deleted.
+PREFERRED: tuple[str, ...] = ("heat.stack-delete.gone-but-error.log",)
 #: Seconds between replayed lines, and where the "in progress" picture is taken.
 LINE_GAP = 0.012
 IN_PROGRESS = 0.25
