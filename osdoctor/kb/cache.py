@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,34 +33,47 @@ def _key(files: list[Path]) -> str:
     return digest.hexdigest()[:32]
 
 
-def load_documents(root: Path) -> list[tuple[Path, Any]]:
-    """(path, parsed document or YamlError) for every knowledge file under root."""
+def load_documents(root: Path) -> tuple[list[tuple[Path, Any]], bool, Callable[[], None]]:
+    """(path, parsed document or YamlError) for every knowledge file under root;
+    whether they came from the cache (then they were valid when cached); and a
+    function that caches them, to call only once they have all validated."""
     files = _files(root)
+
+    def nothing() -> None:
+        return None
+
     try:
-        from osdoctor.paths import cache_dir, private_dir
+        from osdoctor.paths import cache_dir
 
         folder = cache_dir()
-        cached = folder / f"kb-{_key(files)}.pickle"
+        cached = folder / f"kb-{_key(files)}-{_root_tag(root)}.pickle"
     except (OSError, ValueError):
-        return _parse(files)
+        return _parse(files), False, nothing
     try:
         with cached.open("rb") as handle:
             if os.fstat(handle.fileno()).st_uid == os.getuid():
                 docs: list[tuple[Path, Any]] = pickle.load(handle)  # noqa: S301 - our own file
-                return docs
+                return docs, True, nothing
     except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError, TypeError):
         pass
     docs = _parse(files)
-    try:
-        from osdoctor.paths import write_private
 
-        private_dir(folder)
-        for old in folder.glob("kb-*.pickle"):
-            old.unlink(missing_ok=True)
-        write_private(cached, pickle.dumps(docs, protocol=pickle.HIGHEST_PROTOCOL))
-    except Exception:  # noqa: BLE001 - a cache that cannot be written is only slower
-        pass
-    return docs
+    def save() -> None:
+        try:
+            from osdoctor.paths import private_dir, write_private
+
+            private_dir(folder)
+            for old in folder.glob(f"kb-*-{_root_tag(root)}.pickle"):
+                old.unlink(missing_ok=True)
+            write_private(cached, pickle.dumps(docs, protocol=pickle.HIGHEST_PROTOCOL))
+        except Exception:  # noqa: BLE001 - a cache that cannot be written is only slower
+            pass
+
+    return docs, False, save
+
+
+def _root_tag(root: Path) -> str:
+    return hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:8]
 
 
 def _parse(files: list[Path]) -> list[tuple[Path, Any]]:

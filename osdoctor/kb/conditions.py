@@ -10,8 +10,10 @@ evaluating one returns the evidence lines and captured values, or None.
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Callable, Iterator
+import sys
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +31,54 @@ PATTERN_KEYS = (
     "logged_as", "repeat",
 )
 _PARAM = re.compile(r"\{(\w+)(\*?)\}")
+_validate = True
+
+
+class LazyRegex:
+    """A pattern compiled on first use. Knowledge that was validated when it was
+    cached (see ``trusted_patterns``) need not pay for compiling the patterns of
+    rules that never get evaluated: start-up is mostly regex compilation."""
+
+    __slots__ = ("pattern", "_rx")
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self._rx: re.Pattern[str] | None = None
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        if self._rx is None:
+            self._rx = re.compile(self.pattern)
+        return self._rx
+
+    @property
+    def groupindex(self) -> Mapping[str, int]:
+        return self.compiled.groupindex
+
+    def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.compiled.search(string, pos, endpos)
+
+    def match(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.compiled.match(string, pos, endpos)
+
+
+Regex = re.Pattern[str] | LazyRegex
+
+
+def compile_regex(pattern: str) -> Regex:
+    """Compile now (and raise ``re.error``), unless the knowledge is trusted."""
+    return re.compile(pattern) if _validate else LazyRegex(pattern)
+
+
+@contextlib.contextmanager
+def trusted_patterns() -> Iterator[None]:
+    """While loading knowledge that already passed validation, compile lazily."""
+    global _validate
+    previous, _validate = _validate, False
+    try:
+        yield
+    finally:
+        _validate = previous
 
 
 class ConditionError(ValueError):
@@ -59,7 +109,7 @@ class Match:
     captures: dict[str, str] = field(default_factory=dict)
 
 
-def compile_template(template: str) -> tuple[re.Pattern[str], list[str]]:
+def compile_template(template: str) -> tuple[Regex, list[str]]:
     """``/stacks/{stack}/events`` -> a regex that must match the END of a URL path,
     so that any endpoint prefix (``/heat-api/v1/{project}``) is allowed before it."""
     out = []
@@ -75,7 +125,7 @@ def compile_template(template: str) -> tuple[re.Pattern[str], list[str]]:
             out.append(f"(?P<{name}>.+?)" if star else f"(?P<{name}>[^/?]+)")
         pos = m.end()
     out.append(re.escape(template[pos:]))
-    return re.compile("".join(out) + "/?$"), names
+    return compile_regex("".join(out) + "/?$"), names
 
 
 def _status_is(value: int) -> Callable[[Exchange], bool]:
@@ -126,16 +176,16 @@ def _count_test(spec: Any) -> Callable[[int], bool]:
     }[op]
 
 
-def _regex(value: Any, what: str) -> re.Pattern[str]:
+def _regex(value: Any, what: str) -> Regex:
     if not isinstance(value, str):
         raise ConditionError(f"{what} must be a regular expression (a string)")
     try:
-        return re.compile(value)
+        return compile_regex(value)
     except re.error as exc:
         raise ConditionError(f"{what} {value!r} is not a valid regular expression: {exc}") from None
 
 
-def _groups(rx: re.Pattern[str], text: str | None) -> dict[str, str]:
+def _groups(rx: Regex, text: str | None) -> dict[str, str]:
     m = rx.search(text or "")
     return {k: v for k, v in m.groupdict().items() if v is not None} if m else {}
 
@@ -144,16 +194,16 @@ def _captors(spec: dict[str, Any]) -> list[Callable[[Exchange], dict[str, str]]]
     """Named groups of the ``body`` and ``header_value`` regexes become placeholders
     (a fault message, an X-Trans-Id), read once the exchange has matched."""
     out: list[Callable[[Exchange], dict[str, str]]] = []
-    if isinstance(spec.get("body"), str):
-        bre = re.compile(spec["body"])
+    if isinstance(spec.get("body"), str) and "(?P<" in spec["body"]:
+        bre = compile_regex(spec["body"])
         if bre.groupindex:
             out.append(lambda ex: _groups(bre, ex.response.body.text
                                           if ex.response and ex.response.body else None))
     hv = spec.get("header_value")
     if isinstance(hv, dict) and len(hv) == 1:
         ((hname, hregex),) = hv.items()
-        hre = re.compile(str(hregex))
-        if hre.groupindex:
+        hre = compile_regex(str(hregex))
+        if "(?P<" in str(hregex) and hre.groupindex:
             out.append(lambda ex: _groups(hre, ex.response.header(str(hname))
                                           if ex.response else None))
     return out
@@ -225,7 +275,7 @@ class RequestPattern:
             rbre = _regex(spec["request_body"], "request_body")
             tests.append(lambda ex: ex.request.body is not None and ex.request.body.text is not None
                          and rbre.search(ex.request.body.text) is not None)
-        self.path: re.Pattern[str] | None = None
+        self.path: Regex | None = None
         if "path" in spec:
             if not isinstance(spec["path"], str) or not spec["path"].startswith("/"):
                 raise ConditionError(

@@ -7,11 +7,13 @@ rule cannot silently replace a built-in one.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from osdoctor.kb.cache import load_documents
+from osdoctor.kb.conditions import trusted_patterns
 from osdoctor.kb.schema import Issue, Rule, Scenario, build_rule, build_scenario
 from osdoctor.kb.yamlfile import Node, YamlError, load_yaml
 
@@ -39,8 +41,13 @@ class KnowledgeBase:
                 self.issues.append(Issue(str(root), 0, "knowledge folder not found", "warning"))
             return
         self.sources.append(root)
-        for path, doc in load_documents(root):
-            self.add_document(path, doc, origin)
+        docs, trusted, save = load_documents(root)
+        before = len(self.issues)
+        with trusted_patterns() if trusted else contextlib.nullcontext():
+            for path, doc in docs:
+                self.add_document(path, doc, origin)
+        if not trusted and len(self.issues) == before:
+            save()
 
     def add_file(self, path: Path, origin: str) -> None:
         try:

@@ -12,7 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from osdoctor.kb.conditions import Condition, ConditionError, RequestPattern, compile_conditions
+from osdoctor.kb.conditions import (
+    Condition,
+    ConditionError,
+    Regex,
+    RequestPattern,
+    compile_conditions,
+    compile_regex,
+)
 from osdoctor.kb.yamlfile import Node
 from osdoctor.probe.names import ProbeRef, parse_probe_ref
 
@@ -99,7 +106,7 @@ class Scenario:
     seed: str
     section: int
     clients: list[str]
-    commands: list[re.Pattern[str]]
+    commands: list[Regex]
     branches: list[Branch]
     participants: list[Participant]
     diagram: list[DiagramItem]
@@ -306,7 +313,7 @@ def build_scenario(node: Any, path: Path, issues: list[Issue]) -> Scenario | Non
     commands = []
     for rx in c.texts(node, "commands"):
         try:
-            commands.append(re.compile(rx))
+            commands.append(compile_regex(rx))
         except re.error as exc:
             c.error(node, f"command pattern {rx!r} is not a valid regular expression: {exc}")
     participants = []
@@ -389,7 +396,8 @@ def build_rule(node: Any, path: Path, issues: list[Issue]) -> Rule | None:
         c.conditions(node, "when", f"rule {rid}"),
         scenario=node.get("scenario"), branches=branches,
         suppressed_by=c.texts(node, "suppressed_by"), fallback=bool(node.get("fallback", False)),
-        symptoms=[s.strip() for s in c.texts(node, "symptoms") if s.strip()], fires=[str(f) for f in fires],
+        symptoms=[s.strip() for s in c.texts(node, "symptoms") if s.strip()],
+        fires=[str(f) for f in fires],
         silent=[str(s) for s in silent], real_client=str(node.get("real_client", "")),
         path=str(path), line=node.line,
     )

@@ -10,35 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-try:
-    _Base: Any = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - PyYAML built without libyaml
-    _Base = yaml.SafeLoader
-
 
 class Node(dict[str, Any]):
     """A mapping with the 1-based line it started on."""
 
     line: int = 0
-
-
-class _Loader(_Base):  # type: ignore[misc]
-    pass
-
-
-def _construct_mapping(loader: Any, node: yaml.MappingNode) -> Node:
-    loader.flatten_mapping(node)
-    result = Node()
-    result.line = node.start_mark.line + 1
-    for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        result[str(key)] = loader.construct_object(value_node, deep=True)
-    return result
-
-
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 class YamlError(Exception):
@@ -49,14 +25,46 @@ class YamlError(Exception):
         self.message = message
 
 
+_LOADER: Any = None
+
+
+def _loader() -> Any:
+    """The line-tracking safe loader, built on first use: with the knowledge cache
+    warm, ``osdoctor explain`` never imports PyYAML at all."""
+    global _LOADER
+    if _LOADER is None:
+        import yaml
+
+        base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+        class _Loader(base):  # type: ignore[misc]
+            pass
+
+        def construct_mapping(loader: Any, node: Any) -> Node:
+            loader.flatten_mapping(node)
+            result = Node()
+            result.line = node.start_mark.line + 1
+            for key_node, value_node in node.value:
+                key = loader.construct_object(key_node, deep=True)
+                result[str(key)] = loader.construct_object(value_node, deep=True)
+            return result
+
+        _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
+                                construct_mapping)
+        _LOADER = _Loader
+    return _LOADER
+
+
 def load_yaml(path: Path) -> Any:
     """Parse one YAML file safely; errors name the file and line."""
+    import yaml
+
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise YamlError(path, 0, f"cannot read: {exc}") from None
     try:
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+        return yaml.load(text, Loader=_loader())  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 0
