@@ -34,7 +34,7 @@ SIZE = (150, 42)
 PREFERRED: tuple[str, ...] = ("heat.stack-delete.gone-but-error.log",)
 #: Seconds between replayed lines, and where the "in progress" picture is taken.
 LINE_GAP = 0.012
-IN_PROGRESS = 0.25
+IN_PROGRESS = 0.6
 STARTED = datetime(2026, 11, 1, 12, 0, 0, tzinfo=UTC)
 
 

@@ -305,7 +305,8 @@ class RequestPattern:
         if "method" in self.spec:
             m = self.spec["method"]
             parts.append("/".join(m) if isinstance(m, list) else str(m))
-        parts.append(str(self.spec.get("path", "any request")))
+        if "path" in self.spec or not parts:
+            parts.append(str(self.spec.get("path", "to any path")))
         if "status" in self.spec:
             parts.append(f"answered {self.spec['status']}")
         if "no_header" in self.spec:

@@ -84,3 +84,16 @@ def test_requests_folded_by_the_parser_are_counted_on_their_row() -> None:
     (row,) = builder.rows
     assert row.count + row.folded == rounds
     assert row.folded == sum(f.count for f in trace.folds)
+
+
+def test_a_live_report_that_looks_healthy_so_far_is_not_a_success() -> None:
+    from osdoctor.model import Report, ScenarioMatch, Trace
+    from osdoctor.tui.widgets.diagnosis import verdict
+
+    match = ScenarioMatch("heat.stack-delete", "stack delete --wait", "deleted", "000", 3)
+    running = Report(trace=Trace(), outcome="success", scenario=match)
+    text = verdict(running, final=False).plain
+    assert text.startswith(" RUNNING ") and "deleted so far" in text
+    assert "nothing has failed so far" in text
+    done = Report(trace=Trace(exit_code=0), outcome="success", scenario=match)
+    assert verdict(done, final=True).plain.startswith(" SUCCESS ")

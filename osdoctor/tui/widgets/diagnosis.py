@@ -17,21 +17,27 @@ from osdoctor.tui.steps import step_command
 
 SEVERITY_STYLE = {"error": "bold white on red", "warning": "bold black on yellow",
                   "info": "bold white on blue"}
-OUTCOME_STYLE = {"failure": "bold red", "success": "bold green", "unknown": "bold yellow"}
+OUTCOME_STYLE = {"failure": "bold red", "success": "bold green", "unknown": "bold yellow",
+                 "running": "bold cyan"}
 
 
 def verdict(report: Report, final: bool) -> Text:
     """One line for the top of the screen: outcome, scenario › branch, first finding."""
     text = Text(no_wrap=True, overflow="ellipsis")
-    outcome = report.outcome if final or report.outcome != "unknown" else "running"
-    text.append(f" {outcome.upper()} ", OUTCOME_STYLE.get(report.outcome, "bold"))
+    # While the command runs, a branch that looks healthy so far is not a success:
+    # only the exit code says that.
+    running = not final and report.trace.exit_code is None
+    outcome = "running" if running else report.outcome
+    text.append(f" {outcome.upper()} ", OUTCOME_STYLE.get(outcome, "bold"))
     match = report.scenario
     if match is not None:
         text.append(f"  {match.id}", "bold")
         text.append(f" › {match.branch or '(no branch yet)'}", "bold cyan")
+        if running:
+            text.append(" so far", "dim")
     else:
         text.append("  no documented scenario recognised yet", "dim")
-    if not final and report.outcome == "unknown" and not report.findings:
+    if running and not any(f.severity == "error" for f in report.findings):
         text.append("  —  still running: nothing has failed so far", "dim")
     else:
         text.append("  —  " + summary_line(report))
@@ -78,7 +84,8 @@ def describe(report: Report | None, final: bool,
         scen.append(f"{match.title}  ({match.seed} section {match.section})\n")
         scen.append("Branch    ", "bold")
         scen.append(f"{match.branch or '—'}: {match.branch_title or ''}\n")
-        if match.divergence:
+        if match.divergence and (final or match.branch is not None):
+            # Mid-run, "no branch fits yet" is not a divergence: the run is not over.
             scen.append("Diverged  ", "bold red")
             scen.append(match.divergence + "\n", "red")
         parts.append(scen)
