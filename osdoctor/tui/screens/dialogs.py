@@ -16,7 +16,25 @@ from textual.widgets.option_list import Option
 from osdoctor.session import SUFFIX, SessionFormatError, read_session_header
 
 
-class ConfirmRun(ModalScreen[bool]):
+class _YesNo(ModalScreen[bool]):
+    """A question with a safe default: "no" has the focus, escape and n answer no."""
+
+    def buttons(self, yes: str, no: str, variant: str) -> ComposeResult:
+        with Horizontal(classes="buttons"):
+            yield Button(f"{yes} (y)", variant=variant, id="yes")  # type: ignore[arg-type]
+            yield Button(f"{no} (n)", variant="primary", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+
+class ConfirmRun(_YesNo):
     """Asks before running a command that changes the cloud: without a
     terminal the client will not ask itself."""
 
@@ -32,21 +50,10 @@ class ConfirmRun(ModalScreen[bool]):
             yield Label(f"This command changes the cloud ({self.word}):", classes="title")
             yield Label(" ".join(self.argv), id="confirm-command")
             yield Label("The client will not ask for confirmation without a terminal. Run it?")
-            with Horizontal(classes="buttons"):
-                yield Button("Run it (y)", variant="error", id="yes")
-                yield Button("Don't run (n)", variant="primary", id="no")
-
-    def on_mount(self) -> None:
-        self.query_one("#no", Button).focus()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
-
-    def action_answer(self, answer: bool) -> None:
-        self.dismiss(answer)
+            yield from self.buttons("Run it", "Don't run", "error")
 
 
-class ConfirmProbe(ModalScreen[bool]):
+class ConfirmProbe(_YesNo):
     """Shows every host a probe would contact, and what goes there, before anything
     is sent: probes are read-only, but they reach the live cloud."""
 
@@ -65,18 +72,7 @@ class ConfirmProbe(ModalScreen[bool]):
                 yield Label(f"{host}:")
                 for item in what:
                     yield Label(f"    {item}")
-            with Horizontal(classes="buttons"):
-                yield Button("Probe (y)", variant="warning", id="yes")
-                yield Button("Don't (n)", variant="primary", id="no")
-
-    def on_mount(self) -> None:
-        self.query_one("#no", Button).focus()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
-
-    def action_answer(self, answer: bool) -> None:
-        self.dismiss(answer)
+            yield from self.buttons("Probe", "Don't", "warning")
 
 
 @dataclass(frozen=True)
