@@ -18,10 +18,17 @@ from pathlib import Path
 from typing import Protocol
 
 from osdoctor.parse.lines import MAX_LINE, clean
+from osdoctor.redact import MASK, PemMasker, redact_line
 from osdoctor.session import DataLine, parse_session_line
 
 #: Lines of a drawn window kept decoded, per store.
 _CACHE = 2048
+#: A private key's body line: no secret word of its own, only its block says it is one.
+_KEY_BODY = re.compile(r"[A-Za-z0-9+/=]{16,}")
+_KEY_BEGIN = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----")
+_KEY_END = re.compile(r"-----END [A-Z ]*PRIVATE KEY-----")
+#: How far back a body line looks for its BEGIN line (a 4096-bit key is ~50 lines).
+_KEY_LOOKBACK = 120
 
 
 class LineStore(Protocol):
@@ -58,10 +65,13 @@ class MemoryLines:
         self._texts: list[str] = []
         self._fds: list[int] = []
         self._lock = threading.Lock()
+        # The pane shows what the command printed, redacted like everything else;
+        # a private key printed over several lines is masked per stream.
+        self._redact = {fd: PemMasker().feed for fd in (0, 1, 2)}
 
     def append(self, fd: int, text: str) -> None:
         with self._lock:
-            self._texts.append(text)
+            self._texts.append(self._redact.get(fd, redact_line)(text))
             self._fds.append(fd)
 
     def __len__(self) -> int:
@@ -133,7 +143,11 @@ class FileLines:
                 handle.seek(start)
                 raw = handle.readline(MAX_LINE)
             text = clean(raw.decode("utf-8", "replace").rstrip("\n"))
-            value = _shown(text, self.session)
+            fd, shown = _shown(text, self.session)
+            shown = redact_line(shown)
+            if _KEY_BODY.fullmatch(shown.strip()) and self._inside_key(number):
+                shown = MASK
+            value = (fd, shown)
             self._cache[number] = value
             if len(self._cache) > _CACHE:
                 self._cache.popitem(last=False)
@@ -144,6 +158,21 @@ class FileLines:
 
     def fd(self, number: int) -> int:
         return self._line(number)[0]
+
+    def _inside_key(self, number: int) -> bool:
+        """Whether line ``number`` sits between a private key's BEGIN and END lines
+        (the file is read back, as the lines are drawn one window at a time)."""
+        first = max(0, number - 1 - _KEY_LOOKBACK)
+        with self.path.open("rb") as handle:
+            handle.seek(self.offsets[first])
+            before = [handle.readline(MAX_LINE) for _ in range(number - 1 - first)]
+        for raw in reversed(before):
+            text = raw.decode("utf-8", "replace")
+            if _KEY_END.search(text):
+                return False
+            if _KEY_BEGIN.search(text):
+                return True
+        return False
 
     def find(self, pattern: str, start: int, backwards: bool = False) -> int | None:
         """Searched in the file with ``re`` over a memory map: C speed on big logs."""
