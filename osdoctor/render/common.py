@@ -2,76 +2,28 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from osdoctor.model import Exchange, Fold, Report
-
-
-@dataclass(slots=True)
-class Row:
-    """A line of the request list: one request with its redirect hops, or a run of
-    identical ones (polls, retries) counted in ``count``."""
-
-    first: Exchange
-    """The request as the client sent it."""
-    last: Exchange
-    """Where its redirects ended (``first`` itself when there was none)."""
-    count: int
-    fold: Fold | None = None
-    """Set on the row that stands for the folded middle of a long run."""
-
-    @property
-    def status_text(self) -> str:
-        def one(ex: Exchange) -> str:
-            if ex.error is not None:
-                return ex.error.kind
-            return "no answer" if ex.status is None else str(ex.status)
-
-        if self.last is self.first:
-            return one(self.first)
-        return f"{one(self.first)}→{one(self.last)}"
+from osdoctor.model import Exchange, Report
+from osdoctor.render.rows import RowBuilder, TimelineRow, status_text
 
 
-def _key(row: Row) -> tuple[object, ...]:
-    f, last = row.first, row.last
-    return (f.request.method, f.service, f.path, f.status, f.error.kind if f.error else None,
-            last.path, last.status)
+def request_rows(exchanges: list[Exchange]) -> list[TimelineRow]:
+    """The rows every report shows for the requests (see ``render.rows``)."""
+    builder = RowBuilder()
+    builder.update(exchanges)
+    return builder.rows
 
 
-def group_exchanges(exchanges: list[Exchange], folds: list[Fold] | None = None) -> list[Row]:
-    """One row per request with its redirect hops; consecutive identical rows (polls,
-    retries) counted as one; the parser's folds (the middle of very long runs) as rows
-    of their own."""
-    after = {f.after: f for f in folds or []}
-    rows: list[Row] = []
-    for ex in exchanges:
-        prev = rows[-1] if rows else None
-        if prev is not None and prev.fold is None and ex.redirected_from == prev.last.index:
-            prev.last = ex
-        else:
-            rows.append(Row(ex, ex, 1))
-        fold = after.get(ex.index)
-        if fold is not None:
-            rows.append(Row(ex, ex, fold.count, fold))
-    return _merge_runs(rows)
+def row_status(row: TimelineRow) -> str:
+    status = status_text(row.shown)
+    return f"{status_text(row.redirect)}→{status}" if row.redirect is not None else status
 
 
-def _merge_runs(rows: list[Row]) -> list[Row]:
-    merged: list[Row] = []
-    for row in rows:
-        last = merged[-1] if merged else None
-        if (last is not None and row.fold is None and last.fold is None
-                and _key(last) == _key(row)):
-            last.count += row.count
-            last.last = row.last
-        else:
-            merged.append(row)
-    return merged
-
-
-def fold_text(fold: Fold) -> str:
-    return (f"… {fold.count} more requests repeating {' / '.join(fold.pattern)} "
-            f"(lines {fold.first_line}-{fold.last_line}) …")
+def row_count(row: TimelineRow) -> str:
+    """"×N" for a counted run, "(+N folded)" for requests the parser folded away."""
+    text = f" ×{row.count}" if row.count > 1 else ""
+    if row.folded:
+        text += f" (+{row.folded} requests folded)"
+    return text
 
 
 def headline(report: Report) -> str:

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from osdoctor.model import Report
-from osdoctor.render.common import fold_text, group_exchanges, headline, short_path, summary_line
+from osdoctor.render.common import (
+    headline,
+    request_rows,
+    row_count,
+    row_status,
+    short_path,
+    summary_line,
+)
 
 _MAX_ROWS = 60
 
@@ -62,20 +69,17 @@ def render_markdown(report: Report, why_not: bool = False) -> str:
                        + "; ".join(r for r in c.reasons if r))
         out.append("")
     if t.exchanges:
-        rows = group_exchanges(t.exchanges, t.folds)
+        rows = request_rows(t.exchanges)
         total = len(t.exchanges) + sum(f.count for f in t.folds)
         out.append(f"### Requests ({total})")
         out.append("")
         out.append("| line | method | service | path | status |")
         out.append("|---:|---|---|---|---|")
         for row in rows[:_MAX_ROWS]:
-            if row.fold is not None:
-                out.append(f"| {row.fold.first_line} | | | {_cell(fold_text(row.fold))} | |")
-                continue
             ex = row.first
-            times = f" ×{row.count}" if row.count > 1 else ""
+            times = row_count(row)
             out.append(f"| {ex.first_line} | {ex.request.method} | {ex.service or '?'} | "
-                       f"{_cell(short_path(ex, 80))} | {row.status_text}{times} |")
+                       f"{_cell(short_path(ex, 80))} | {row_status(row)}{times} |")
         if len(rows) > _MAX_ROWS:
             out.append(f"| | | | … {len(rows) - _MAX_ROWS} more rows | |")
         out.append("")

@@ -6,7 +6,14 @@ from __future__ import annotations
 import textwrap
 
 from osdoctor.model import Report
-from osdoctor.render.common import fold_text, group_exchanges, headline, short_path, summary_line
+from osdoctor.render.common import (
+    headline,
+    request_rows,
+    row_count,
+    row_status,
+    short_path,
+    summary_line,
+)
 
 _MAX_ROWS = 40
 _WIDTH = 88
@@ -91,21 +98,18 @@ def render_text(report: Report, colour: bool = False, why_not: bool = False,
             out.append(f"  {c.scenario} › {c.branch}  ({int(c.score * 100)}% held): {reasons}")
         out.append("")
     if show_requests and t.exchanges:
-        rows = group_exchanges(t.exchanges, t.folds)
+        rows = request_rows(t.exchanges)
         total = len(t.exchanges) + sum(f.count for f in t.folds)
         out.append(st.bold(f"Requests ({total})"))
         shown = rows if len(rows) <= _MAX_ROWS else rows[: _MAX_ROWS // 2] + rows[-_MAX_ROWS // 2:]
         for i, row in enumerate(shown):
             if len(rows) > _MAX_ROWS and i == _MAX_ROWS // 2:
                 out.append(st.dim(f"  … {len(rows) - _MAX_ROWS} more rows …"))
-            if row.fold is not None:
-                out.append(st.dim("  " + fold_text(row.fold)))
-                continue
             ex = row.first
-            times = f" ×{row.count}" if row.count > 1 else ""
+            times = row_count(row)
             service = (ex.service or "?")[:13]
             out.append(f"  line {ex.first_line:<6} {ex.request.method:<6} {service:<13} "
-                       f"{short_path(ex):<52} {st.status(row.status_text)}{times}")
+                       f"{short_path(ex):<52} {st.status(row_status(row))}{times}")
         out.append("")
     if t.problems:
         out.append(st.bold("Could not read everything"))

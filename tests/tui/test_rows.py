@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from osdoctor.model import Exchange, Request, Response, TransportError
-from osdoctor.tui.rows import RowBuilder, status_text, template_path
+from osdoctor.render.rows import RowBuilder, status_text, template_path
 from osdoctor.tui.steps import step_command
 
 
@@ -71,7 +71,7 @@ def test_requests_folded_by_the_parser_are_counted_on_their_row() -> None:
 
     from osdoctor.diagnose import parse_stream
     from osdoctor.parse.parser import FOLD_KEEP
-    from osdoctor.tui.rows import RowBuilder
+    from osdoctor.render.rows import RowBuilder
 
     poll = ("REQ: curl -g -i -X GET http://h/v1/p/stacks/s/events -H \"Accept: x\"\n"
             'http://h:80 "GET /v1/p/stacks/s/events HTTP/1.1" 200 2\n'

@@ -13,8 +13,8 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from osdoctor.model import Body, Exchange
+from osdoctor.render.rows import TimelineRow, status_class, status_text, template_path
 from osdoctor.tui.linestore import LineStore
-from osdoctor.tui.rows import TimelineRow, status_class, status_text, template_path
 from osdoctor.tui.widgets.timeline import STATUS_STYLE
 
 #: Beyond this many characters a body is shown as text, not pretty JSON.

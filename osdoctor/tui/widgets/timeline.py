@@ -5,7 +5,8 @@ from __future__ import annotations
 from rich.text import Text
 
 from osdoctor.model import Exchange, Trace
-from osdoctor.tui.rows import RowBuilder, TimelineRow, status_class, status_text
+from osdoctor.render.common import row_count
+from osdoctor.render.rows import RowBuilder, TimelineRow, status_class, status_text
 from osdoctor.tui.widgets.linelist import LineList
 
 STATUS_STYLE = {
@@ -91,9 +92,7 @@ class Timeline(LineList):
         path = item.first.path or item.first.request.url
         if item.first.query:
             path += "?" + item.first.query
-        count = f" ×{item.count}" if item.count > 1 else ""
-        if item.folded:
-            count += f" (+{item.folded} folded)"
+        count = row_count(item)
         room = max(8, width - text.cell_len - len(count))
         if len(path) > room:
             path = path[: room - 1] + "…"

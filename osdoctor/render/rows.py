@@ -1,8 +1,11 @@
-"""Timeline rows: exchanges folded into what a person reads as one step.
+"""Request rows: exchanges folded into what a person reads as one step.
 
-Kept free of Textual so that it can be tested and reused. Grouping is
-incremental: a live run or a 50,000-exchange log adds exchanges in batches, and
-only the tail of the row list is ever recomputed.
+One grouping for every front end (the TUI's timeline, the text and Markdown
+reports): a redirect followed to its target is one row, identical requests in
+a row (polls, retries; their query, such as an events marker, may differ) are
+counted on one row, and requests the parser folded away are counted too.
+Grouping is incremental: a live run or a 50,000-exchange log adds exchanges in
+batches, and only the tail of the row list is ever recomputed.
 """
 
 from __future__ import annotations
@@ -44,8 +47,8 @@ def status_text(ex: Exchange, short: bool = False) -> str:
     return str(ex.status) if ex.status is not None else "…"
 
 
-def _key(ex: Exchange) -> tuple[str, str | None, str, str, int | None, str | None]:
-    return (ex.request.method, ex.service, ex.path, ex.query, ex.status,
+def _key(ex: Exchange) -> tuple[str, str | None, str, int | None, str | None]:
+    return (ex.request.method, ex.service, ex.path, ex.status,
             ex.error.kind if ex.error else None)
 
 
