@@ -211,8 +211,8 @@ def test_prefixes_are_stripped(prefixed: str) -> None:
 
 def test_log_file_times_become_offsets() -> None:
     s = PrefixStripper()
-    a = s.strip("2026-11-30 23:59:59.500 1 DEBUG x msg")
-    b = s.strip("2026-12-01 00:00:01.000 1 DEBUG x msg")
+    a = s.strip("2026-11-30 23:59:59.500 1 DEBUG x msg")  # noqa: B005 - PrefixStripper
+    b = s.strip("2026-12-01 00:00:01.000 1 DEBUG x msg")  # noqa: B005
     assert (a.time, b.time) == (0.0, 1.5)
 
 
@@ -259,3 +259,15 @@ def test_token_body_without_a_pool_line_answers_the_auth_request() -> None:
     assert auth.status == 201 and auth.response is not None
     assert "inferred" in (auth.response.reason or "")
     assert p.trace.catalog == {"orchestration": ["http://h:8004/v1/p1"]}
+
+
+@pytest.mark.parametrize(
+    "agent,client",
+    [("python-swiftclient-4.11.0", "swiftclient"),
+     ("python-heatclient keystoneauth1/5.18.1 python-requests/2.34.2", "heatclient"),
+     ("openstacksdk/4.22.0 keystoneauth1/5.18.1", "openstackclient"),
+     ("curl/8.0", "unknown")],
+)
+def test_client_from_the_user_agent_when_no_command_line(agent: str, client: str) -> None:
+    p = parse(f'REQ: curl -i http://h:8080/v1/AUTH_p -X GET -H "User-Agent: {agent}"')
+    assert p.trace.client == client

@@ -300,6 +300,8 @@ class Parser:
         return False
 
     def finish(self) -> Trace:
+        if self.trace.client == "unknown":
+            self.trace.client = _client_from_agents(self.trace.exchanges[:20])
         if self._wrapped is not None:
             number, held, time, _parts = self._wrapped
             self._wrapped = None
@@ -842,6 +844,27 @@ def _classify(text: str) -> str:
     if text.startswith(_DEBUG_PREFIXES):
         return "debug"
     return "text"
+
+
+#: User-Agent words of each client's requests, most specific first: a log with
+#: no command line (swift --debug, a cut log) still says which client sent it.
+_AGENTS = (
+    ("python-swiftclient", "swiftclient"),
+    ("python-heatclient", "heatclient"),
+    ("python-ironicclient", "ironicclient"),
+    ("python-openstackclient", "openstackclient"),
+    ("openstacksdk", "openstackclient"),
+    ("osc-lib", "openstackclient"),
+)
+
+
+def _client_from_agents(exchanges: list[Exchange]) -> str:
+    for ex in exchanges:
+        agent = ex.request.header("User-Agent") or ""
+        for word, client in _AGENTS:
+            if word in agent:
+                return client
+    return "unknown"
 
 
 def _client_of(program: str) -> str:
