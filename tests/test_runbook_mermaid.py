@@ -25,16 +25,15 @@ from osdoctor.runbook.markdown import scenario_page
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECKER = ROOT / "tests" / "mermaid"
-SEEDS = Path("/work/shared/seeds")
 #: mermaid's message types that open, split or close a block, or switch autonumbering.
 _STRUCTURE = {10, 11, 12, 13, 14, 26}
 
 
 def _seeds_dir() -> Path:
     """The seeds beside the repository (CI lays shared/ next to the clone)."""
-    for candidate in (ROOT.parent / "shared" / "seeds", SEEDS):
-        if candidate.is_dir():
-            return candidate
+    candidate = ROOT.parent / "shared" / "seeds"
+    if candidate.is_dir():
+        return candidate
     raise AssertionError("the seeds folder (shared/seeds) is not beside the repository")
 
 
