@@ -168,3 +168,28 @@ def test_lookup_imports_no_front_end_or_http_library() -> None:
     assert "osdoctor" in loaded
     for name in ("textual", "httpx", "keystoneauth1", "rich"):
         assert name not in loaded, f"osdoctor lookup imported {name}"
+
+
+SEED_SYMPTOMS = [
+    ("list index out of range", {"heat.hook-poll-needs-name", "heat.hook-poll-start-event-gone"}),
+    ("Retry-After", {"ironic.retry-after-typeerror"}),
+    ("locked (HTTP 409)", {"ironic.retry-loop-exhausted"}),
+    ("Location not returned with redirect",
+     {"heat.hook-redirect-missing", "heat.redirect-without-location"}),
+    ("Missing value auth-url", {"osc.auth-not-configured"}),
+    ("public endpoint for orchestration service not found", {"osc.endpoint-not-found"}),
+    ("Stack not found: web", {"heat.delete-not-found"}),
+    ("Unable to delete 1 of the 2 stacks", {"heat.delete-partial"}),
+    ("StateTransitionTimeout", {"ironic.wait-timeout-keeps-running"}),
+    ("RuntimeError", {"ironic.version-headers-missing"}),
+    ("AttributeError get_token", {"heat.deployment-tempurl-attributeerror"}),
+    ("Requested API version", {"ironic.pinned-version-unsupported"}),
+    ("The Bare Metal API endpoint cannot be detected", {"ironic.standalone-no-endpoint"}),
+]
+
+
+@pytest.mark.parametrize("text,rules", SEED_SYMPTOMS, ids=[s for s, _ in SEED_SYMPTOMS])
+def test_each_seed_symptom_finds_its_rule_first(text: str, rules: set[str]) -> None:
+    kb = load_knowledge(user=False)
+    hits = lookup(kb, text)
+    assert hits and hits[0].symptom.rule in rules, [h.symptom.rule for h in hits[:3]]
