@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 import pytest
 
@@ -271,3 +272,28 @@ def test_token_body_without_a_pool_line_answers_the_auth_request() -> None:
 def test_client_from_the_user_agent_when_no_command_line(agent: str, client: str) -> None:
     p = parse(f'REQ: curl -i http://h:8080/v1/AUTH_p -X GET -H "User-Agent: {agent}"')
     assert p.trace.client == client
+
+
+def test_a_log_pasted_through_a_fixed_width_wrap_keeps_its_verdict() -> None:
+    """A real fixture as a ticket shows it: quoted, CRLF, hard-wrapped at 100 columns."""
+    from osdoctor.diagnose import diagnose
+    from osdoctor.kb.loader import load_knowledge
+
+    logs = Path(__file__).resolve().parent / "fixtures" / "logs"
+    src = (logs / "heat.stack-update.redirect-missing.log").read_text().splitlines()
+    pasted = "\r\n".join("> " + line[i : i + 100] for line in src
+                          for i in range(0, max(len(line), 1), 100)) + "\r\n"
+    kb = load_knowledge(user=False)
+    report = diagnose(parse_lines(read_lines(io.BytesIO(pasted.encode()))), kb)
+    assert report.scenario is not None
+    assert (report.scenario.id, report.scenario.branch) == ("heat.stack-update",
+                                                            "redirect-missing")
+    assert "heat.redirect-without-location" in {f.id for f in report.findings}
+    assert any("wrapped at 100" in p for p in report.trace.problems)
+
+
+def test_table_rows_of_one_width_are_not_taken_for_a_wrap() -> None:
+    rows = ["| " + f"name-{i:03d}".ljust(70) + " |" for i in range(40)]
+    p = parse("START with options: --debug server list", *rows, "END return value: 0")
+    assert [m.text for m in p.trace.messages if m.kind == "output"] == rows
+    assert not any("wrapped" in problem for problem in p.trace.problems)

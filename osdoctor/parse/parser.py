@@ -65,6 +65,8 @@ _DEBUG_PREFIXES = (
     "Attempting", "Failure: ", "Instantiating", "Connection pool", "Starting new",
     "Resetting dropped", "The above exception", "During handling of the above",
 )
+#: Lines at least this long count towards detecting a paste's fixed wrap width.
+_WRAP_MIN = 60
 _SKIP_PREFIXES = ("Starting new HTTP", "Resetting dropped connection", "Incremented Retry")
 #: First characters with which no tool prefix (timestamp, level, syslog month,
 #: quote, session record) can begin: such lines skip the prefix stripper.
@@ -217,6 +219,7 @@ class Parser:
         self._redact = PemMasker().feed
         self._exchange_count = 0
         self._wrapped: tuple[int, str, float | None, int] | None = None
+        self._widths: dict[int, int] = {}
         self._period = 0
         self._run = 0
         self._fold: Fold | None = None
@@ -266,6 +269,10 @@ class Parser:
                 if m:
                     self._request_id(m.group(3), m.group(4))
                     return
+        size = len(stripped_text)
+        if size >= _WRAP_MIN and stripped_text[0] not in "+|":
+            # Table rows share one width by design; they say nothing of a wrap.
+            self._widths[size] = self._widths.get(size, 0) + 1
         text = self._redact(stripped_text)
         if self._wrapped is not None and self._join_wrapped(text):
             return
@@ -319,6 +326,7 @@ class Parser:
             self.trace.format = "log-file"
         elif self.trace.openstack_lines:
             self.trace.format = "debug"
+        self._join_wrapped_messages()
         if self._cut_lines > 5:
             self.trace.problems.append(f"{self._cut_lines} lines were longer than 1 MiB and cut")
         if self._dropped_messages:
@@ -347,6 +355,30 @@ class Parser:
                 self.trace.tracebacks.append(c.tb)
         elif c is not None:
             c.close()
+
+    def _join_wrapped_messages(self) -> None:
+        """A log pasted through a tool that wraps at a fixed width has many lines of
+        exactly that width: a message line of that width continues on the next line."""
+        long_lines = sum(self._widths.values())
+        if long_lines < 10:
+            return
+        width, count = max(self._widths.items(), key=lambda item: item[1])
+        if count < 5 or count * 3 < long_lines:
+            return
+        self.trace.problems.append(f"the log looks wrapped at {width} characters: "
+                                   "wrapped message lines were joined")
+        joined: list[Message] = []
+        for message in self.trace.messages:
+            last = joined[-1] if joined else None
+            # The continuation's own kind says nothing: it is the middle of a line.
+            if (last is not None and len(last.text) >= width - 2 and last.kind != "output"
+                    and message.kind != "output"
+                    and message.line == last.last_line + 1 and message.repeats == 1):
+                last.text = redact_line(last.text + message.text)
+                last.last_line = message.last_line
+                continue
+            joined.append(message)
+        self.trace.messages = joined
 
     def _session_meta(self, number: int, key: str, value: str) -> None:
         t = self.trace
