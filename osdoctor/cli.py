@@ -8,9 +8,14 @@ import os
 import sys
 from enum import IntEnum
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from osdoctor import __version__
+
+if TYPE_CHECKING:
+    from osdoctor.kb.loader import KnowledgeBase
+    from osdoctor.model import Report, Trace
+    from osdoctor.runner import OutputLine
 
 
 class Exit(IntEnum):
@@ -50,7 +55,34 @@ def _fail(message: str) -> int:
     return Exit.USAGE
 
 
-def _load_kb(args: argparse.Namespace) -> object:
+class LogInputError(Exception):
+    """A log that cannot be read; the message is one line for the user."""
+
+
+def read_log(source: str) -> Trace:
+    """Parse the log named on the command line (``-`` for standard input)."""
+    from osdoctor.diagnose import parse_path, parse_stream
+
+    try:
+        if source == "-":
+            if sys.stdin.isatty():
+                raise LogInputError("no log given: name a file, or pipe one in "
+                                    "(openstack --debug ... 2>&1 | osdoctor explain)")
+            return parse_stream(sys.stdin.buffer, "-")
+        path = Path(source)
+        if path.is_dir():
+            raise LogInputError(f"{source} is a folder, not a log file")
+        return parse_path(path)
+    except FileNotFoundError:
+        raise LogInputError(f"{source}: no such file") from None
+    except PermissionError:
+        raise LogInputError(f"{source}: permission denied") from None
+    except OSError as exc:
+        raise LogInputError(f"{source}: cannot read ({exc.strerror or exc})") from None
+
+
+def load_kb(args: argparse.Namespace) -> KnowledgeBase:
+    """The built-in knowledge, the user's and ``--kb`` folders; errors go to stderr."""
     from osdoctor.kb.loader import load_knowledge
 
     kb = load_knowledge([Path(d) for d in (args.kb or [])], user=not args.no_user_kb)
@@ -61,29 +93,13 @@ def _load_kb(args: argparse.Namespace) -> object:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from osdoctor.diagnose import diagnose, parse_path, parse_stream
-    from osdoctor.kb.loader import KnowledgeBase
+    from osdoctor.diagnose import diagnose
 
-    source = args.log
     try:
-        if source == "-":
-            if sys.stdin.isatty():
-                return _fail("no log given: name a file, or pipe one in "
-                             "(openstack --debug ... 2>&1 | osdoctor explain)")
-            trace = parse_stream(sys.stdin.buffer, "-")
-        else:
-            path = Path(source)
-            if path.is_dir():
-                return _fail(f"{source} is a folder, not a log file")
-            trace = parse_path(path)
-    except FileNotFoundError:
-        return _fail(f"{source}: no such file")
-    except PermissionError:
-        return _fail(f"{source}: permission denied")
-    except OSError as exc:
-        return _fail(f"{source}: cannot read ({exc.strerror or exc})")
-    kb = _load_kb(args)
-    assert isinstance(kb, KnowledgeBase)
+        trace = read_log(args.log)
+    except LogInputError as exc:
+        return _fail(str(exc))
+    kb = load_kb(args)
     report = diagnose(trace, kb)
     text = _render(report, args)
     if args.anonymize:
@@ -102,10 +118,10 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def cmd_kb(args: argparse.Namespace) -> int:
     from osdoctor.kb.lint import default_fixtures_dir, lint
-    from osdoctor.kb.loader import KnowledgeBase, load_knowledge
+    from osdoctor.kb.loader import load_knowledge
 
+    # Not load_kb: lint reports the knowledge's own problems itself.
     kb = load_knowledge([Path(d) for d in (args.kb or [])], user=not args.no_user_kb)
-    assert isinstance(kb, KnowledgeBase)
     if args.kb_command == "list":
         for s in sorted(kb.scenarios.values(), key=lambda s: s.id):
             print(f"scenario  {s.id:<32} {s.title}")
@@ -133,10 +149,7 @@ def cmd_kb(args: argparse.Namespace) -> int:
     return Exit.SUCCESS if not errors else Exit.FAILURE
 
 
-def _kb_show(kb: object, item_id: str) -> int:
-    from osdoctor.kb.loader import KnowledgeBase
-
-    assert isinstance(kb, KnowledgeBase)
+def _kb_show(kb: KnowledgeBase, item_id: str) -> int:
     if item_id in kb.scenarios:
         s = kb.scenarios[item_id]
         print(f"{s.id}: {s.title}\n  seed {s.seed} section {s.section}\n  file {s.path}")
@@ -208,7 +221,6 @@ def cmd_run(args: argparse.Namespace) -> int:
 
         return run_tui(command=cmd, assume_yes=args.yes)
     from osdoctor.diagnose import diagnose
-    from osdoctor.kb.loader import KnowledgeBase
     from osdoctor.live import LiveTrace
     from osdoctor.paths import PrivateStorageError
     from osdoctor.runner import CommandError, insert_debug, run_foreground
@@ -225,10 +237,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     live = LiveTrace(argv, source=str(session.path))
     show_progress = sys.stderr.isatty()
 
-    def on_line(out: object) -> None:
-        from osdoctor.runner import OutputLine
-
-        assert isinstance(out, OutputLine)
+    def on_line(out: OutputLine) -> None:
         live.feed(out)
         if show_progress:
             exchanges, lines = live.snapshot()
@@ -243,8 +252,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if show_progress:
         sys.stderr.write("\r\x1b[2K")
     trace = live.finish(result)
-    kb = _load_kb(args)
-    assert isinstance(kb, KnowledgeBase)
+    kb = load_kb(args)
     report = diagnose(trace, kb)
     sys.stdout.write(_render(report, args))
     print(f"osdoctor: session saved in {session.path}"
@@ -259,10 +267,7 @@ def cmd_open(args: argparse.Namespace) -> int:
     return run_tui(log=args.log, follow=args.follow)
 
 
-def _render(report: object, args: argparse.Namespace) -> str:
-    from osdoctor.model import Report
-
-    assert isinstance(report, Report)
+def _render(report: Report, args: argparse.Namespace) -> str:
     if args.format == "json":
         from osdoctor.render.json_report import render_json
 
@@ -278,12 +283,10 @@ def _render(report: object, args: argparse.Namespace) -> str:
 
 def cmd_runbook(args: argparse.Namespace) -> int:
     from osdoctor.kb.lint import default_fixtures_dir
-    from osdoctor.kb.loader import KnowledgeBase
     from osdoctor.runbook.build import build_runbook
     from osdoctor.runbook.write import RunbookError, write_runbook
 
-    kb = _load_kb(args)
-    assert isinstance(kb, KnowledgeBase)
+    kb = load_kb(args)
     fixtures = Path(args.fixtures) if args.fixtures else default_fixtures_dir()
     if fixtures is not None and not fixtures.is_dir():
         return _fail(f"{fixtures}: no such folder of fixture logs")
@@ -298,7 +301,6 @@ def cmd_runbook(args: argparse.Namespace) -> int:
 
 
 def cmd_lookup(args: argparse.Namespace) -> int:
-    from osdoctor.kb.loader import KnowledgeBase
     from osdoctor.runbook.lookup import lookup, render_json, render_text
 
     words = list(args.text)
@@ -309,8 +311,7 @@ def cmd_lookup(args: argparse.Namespace) -> int:
     query = " ".join(words).strip()
     if not query:
         return _fail("give the error message, or a piece of it, to look up")
-    kb = _load_kb(args)
-    assert isinstance(kb, KnowledgeBase)
+    kb = load_kb(args)
     hits = lookup(kb, query, limit=args.limit)
     render = render_json if args.format == "json" else render_text
     sys.stdout.write(render(kb, query, hits))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
 from typing import BinaryIO
 
@@ -11,7 +10,7 @@ from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.kb.matcher import fill, match_scenario
 from osdoctor.kb.schema import Rule
 from osdoctor.model import Evidence, Finding, Report, ScenarioMatch, Trace
-from osdoctor.parse.lines import Line, read_numbered
+from osdoctor.parse.lines import read_numbered
 from osdoctor.parse.parser import Parser
 
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -113,7 +112,3 @@ def parse_stream(stream: BinaryIO, source: str) -> Trace:
 def parse_path(path: Path) -> Trace:
     with path.open("rb") as stream:
         return parse_stream(stream, str(path))
-
-
-def diagnose_lines(lines: Iterable[Line], kb: KnowledgeBase, source: str = "-") -> Report:
-    return diagnose(Parser(source).feed_all(lines), kb)

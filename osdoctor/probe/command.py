@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from osdoctor.diagnose import diagnose, parse_path
-from osdoctor.kb.loader import KnowledgeBase, load_knowledge
+from osdoctor.cli import LogInputError, load_kb, read_log
+from osdoctor.diagnose import diagnose
 from osdoctor.probe.cloudconfig import CloudAuth, CloudConfigError, load_cloud_auth
 from osdoctor.probe.output import probe_json, probe_text
 from osdoctor.probe.runner import ProbeRun, contacts, execute, plan
@@ -44,24 +43,15 @@ def _consent(hosts: dict[str, list[str]], maps: dict[str, str], assume_yes: bool
 
 
 def cmd_probe(args: argparse.Namespace) -> int:
-    path = Path(args.log)
     try:
-        if path.is_dir():
-            return _fail(f"{args.log} is a folder, not a log file")
-        trace = parse_path(path)
-    except FileNotFoundError:
-        return _fail(f"{args.log}: no such file")
-    except OSError as exc:
-        return _fail(f"{args.log}: cannot read ({exc.strerror or exc})")
+        trace = read_log(args.log)
+    except LogInputError as exc:
+        return _fail(str(exc))
     try:
         maps = parse_maps(list(args.map or []))
     except MapError as exc:
         return _fail(str(exc))
-    kb = load_knowledge([Path(d) for d in (args.kb or [])], user=not args.no_user_kb)
-    assert isinstance(kb, KnowledgeBase)
-    for issue in kb.issues:
-        if issue.severity == "error":
-            print(f"osdoctor: knowledge not loaded: {issue}", file=sys.stderr)
+    kb = load_kb(args)
     report = diagnose(trace, kb)
     cloud: CloudAuth | None = None
     cloud_error: str | None = None
