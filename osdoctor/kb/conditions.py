@@ -190,25 +190,6 @@ def _groups(rx: Regex, text: str | None) -> dict[str, str]:
     return {k: v for k, v in m.groupdict().items() if v is not None} if m else {}
 
 
-def _captors(spec: dict[str, Any]) -> list[Callable[[Exchange], dict[str, str]]]:
-    """Named groups of the ``body`` and ``header_value`` regexes become placeholders
-    (a fault message, an X-Trans-Id), read once the exchange has matched."""
-    out: list[Callable[[Exchange], dict[str, str]]] = []
-    if isinstance(spec.get("body"), str) and "(?P<" in spec["body"]:
-        bre = compile_regex(spec["body"])
-        if bre.groupindex:
-            out.append(lambda ex: _groups(bre, ex.response.body.text
-                                          if ex.response and ex.response.body else None))
-    hv = spec.get("header_value")
-    if isinstance(hv, dict) and len(hv) == 1:
-        ((hname, hregex),) = hv.items()
-        hre = compile_regex(str(hregex))
-        if "(?P<" in str(hregex) and hre.groupindex:
-            out.append(lambda ex: _groups(hre, ex.response.header(str(hname))
-                                          if ex.response else None))
-    return out
-
-
 class RequestPattern:
     """What one exchange must look like."""
 
@@ -282,7 +263,15 @@ class RequestPattern:
                     "path is a template that starts with '/', e.g. /stacks/{stack}")
             self.path, _ = compile_template(spec["path"])
         self.tests = tests
-        self._captors = _captors(spec)
+        # Named groups of the body and header_value regexes become placeholders (a
+        # fault message, an X-Trans-Id), read once the exchange has matched.
+        self._captors: list[Callable[[Exchange], dict[str, str]]] = []
+        if "body" in spec and "(?P<" in spec["body"]:
+            self._captors.append(lambda ex: _groups(
+                bre, ex.response.body.text if ex.response and ex.response.body else None))
+        if "header_value" in spec and "(?P<" in str(hregex):
+            self._captors.append(lambda ex: _groups(
+                hre, ex.response.header(str(hname)) if ex.response else None))
         self.count = _count_test(spec["count"]) if "count" in spec else None
         self.repeat = int(spec.get("repeat", 1))
 
