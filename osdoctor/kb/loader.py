@@ -15,7 +15,7 @@ from typing import Any
 from osdoctor.kb.cache import load_documents
 from osdoctor.kb.conditions import trusted_patterns
 from osdoctor.kb.schema import Issue, Rule, Scenario, build_rule, build_scenario
-from osdoctor.kb.yamlfile import Node, YamlError, load_yaml
+from osdoctor.kb.yamlfile import Node, YamlError
 
 
 def builtin_dir() -> Path:
@@ -48,13 +48,6 @@ class KnowledgeBase:
                 self.add_document(path, doc, origin)
         if not trusted and len(self.issues) == before:
             save()
-
-    def add_file(self, path: Path, origin: str) -> None:
-        try:
-            doc = load_yaml(path)
-        except YamlError as exc:
-            doc = exc
-        self.add_document(path, doc, origin)
 
     def add_document(self, path: Path, doc: Any, origin: str) -> None:
         if isinstance(doc, YamlError):
