@@ -98,8 +98,7 @@ def diagnose(trace: Trace, kb: KnowledgeBase) -> Report:
     if outcome == "unknown" and match is not None and match.branch is not None:
         branch = kb.scenarios[match.id].branch(match.branch)
         if branch is not None and branch.outcome != "unknown":
-            outcome = branch.outcome
-            ctx = Context(trace, outcome)
+            outcome = ctx.outcome = branch.outcome
     findings = apply_rules(kb, ctx, match)
     return Report(trace=trace, outcome=outcome, scenario=match, findings=findings,
                   candidates=candidates)
