@@ -10,7 +10,7 @@ from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.kb.matcher import fill, match_scenario
 from osdoctor.kb.schema import Rule
 from osdoctor.model import Evidence, Finding, Report, ScenarioMatch, Trace
-from osdoctor.parse.lines import read_numbered
+from osdoctor.parse.lines import read_blocks
 from osdoctor.parse.parser import Parser
 
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -105,7 +105,7 @@ def diagnose(trace: Trace, kb: KnowledgeBase) -> Report:
 
 
 def parse_stream(stream: BinaryIO, source: str) -> Trace:
-    return Parser(source).feed_numbered(read_numbered(stream))
+    return Parser(source).feed_blocks(read_blocks(stream))
 
 
 def parse_path(path: Path) -> Trace:

@@ -58,8 +58,30 @@ def read_numbered(stream: BinaryIO, max_line: int = MAX_LINE,
     which keeps the per-line cost near a plain ``for line in file`` loop.
     """
     number = 0
+    for data, cut, head in read_blocks(stream, max_line, block):
+        if cut:
+            number += 1
+            yield number, head, cut
+            continue
+        for line in _decode(data[:-1]).split("\n"):
+            number += 1
+            yield number, line, 0
+
+
+def read_blocks(stream: BinaryIO, max_line: int = MAX_LINE,
+                block: int = 1 << 20) -> Iterator[tuple[bytes, int, str]]:
+    """Blocks of whole lines as bytes, each line ending in ``\\n``: ``(data, 0, "")``;
+    a line longer than ``max_line`` comes alone and decoded: ``(b"", bytes cut, head)``.
+
+    The parser's fast path works on undecoded blocks: the middle of a long
+    polling run is recognised a round at a time by a bytes regular expression,
+    without decoding it or making a string of each line. Lines are the same as
+    :func:`read_numbered`'s once decoded and cleaned (see :func:`decode_line`).
+    """
+    # Only a line that began in an earlier read can then be overlong.
+    block = min(block, max_line)
     pending = b""
-    skipping = -1  # bytes skipped so far of an overlong line's tail, or -1
+    skipping = -1
     read = stream.read
     while True:
         chunk = read(block)
@@ -70,9 +92,7 @@ def read_numbered(stream: BinaryIO, max_line: int = MAX_LINE,
             if nl < 0:
                 skipping += len(chunk)
                 continue
-            # The overlong line ends here: report it with what was skipped.
-            number += 1
-            yield number, _decode(pending), skipping + nl
+            yield b"", skipping + nl, _decode(pending)
             pending, skipping = b"", -1
             chunk = chunk[nl + 1 :]
         data = pending + chunk if pending else chunk
@@ -81,22 +101,36 @@ def read_numbered(stream: BinaryIO, max_line: int = MAX_LINE,
             pending = data
         else:
             pending = data[last + 1 :]
-            text = _decode(data[:last])
-            for line in text.split("\n"):
-                number += 1
-                if len(line) > max_line:
-                    yield number, line[:max_line], len(line.encode("utf-8", "replace")) - max_line
-                else:
-                    yield number, line, 0
+            first = data.find(b"\n")
+            start = 0
+            if first > max_line:
+                # Only the first line can be overlong: it began in the previous chunk.
+                head = _decode(data[:first])
+                if len(head) > max_line:
+                    yield b"", len(head.encode("utf-8", "replace")) - max_line, head[:max_line]
+                    start = first + 1
+            if start <= last:
+                yield (data[start : last + 1] if start or last + 1 < len(data) else data), 0, ""
         if len(pending) >= max_line:
+            skipping = len(pending) - max_line
             pending = pending[:max_line]
-            skipping = 0
     if skipping >= 0:
-        number += 1
-        yield number, _decode(pending), skipping
+        yield b"", skipping, _decode(pending)
     elif pending:
-        number += 1
-        yield number, _decode(pending), 0
+        yield pending + b"\n", 0, ""
+
+
+def is_clean(data: bytes) -> bool:
+    """True when a block has nothing :func:`clean` would remove."""
+    return b"\x1b" not in data and b"\r" not in data and b"\x00" not in data
+
+
+def decode_line(data: bytes) -> str:
+    """One line of a block, decoded and cleaned as :func:`read_numbered` does."""
+    text = data.decode("utf-8", "replace")
+    if "\x1b" in text or "\r" in text or "\x00" in text:
+        return clean(text)
+    return text
 
 
 def _decode(data: bytes) -> str:

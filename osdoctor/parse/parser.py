@@ -27,8 +27,9 @@ from osdoctor.model import (
     TransportError,
 )
 from osdoctor.parse.http_text import parse_curl, split_url
-from osdoctor.parse.lines import Line
+from osdoctor.parse.lines import Line, decode_line, is_clean
 from osdoctor.parse.prefixes import PrefixStripper
+from osdoctor.parse.rounds import RoundTemplate, build_template
 from osdoctor.parse.services import ServiceMap
 from osdoctor.redact import PemMasker, redact_line
 
@@ -53,6 +54,10 @@ _BIG_BODIES_KEPT = 64
 #: Exchanges kept at each end of a run of repeating requests; the middle is folded.
 FOLD_KEEP = 100
 _MAX_PERIOD = 8
+#: Lines remembered for making a round's template; longer rounds are read line by line.
+_TEMPLATE_LINES = 64
+#: A failed round match this close to a block's end waits for the next block.
+_ROUND_WAIT = 256 * 1024
 #: Debug messages kept at most; errors, warnings and output are always kept.
 _MAX_DEBUG_MESSAGES = 20000
 
@@ -223,6 +228,17 @@ class Parser:
         self._period = 0
         self._run = 0
         self._fold: Fold | None = None
+        # The fast path over a folded run (see ``feed_blocks`` and ``parse.rounds``).
+        self._recent: deque[tuple[int, str]] = deque(maxlen=_TEMPLATE_LINES)
+        self._template: RoundTemplate | None = None
+        self._skipped: deque[tuple[bytes, int, int]] = deque()
+        self._skipped_rounds = 0
+        self._engaged = False
+        self._replaying = False
+        self._model: list[Exchange] = []
+        self._repeat: Message | None = None
+        #: Rounds matched whole by the fast path rather than read line by line.
+        self.matched_rounds = 0
 
     # -- input -------------------------------------------------------------
     def feed_all(self, lines: Iterable[Line]) -> Trace:
@@ -237,11 +253,176 @@ class Parser:
             feed(number, text, cut)
         return self.finish()
 
+    def feed_blocks(self, blocks: Iterable[tuple[bytes, int, str]]) -> Trace:
+        """The fast path for a whole file: undecoded blocks of whole lines (see
+        ``lines.read_blocks``). Lines are decoded and fed one by one, except in
+        the middle of a folded polling run, where whole rounds are matched and
+        counted (see ``parse.rounds``)."""
+        feed = self.feed_text
+        number = 0
+        carry = b""
+        it = iter(blocks)
+        current = next(it, None)
+        while current is not None:
+            following = next(it, None)
+            data, cut, head = current
+            if cut:
+                if self._engaged:
+                    self._disengage(number)
+                for line in carry.split(b"\n")[:-1]:
+                    number += 1
+                    feed(number, decode_line(line))
+                carry = b""
+                number += 1
+                feed(number, head, cut)
+                current = following
+                continue
+            if carry:
+                data, carry = carry + data, b""
+            pos, end = 0, len(data)
+            more = following is not None
+            clean = is_clean(data)
+            if not clean and self._engaged:
+                self._disengage(number)
+            while pos < end:
+                template = self._template
+                if clean and (self._engaged or (
+                        template is not None and data.startswith(template.lead, pos)
+                        and self._may_skip(template))):
+                    pos, number, wait = self._skip_rounds(data, pos, number, more)
+                    if wait:
+                        carry = data[pos:]
+                        break
+                    if pos >= end:
+                        break
+                nl = data.find(b"\n", pos)
+                number += 1
+                feed(number, decode_line(data[pos:nl]))
+                pos = nl + 1
+            current = following
+        # The last block never waits for another, so the run ends disengaged.
+        return self.finish()
+
+    def _may_skip(self, template: RoundTemplate) -> bool:
+        """True at a round's start, in a run whose head (kept for good) is read."""
+        if template.repeats and (not self.trace.messages
+                                 or self.trace.messages[-1] is not self._repeat):
+            return False
+        if (self._run > FOLD_KEEP and self._period == template.exchanges
+                and self._collector is None and self._wrapped is None and not self._pending):
+            self._model = self.trace.exchanges[-template.exchanges:]
+            return True
+        return False
+
+    def _stand_in(self, count: int) -> None:
+        """Account for ``count`` exchanges matched as whole rounds, not read, exactly
+        as reading them would have: the run's fold grows, the run's kept end moves.
+
+        Each is a stand-in copied from the last round read: it carries the fold
+        key, and is itself folded away by the rounds read afterwards (they are
+        more than ``FOLD_KEEP`` exchanges). Once the kept end holds only
+        stand-ins, the rest only add to the count.
+        """
+        model = self._model
+        period = len(model)
+        exchanges = self.trace.exchanges
+        placed: list[Exchange] = []
+        for j in range(count):
+            fold = self._fold
+            rest = count - j
+            if fold is not None and len(placed) > FOLD_KEEP + _BIG_BODIES_KEPT \
+                    and rest % period == 0:
+                fold.count += rest
+                self._run += rest
+                self._exchange_count += rest
+                for ex in placed[-FOLD_KEEP - 1:]:
+                    ex.index += rest
+                return
+            self._fold_repeats()
+            like = model[j % period]
+            ex = Exchange(self._exchange_count,
+                          Request(like.request.method, like.request.url, 0,
+                                  logged_as=like.request.logged_as),
+                          service=like.service, path=like.path, query=like.query)
+            if like.response is not None:
+                ex.response = Response(like.status, 0, raw_headers=like.response.raw_headers)
+                body = like.response.body
+                if body is not None and body.size > _BIG_BODY and 200 <= (like.status or 0) < 300:
+                    self._keep_big(ex)  # newer big bodies release older ones' text
+            self._exchange_count += 1
+            exchanges.append(ex)
+            placed.append(ex)
+            self._last = ex
+
+    def _skip_rounds(self, data: bytes, pos: int, number: int,
+                     more: bool) -> tuple[int, int, bool]:
+        """Match whole rounds from ``pos``: (where matching stopped, the line number
+        there, whether to wait for the next block before deciding)."""
+        template = self._template
+        assert template is not None
+        if not self._engaged:
+            self._engaged = True
+            self._skipped = deque(maxlen=FOLD_KEEP // template.exchanges + 1)
+        match = template.pattern.match
+        keep = self._skipped.append
+        rounds = extra = 0
+        while True:
+            m = match(data, pos)
+            if m is None:
+                break
+            end = m.end()
+            if m.lastindex is not None:
+                # Connection lines came with this round: count its lines.
+                extra += data.count(b"\n", pos, end) - template.lines
+            keep((data, pos, end))
+            pos = end
+            rounds += 1
+        if rounds:
+            self._skipped_rounds += rounds
+            self.matched_rounds += rounds
+            number += rounds * template.lines + extra
+        if more and len(data) - pos < _ROUND_WAIT:
+            # The block may end inside a round: decide with the next one.
+            return pos, number, True
+        self._disengage(number)
+        return pos, number, False
+
+    def _disengage(self, number: int) -> None:
+        """Leave the fast path: count the rounds matched, except the last ones, which
+        are read line by line so that the run's kept end is complete."""
+        template = self._template
+        assert template is not None
+        self._engaged = False
+        self._template = None
+        replay = list(self._skipped)
+        self._skipped.clear()
+        counted = self._skipped_rounds - len(replay)
+        self._skipped_rounds = 0
+        if counted:
+            self._stand_in(counted * template.exchanges)
+            if template.repeats:
+                self.trace.messages[-1].repeats += counted * template.repeats
+            self.trace.openstack_lines += counted * template.record_lines
+            widths = self._widths
+            for width in template.widths:
+                widths[width] = widths.get(width, 0) + counted
+        lines: list[bytes] = []
+        for data, start, end in replay:
+            lines.extend(data[start : end - 1].split(b"\n"))
+        first = number - len(lines) + 1
+        self._replaying = True
+        try:
+            for offset, line in enumerate(lines):
+                self.feed_text(first + offset, decode_line(line))
+        finally:
+            self._replaying = False
+
     def feed(self, line: Line) -> None:
         self.feed_text(line.number, line.text, line.cut, line.time)
 
     def feed_text(self, number: int, raw: str, cut: int = 0, time: float | None = None) -> None:
         self.trace.line_count = number
+        self._recent.append((number, raw))
         if cut:
             self._cut_lines += 1
             if self._cut_lines <= 5:
@@ -557,6 +738,8 @@ class Parser:
     def _new_exchange(self, request: Request, time: float | None) -> Exchange:
         if self.trace.exchanges:
             self._fold_repeats()
+            if self._run > FOLD_KEEP and self._template is None and not self._replaying:
+                self._learn_round(request)
         ex = Exchange(index=self._exchange_count, request=request, time=time)
         self._exchange_count += 1
         ex.service, ex.path = self._services.locate(request.url)
@@ -587,6 +770,7 @@ class Parser:
         else:
             self._period = self._run = 0
             self._fold = None
+            self._template = None
             for p in range(1, min(_MAX_PERIOD, n - 1) + 1):
                 if _fold_key(exchanges[-1 - p]) == last:
                     self._period, self._run = p, 1
@@ -603,6 +787,34 @@ class Parser:
             self.trace.folds.append(fold)
         fold.count += 1
         fold.last_line = max(fold.last_line, victim.last_line)
+
+    def _learn_round(self, request: Request) -> None:
+        """At the start of a round of a folded run, make the template of the round
+        that just ended (see ``parse.rounds``)."""
+        period = self._period
+        first = self.trace.exchanges[-period]
+        if (first.request.logged_as != "curl" or request.logged_as != "curl"
+                or first.request.method != request.method
+                or split_url(first.request.url)[1] != split_url(request.url)[1]):
+            return
+        start, end = first.request.line, request.line
+        lines = [raw for number, raw in self._recent if start <= number < end]
+        if len(lines) != end - start:
+            return
+        # A message printed in every round (a wait's "Still waiting ...") is one
+        # message repeated: the round may hold it, if it holds no other.
+        repeats: set[int] = set()
+        for message in reversed(self.trace.messages[-4:]):
+            if message.last_line < start:
+                break
+            if message.line >= start or message is not self.trace.messages[-1]:
+                return
+            repeats = {number - start for number, raw in self._recent
+                       if start <= number < end and redact_line(raw) == message.text}
+        template = build_template(lines, period, frozenset(repeats))
+        if template is not None and template.repeats:
+            self._repeat = self.trace.messages[-1]
+        self._template = template
 
     def _request(self, number: int, text: str, time: float | None) -> None:
         curl = parse_curl(text)
@@ -749,6 +961,9 @@ class Parser:
         status = ex.status or 0
         if body.size <= _BIG_BODY or not (200 <= status < 300):
             return
+        self._keep_big(ex)
+
+    def _keep_big(self, ex: Exchange) -> None:
         self._big.append(ex)
         while len(self._big) > _BIG_BODIES_KEPT:
             old = self._big.popleft()
