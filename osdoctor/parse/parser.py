@@ -26,7 +26,7 @@ from osdoctor.model import (
     Traceback,
     TransportError,
 )
-from osdoctor.parse.http_text import parse_curl, split_url
+from osdoctor.parse.http_text import Curl, parse_curl, split_url
 from osdoctor.parse.lines import Line, decode_line, is_clean
 from osdoctor.parse.prefixes import PrefixStripper
 from osdoctor.parse.rounds import RoundTemplate, build_template
@@ -54,8 +54,14 @@ _BIG_BODIES_KEPT = 64
 #: Exchanges kept at each end of a run of repeating requests; the middle is folded.
 FOLD_KEEP = 100
 _MAX_PERIOD = 8
+#: Recent lines whose redaction (and request lines whose reading) is remembered,
+#: and the longest line remembered.
+_REMEMBER_LINES = 512
+_REMEMBER_LINE = 64 * 1024
 #: Lines remembered for making a round's template; longer rounds are read line by line.
 _TEMPLATE_LINES = 64
+#: Rounds matched by one call when they are many (fewer calls, same result).
+_ROUNDS_AT_ONCE = 4
 #: A failed round match this close to a block's end waits for the next block.
 _ROUND_WAIT = 256 * 1024
 #: Debug messages kept at most; errors, warnings and output are always kept.
@@ -221,7 +227,9 @@ class Parser:
         self._debug_messages = 0
         self._dropped_messages = 0
         self._cut_lines = 0
-        self._redact = PemMasker().feed
+        self._pem = PemMasker()
+        self._seen: dict[str, str] = {}
+        self._curls: dict[str, Curl | None] = {}
         self._exchange_count = 0
         self._wrapped: tuple[int, str, float | None, int] | None = None
         self._widths: dict[int, int] = {}
@@ -231,7 +239,8 @@ class Parser:
         # The fast path over a folded run (see ``feed_blocks`` and ``parse.rounds``).
         self._recent: deque[tuple[int, str]] = deque(maxlen=_TEMPLATE_LINES)
         self._template: RoundTemplate | None = None
-        self._skipped: deque[tuple[bytes, int, int]] = deque()
+        self._skipped: deque[tuple[bytes, int, int, int]] = deque()
+        self._kept_rounds = 0
         self._skipped_rounds = 0
         self._engaged = False
         self._replaying = False
@@ -362,21 +371,34 @@ class Parser:
         assert template is not None
         if not self._engaged:
             self._engaged = True
-            self._skipped = deque(maxlen=FOLD_KEEP // template.exchanges + 1)
-        match = template.pattern.match
-        keep = self._skipped.append
+            self._skipped.clear()
+            self._kept_rounds = 0
+        # The last rounds matched are kept (as spans) to be read again at the end.
+        need = FOLD_KEEP // template.exchanges + 1
+        skipped = self._skipped
+        keep = skipped.append
+        kept = self._kept_rounds
+        several, one = template.several.match, template.pattern.match
         rounds = extra = 0
         while True:
-            m = match(data, pos)
+            m = several(data, pos)
+            n = _ROUNDS_AT_ONCE
             if m is None:
-                break
+                m = one(data, pos)
+                n = 1
+                if m is None:
+                    break
             end = m.end()
             if m.lastindex is not None:
-                # Connection lines came with this round: count its lines.
-                extra += data.count(b"\n", pos, end) - template.lines
-            keep((data, pos, end))
+                # Connection lines came with these rounds: count their lines.
+                extra += data.count(b"\n", pos, end) - n * template.lines
+            keep((data, pos, end, n))
+            kept += n
+            while kept - skipped[0][3] >= need:
+                kept -= skipped.popleft()[3]
             pos = end
-            rounds += 1
+            rounds += n
+        self._kept_rounds = kept
         if rounds:
             self._skipped_rounds += rounds
             self.matched_rounds += rounds
@@ -396,7 +418,7 @@ class Parser:
         self._template = None
         replay = list(self._skipped)
         self._skipped.clear()
-        counted = self._skipped_rounds - len(replay)
+        counted = self._skipped_rounds - self._kept_rounds
         self._skipped_rounds = 0
         if counted:
             self._stand_in(counted * template.exchanges)
@@ -407,7 +429,7 @@ class Parser:
             for width in template.widths:
                 widths[width] = widths.get(width, 0) + counted
         lines: list[bytes] = []
-        for data, start, end in replay:
+        for data, start, end, _rounds in replay:
             lines.extend(data[start : end - 1].split(b"\n"))
         first = number - len(lines) + 1
         self._replaying = True
@@ -454,7 +476,7 @@ class Parser:
         if size >= _WRAP_MIN and stripped_text[0] not in "+|":
             # Table rows share one width by design; they say nothing of a wrap.
             self._widths[size] = self._widths.get(size, 0) + 1
-        text = self._redact(stripped_text)
+        text = self._redacted(stripped_text)
         if self._wrapped is not None and self._join_wrapped(text):
             return
         collector = self._collector
@@ -468,6 +490,20 @@ class Parser:
                 return
             self._end_collector()
         self._dispatch(number, text, time)
+
+    def _redacted(self, text: str) -> str:
+        """``text`` redacted. A polling log repeats its lines (the same request, the
+        same body) thousands of times: recent results are remembered."""
+        if self._pem.inside or len(text) > _REMEMBER_LINE or "-----BEGIN" in text:
+            return self._pem.feed(text)
+        seen = self._seen
+        done = seen.get(text)
+        if done is None:
+            done = self._pem.feed(text)
+            if len(seen) >= _REMEMBER_LINES:
+                seen.clear()
+            seen[text] = done
+        return done
 
     def _join_wrapped(self, text: str) -> bool:
         """Join a request line that a paste wrapped mid-word; True when ``text`` was
@@ -817,7 +853,12 @@ class Parser:
         self._template = template
 
     def _request(self, number: int, text: str, time: float | None) -> None:
-        curl = parse_curl(text)
+        curl = self._curls.get(text)
+        if curl is None:
+            curl = parse_curl(text)
+            if len(self._curls) >= _REMEMBER_LINES:
+                self._curls.clear()
+            self._curls[text] = curl
         if curl is None:
             self._message(number, "debug", text)
             return
