@@ -236,6 +236,9 @@ class Trace:
     """What could not be read, in plain words ("line 40 is cut after 1 MiB")."""
     openstack_lines: int = 0
     """Lines recognised as an OpenStack client's; zero means not a client log."""
+    dropped: int = 0
+    """Exchanges counted but no longer kept: the middle of a log of many runs
+    (see ``parse.parser.KEEP_FIRST``). Grows while a log is read."""
 
 
 @dataclass(slots=True)

@@ -159,3 +159,50 @@ def test_blocks_hold_clean_lines_and_cut_overlong_ones(block: int) -> None:
                    ("\u00e9t\u00e9", 0), ("tail", 0)]
     numbered = read_numbered(io.BytesIO(data), max_line=1000, block=block)
     assert [(text, cut) for _n, text, cut in numbered] == got
+
+
+def many_runs(times: int) -> bytes:
+    runs = [p.read_bytes() for p in sorted(LOGS.glob("*.log"))[:40]]
+    return b"".join(runs) * times
+
+
+def test_a_log_of_many_runs_keeps_its_first_and_last_exchanges_and_counts_the_rest(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    data = many_runs(6)
+    whole = Parser("x").feed_numbered(read_numbered(io.BytesIO(data)))
+    total = len(whole.exchanges) + sum(f.count for f in whole.folds)
+    monkeypatch.setattr("osdoctor.parse.parser.KEEP_FIRST", 100)
+    monkeypatch.setattr("osdoctor.parse.parser.KEEP_LAST", 400)
+    monkeypatch.setattr("osdoctor.parse.parser._DROP_AT_ONCE", 50)
+    trace = Parser("x").feed_blocks(read_blocks(io.BytesIO(data)))
+    assert len(trace.exchanges) <= 550 < len(whole.exchanges)
+    assert len(trace.exchanges) + sum(f.count for f in trace.folds) == total
+    assert [ex.index for ex in trace.exchanges[:100]] == [ex.index for ex in whole.exchanges[:100]]
+    assert [ex.request.url for ex in trace.exchanges[-400:]] == \
+        [ex.request.url for ex in whole.exchanges[-400:]]
+    window = [f for f in trace.folds if f.after == trace.exchanges[99].index]
+    assert window and window[0].count > 0
+    assert any("were counted, not kept" in p for p in trace.problems)
+    assert trace.exit_code == whole.exit_code and trace.command == whole.command
+
+
+def test_a_log_of_many_runs_keeps_its_first_and_last_printed_lines(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("osdoctor.parse.parser.KEEP_FIRST_MESSAGES", 100)
+    monkeypatch.setattr("osdoctor.parse.parser.KEEP_LAST_MESSAGES", 300)
+    monkeypatch.setattr("osdoctor.parse.parser._DROP_AT_ONCE", 50)
+    data = many_runs(3)
+    trace = Parser("x").feed_blocks(read_blocks(io.BytesIO(data)))
+    assert len(trace.messages) <= 450
+    assert trace.messages[-1].last_line > trace.line_count - 20
+    assert any("printed lines between the first 100 and the last 300" in p
+               for p in trace.problems)
+
+
+def test_memory_windows_give_the_same_trace_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("osdoctor.parse.parser.KEEP_FIRST", 50)
+    monkeypatch.setattr("osdoctor.parse.parser.KEEP_LAST", 300)
+    monkeypatch.setattr("osdoctor.parse.parser._DROP_AT_ONCE", 40)
+    log = polling_log(*POLLS[0], rounds=3 * FOLD_KEEP, other_run_at=FOLD_KEEP)
+    parser = assert_same(log + b"\n" + many_runs(1) + log)
+    assert parser.matched_rounds > 0

@@ -64,8 +64,16 @@ _TEMPLATE_LINES = 64
 _ROUNDS_AT_ONCE = 4
 #: A failed round match this close to a block's end waits for the next block.
 _ROUND_WAIT = 256 * 1024
-#: Debug messages kept at most; errors, warnings and output are always kept.
+#: Debug messages kept at most (the first ones).
 _MAX_DEBUG_MESSAGES = 20000
+#: Exchanges and messages kept at the start and at the end of a log; those between
+#: are counted, not kept, so that memory does not grow with a log of many runs.
+KEEP_FIRST = 1000
+KEEP_LAST = 4000
+KEEP_FIRST_MESSAGES = 2000
+KEEP_LAST_MESSAGES = 8000
+_DROP_AT_ONCE = 1000
+_WINDOW_PATTERN = "requests not kept (the log holds too many)"
 
 _DEBUG_PREFIXES = (
     "START with options", "options: ", "Auth plugin", "auth_config_hook", "defaults: ",
@@ -246,6 +254,8 @@ class Parser:
         self._replaying = False
         self._model: list[Exchange] = []
         self._repeat: Message | None = None
+        self._window: Fold | None = None
+        self._dropped_middle_messages = 0
         #: Rounds matched whole by the fast path rather than read line by line.
         self.matched_rounds = 0
 
@@ -334,7 +344,6 @@ class Parser:
         """
         model = self._model
         period = len(model)
-        exchanges = self.trace.exchanges
         placed: list[Exchange] = []
         for j in range(count):
             fold = self._fold
@@ -359,7 +368,7 @@ class Parser:
                 if body is not None and body.size > _BIG_BODY and 200 <= (like.status or 0) < 300:
                     self._keep_big(ex)  # newer big bodies release older ones' text
             self._exchange_count += 1
-            exchanges.append(ex)
+            self._append(ex)
             placed.append(ex)
             self._last = ex
 
@@ -546,6 +555,17 @@ class Parser:
         self._join_wrapped_messages()
         if self._cut_lines > 5:
             self.trace.problems.append(f"{self._cut_lines} lines were longer than 1 MiB and cut")
+        if self._window is not None:
+            self.trace.problems.append(
+                f"the log holds more requests than are kept: the {self._window.count:,} "
+                f"between the first {KEEP_FIRST:,} and the last {KEEP_LAST:,} were counted, "
+                "not kept"
+            )
+        if self._dropped_middle_messages:
+            self.trace.problems.append(
+                f"{self._dropped_middle_messages:,} printed lines between the first "
+                f"{KEEP_FIRST_MESSAGES:,} and the last {KEEP_LAST_MESSAGES:,} were not kept"
+            )
         if self._dropped_messages:
             self.trace.problems.append(
                 f"{self._dropped_messages} debug lines past the first {_MAX_DEBUG_MESSAGES} "
@@ -632,6 +652,10 @@ class Parser:
                 self._dropped_messages += 1
                 return
         messages.append(Message(number, kind, text, last_line=number))
+        if len(messages) > KEEP_FIRST_MESSAGES + KEEP_LAST_MESSAGES + _DROP_AT_ONCE:
+            # The same memory bound as for exchanges: the middle of a huge log goes.
+            del messages[KEEP_FIRST_MESSAGES : KEEP_FIRST_MESSAGES + _DROP_AT_ONCE]
+            self._dropped_middle_messages += _DROP_AT_ONCE
 
     # -- dispatch ----------------------------------------------------------
     def _dispatch(self, number: int, text: str, time: float | None) -> None:
@@ -785,10 +809,45 @@ class Parser:
             location = _location(prev.response.raw_headers) if prev.response else None
             if location and (location == request.url or request.url.startswith(location)):
                 ex.redirected_from = prev.index
-        self.trace.exchanges.append(ex)
+        self._append(ex)
         self.trace.openstack_lines += 1
         self._last = ex
         return ex
+
+    def _append(self, ex: Exchange) -> None:
+        exchanges = self.trace.exchanges
+        exchanges.append(ex)
+        if len(exchanges) > KEEP_FIRST + KEEP_LAST + _DROP_AT_ONCE:
+            self._drop_middle()
+
+    def _drop_middle(self) -> None:
+        """Bound memory on a log of many runs (a ``--log-file`` kept for days): keep
+        the first and the last exchanges, count the ones between them."""
+        exchanges = self.trace.exchanges
+        gone = exchanges[KEEP_FIRST : KEEP_FIRST + _DROP_AT_ONCE]
+        del exchanges[KEEP_FIRST : KEEP_FIRST + _DROP_AT_ONCE]
+        folds = self.trace.folds
+        window = self._window
+        if window is None:
+            window = self._window = Fold(exchanges[KEEP_FIRST - 1].index, 0, gone[0].first_line,
+                                         0, [_WINDOW_PATTERN])
+        # Runs folded between the dropped exchanges are dropped with them.
+        low, high = gone[0].index - 1, gone[-1].index
+        kept_folds = []
+        for fold in folds:
+            if fold is not window and fold is not self._fold and low <= fold.after <= high:
+                window.count += fold.count
+                window.last_line = max(window.last_line, fold.last_line)
+            else:
+                kept_folds.append(fold)
+        if window not in kept_folds:
+            kept_folds.append(window)
+            kept_folds.sort(key=lambda f: f.after)
+        self.trace.folds = kept_folds
+        window.count += len(gone)
+        self.trace.dropped += len(gone)
+        window.last_line = max(window.last_line, max(ex.last_line for ex in gone))
+
 
     def _fold_repeats(self) -> None:
         """Fold the middle of a run of repeating requests, keeping its two ends.

@@ -23,6 +23,8 @@ def row_count(row: TimelineRow) -> str:
     text = f" ×{row.count}" if row.count > 1 else ""
     if row.folded:
         text += f" (+{row.folded} requests folded)"
+    if row.not_kept:
+        text += f" (then {row.not_kept} requests not kept)"
     return text
 
 

@@ -66,6 +66,9 @@ class TimelineRow:
     """The 3xx exchange, when this row is a redirect followed to its target."""
     folded: int = 0
     """Requests of this run that the parser folded away (counted, not kept)."""
+    not_kept: int = 0
+    """Other requests after this row that the parser counted but did not keep (the
+    middle of a log of many runs)."""
 
     @property
     def shown(self) -> Exchange:
@@ -97,9 +100,10 @@ class RowBuilder:
             # its answer may have come since: redo that row
             after = self._firsts.pop() - 1
             self.rows.pop()
-        start = bisect_right(exchanges, after, key=_index)
-        for pos in range(start, len(exchanges)):
-            self._add(exchanges[pos])
+        # A parser on another thread may fold or drop exchanges meanwhile: work on a copy.
+        exchanges = list(exchanges)
+        for ex in exchanges[bisect_right(exchanges, after, key=_index):]:
+            self._add(ex)
 
     def _add(self, ex: Exchange) -> None:
         self._open = status_class(ex) == "pending"
@@ -107,8 +111,12 @@ class RowBuilder:
         self._last_index = ex.index
         rows = self.rows
         if gap > 0 and rows:
-            # The parser folded the middle of a long run out: count it on its row.
-            rows[-1].folded += gap
+            last = rows[-1]
+            if _key(ex) in (_key(last.last), _key(last.first)):
+                # The parser folded the middle of a long run out: count it on its row.
+                last.folded += gap
+            else:
+                last.not_kept += gap
         if rows:
             last = rows[-1]
             if (ex.redirected_from is not None and last.count == 1 and last.redirect is None

@@ -35,6 +35,7 @@ class Timeline(LineList):
         super().__init__(id=id)
         self.trace: Trace | None = None
         self.builder = RowBuilder()
+        self._dropped = 0
         self.live = False
         self.timed = False
         """Whether the log carries times (a session or a live run): then the
@@ -43,6 +44,7 @@ class Timeline(LineList):
     def show(self, trace: Trace, live: bool) -> None:
         self.trace, self.live = trace, live
         self.builder = RowBuilder()
+        self._dropped = 0
         self.cursor = 0
         self.sync()
 
@@ -50,6 +52,11 @@ class Timeline(LineList):
         """Take in the exchanges parsed since the last call."""
         if self.trace is None:
             return
+        if self.trace.dropped != self._dropped:
+            # The parser let go of the middle of a very long log: rows start again
+            # from what it keeps, so that the rows do not keep it alive.
+            self._dropped = self.trace.dropped
+            self.builder = RowBuilder()
         self.builder.update(self.trace.exchanges)
         if not self.timed and self.builder.rows and self.builder.rows[0].first.time is not None:
             self.timed = True
