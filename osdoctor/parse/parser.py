@@ -252,6 +252,7 @@ class Parser:
         self._skipped_rounds = 0
         self._engaged = False
         self._replaying = False
+        self._number = 0
         self._model: list[Exchange] = []
         self._repeat: Message | None = None
         self._window: Fold | None = None
@@ -274,11 +275,7 @@ class Parser:
 
     def feed_blocks(self, blocks: Iterable[tuple[bytes, int, str]]) -> Trace:
         """The fast path for a whole file: undecoded blocks of whole lines (see
-        ``lines.read_blocks``). Lines are decoded and fed one by one, except in
-        the middle of a folded polling run, where whole rounds are matched and
-        counted (see ``parse.rounds``)."""
-        feed = self.feed_text
-        number = 0
+        ``lines.read_blocks``)."""
         carry = b""
         it = iter(blocks)
         current = next(it, None)
@@ -286,41 +283,50 @@ class Parser:
             following = next(it, None)
             data, cut, head = current
             if cut:
-                if self._engaged:
-                    self._disengage(number)
-                for line in carry.split(b"\n")[:-1]:
-                    number += 1
-                    feed(number, decode_line(line))
+                self.feed_block(carry)
                 carry = b""
-                number += 1
-                feed(number, head, cut)
-                current = following
-                continue
-            if carry:
-                data, carry = carry + data, b""
-            pos, end = 0, len(data)
-            more = following is not None
-            clean = is_clean(data)
-            if not clean and self._engaged:
-                self._disengage(number)
-            while pos < end:
-                template = self._template
-                if clean and (self._engaged or (
-                        template is not None and data.startswith(template.lead, pos)
-                        and self._may_skip(template))):
-                    pos, number, wait = self._skip_rounds(data, pos, number, more)
-                    if wait:
-                        carry = data[pos:]
-                        break
-                    if pos >= end:
-                        break
-                nl = data.find(b"\n", pos)
-                number += 1
-                feed(number, decode_line(data[pos:nl]))
-                pos = nl + 1
+                self._number += 1
+                self.feed_text(self._number, head, cut)
+            else:
+                carry = self.feed_block(carry + data if carry else data,
+                                        more=following is not None)
             current = following
-        # The last block never waits for another, so the run ends disengaged.
         return self.finish()
+
+    def feed_block(self, data: bytes, more: bool = False) -> bytes:
+        """Feed whole lines, each ending in ``\\n``, numbered after those fed before.
+
+        Lines are decoded and fed one by one, except in the middle of a
+        folded polling run, where whole rounds are matched and counted (see
+        ``parse.rounds``). With ``more``, a round that the block may have cut
+        is given back, undecided: pass it again in front of the next block.
+        """
+        feed = self.feed_text
+        number = self._number
+        pos, end = 0, len(data)
+        clean = is_clean(data)
+        if not clean and self._engaged:
+            self._disengage(number)
+        carry = b""
+        while pos < end:
+            template = self._template
+            if clean and (self._engaged or (
+                    template is not None and data.startswith(template.lead, pos)
+                    and self._may_skip(template))):
+                pos, number, wait = self._skip_rounds(data, pos, number, more)
+                if wait:
+                    carry = data[pos:]
+                    break
+                if pos >= end:
+                    break
+            nl = data.find(b"\n", pos)
+            if nl < 0:
+                nl = end  # a last line without its newline
+            number += 1
+            feed(number, decode_line(data[pos:nl]))
+            pos = nl + 1
+        self._number = number
+        return carry
 
     def _may_skip(self, template: RoundTemplate) -> bool:
         """True at a round's start, in a run whose head (kept for good) is read."""
@@ -452,7 +458,7 @@ class Parser:
         self.feed_text(line.number, line.text, line.cut, line.time)
 
     def feed_text(self, number: int, raw: str, cut: int = 0, time: float | None = None) -> None:
-        self.trace.line_count = number
+        self.trace.line_count = self._number = number
         self._recent.append((number, raw))
         if cut:
             self._cut_lines += 1
