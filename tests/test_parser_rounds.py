@@ -199,6 +199,19 @@ def test_a_log_of_many_runs_keeps_its_first_and_last_printed_lines(
                for p in trace.problems)
 
 
+def test_a_log_of_many_runs_keeps_its_first_and_last_tracebacks(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("osdoctor.parse.parser.KEEP_FIRST_TRACEBACKS", 3)
+    monkeypatch.setattr("osdoctor.parse.parser.KEEP_LAST_TRACEBACKS", 10)
+    data = many_runs(8)
+    whole = Parser("x").feed_numbered(read_numbered(io.BytesIO(many_runs(1))))
+    assert whole.tracebacks, "the runs hold tracebacks"
+    trace = Parser("x").feed_blocks(read_blocks(io.BytesIO(data)))
+    assert 13 <= len(trace.tracebacks) <= 113
+    assert trace.tracebacks[0].first_line == whole.tracebacks[0].first_line
+    assert any("tracebacks between the first 3 and the last 10" in p for p in trace.problems)
+
+
 def test_memory_windows_give_the_same_trace_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("osdoctor.parse.parser.KEEP_FIRST", 50)
     monkeypatch.setattr("osdoctor.parse.parser.KEEP_LAST", 300)

@@ -57,7 +57,7 @@ _MAX_PERIOD = 8
 #: Recent lines whose redaction (and request lines whose reading) is remembered,
 #: and the longest line remembered.
 _REMEMBER_LINES = 512
-_REMEMBER_LINE = 64 * 1024
+_REMEMBER_LINE = 8 * 1024
 #: Lines remembered for making a round's template; longer rounds are read line by line.
 _TEMPLATE_LINES = 64
 #: Rounds matched by one call when they are many (fewer calls, same result).
@@ -72,6 +72,8 @@ KEEP_FIRST = 1000
 KEEP_LAST = 4000
 KEEP_FIRST_MESSAGES = 2000
 KEEP_LAST_MESSAGES = 8000
+KEEP_FIRST_TRACEBACKS = 100
+KEEP_LAST_TRACEBACKS = 400
 _DROP_AT_ONCE = 1000
 _WINDOW_PATTERN = "requests not kept (the log holds too many)"
 
@@ -257,6 +259,7 @@ class Parser:
         self._repeat: Message | None = None
         self._window: Fold | None = None
         self._dropped_middle_messages = 0
+        self._dropped_tracebacks = 0
         #: Rounds matched whole by the fast path rather than read line by line.
         self.matched_rounds = 0
 
@@ -572,6 +575,11 @@ class Parser:
                 f"{self._dropped_middle_messages:,} printed lines between the first "
                 f"{KEEP_FIRST_MESSAGES:,} and the last {KEEP_LAST_MESSAGES:,} were not kept"
             )
+        if self._dropped_tracebacks:
+            self.trace.problems.append(
+                f"{self._dropped_tracebacks:,} tracebacks between the first "
+                f"{KEEP_FIRST_TRACEBACKS:,} and the last {KEEP_LAST_TRACEBACKS:,} were not kept"
+            )
         if self._dropped_messages:
             self.trace.problems.append(
                 f"{self._dropped_messages} debug lines past the first {_MAX_DEBUG_MESSAGES} "
@@ -595,7 +603,11 @@ class Parser:
         self._collector = None
         if isinstance(c, _TracebackCollector):
             if c.tb.exc_type or c.tb.frames:
-                self.trace.tracebacks.append(c.tb)
+                tracebacks = self.trace.tracebacks
+                tracebacks.append(c.tb)
+                if len(tracebacks) > KEEP_FIRST_TRACEBACKS + KEEP_LAST_TRACEBACKS + 100:
+                    del tracebacks[KEEP_FIRST_TRACEBACKS : KEEP_FIRST_TRACEBACKS + 100]
+                    self._dropped_tracebacks += 100
         elif c is not None:
             c.close()
 
