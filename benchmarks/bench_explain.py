@@ -12,10 +12,12 @@ Prints figures, asserts nothing (timing goals are not tests):
 Two kinds of big log, both made only of real captures (``--mix``):
 
 - ``waits`` (default): what a log of long waits holds. Long polling runs taken
-  from six real captures (stack create and delete events, a stalled stack,
+  from five real captures (stack create and delete events, a stalled stack,
   an Ironic provision wait, a server create wait), each repeated as a long
-  wait repeats its round, with a fresh request id every round; between two
-  waits, a whole other real run (retries, 4xx, tracebacks, name lookups).
+  wait repeats its round, with a fresh request id every round; every other
+  wait as ``--log-file`` writes it (time, pid, level and logger first);
+  between two waits, a whole other real run (retries, 4xx, tracebacks, name
+  lookups).
 - ``restarts``: the harder case of one wait interrupted by another real run
   every 2,000 rounds, so that the parser meets a new run every 6 MB.
 - ``runs``: the worst case, no wait at all: every real capture again and again,
@@ -70,6 +72,17 @@ def rounds(one_round: list[bytes], first: int) -> Iterator[bytes]:
         yield _REQUEST_ID.sub(b"req-%08x-0000-4000-8000-%012x" % (n, n), block)
 
 
+def as_log_file(data: bytes, first: int) -> bytes:
+    """The lines as osc-lib's --log-file writes them."""
+    out = []
+    for n, line in enumerate(data.splitlines(keepends=True), first):
+        logger = b"urllib3.connectionpool" if line.startswith(b"http") else b"keystoneauth.session"
+        stamp = b"2026-11-30 %02d:%02d:%02d.%03d" % (n // 3600000 % 24, n // 60000 % 60,
+                                                    n // 1000 % 60, n % 1000)
+        out.append(stamp + b" 4242 DEBUG " + logger + b" [-] " + line)
+    return b"".join(out)
+
+
 def other_runs() -> list[bytes]:
     polls = {name for name, _marker in WAITS} | {POLL_SOURCE}
     return [p.read_bytes() for p in sorted(LOGS.glob("*.log")) if p.stem not in polls]
@@ -107,9 +120,11 @@ def build_log(path: Path, megabytes: int, mix: str = "waits") -> None:
             out.writelines(head)
             share = (target - written) // (waits - w)
             start = written
-            for block in rounds(one_round, w << 24):
+            for n, block in enumerate(rounds(one_round, w << 24)):
                 if written - start >= share:
                     break
+                if w % 2:
+                    block = as_log_file(block, n * len(one_round))
                 out.write(block)
                 written += len(block)
             out.writelines(tail)
@@ -141,6 +156,8 @@ def run_measured(argv: list[str], env: dict[str, str]) -> tuple[float, int, int]
 def env_for_osdoctor() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    # As after an install, the modules' bytecode is cached (the warm-up run writes it).
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.setdefault("OSDOCTOR_HOME", tempfile.mkdtemp(prefix="osdoctor-bench-home-"))
     return env
 

@@ -223,7 +223,8 @@ class Trace:
     """Service type -> endpoint URLs from the token's catalog."""
     exchanges: list[Exchange] = field(default_factory=list)
     """Exchanges in order. Their ``index`` counts every request of the log; the
-    middle of a long run of repeating requests is in ``folds`` instead."""
+    middle of a long run of repeating requests is in ``folds`` instead, and so
+    is the middle of a log holding more exchanges than are kept (see ``dropped``)."""
     folds: list[Fold] = field(default_factory=list)
     messages: list[Message] = field(default_factory=list)
     tracebacks: list[Traceback] = field(default_factory=list)

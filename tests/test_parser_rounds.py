@@ -138,6 +138,28 @@ def test_any_block_size_and_interruption_parse_the_same(block: int, odd: int, ot
     assert_same(data, block=block)
 
 
+def log_file(data: bytes, bracket: bool = True) -> bytes:
+    """The lines as --log-file writes them: time, pid, level and logger first."""
+    out = []
+    for n, line in enumerate(data.split(b"\n")):
+        logger = b"urllib3.connectionpool" if line.startswith(b"http") else b"keystoneauth.session"
+        context = b" [-]" if bracket else b""
+        stamp = b"2026-11-30 %02d:%02d:%02d.%03d" % (n // 3600000 % 24, n // 60000 % 60,
+                                                    n // 1000 % 60, n % 1000)
+        out.append(stamp + b" 4242 DEBUG " + logger + context + b" " + line)
+    return b"\n".join(out)
+
+
+@pytest.mark.parametrize("bracket", [True, False], ids=["osc-lib", "no-context"])
+def test_a_log_file_with_prefixes_is_matched_whole_and_parses_the_same(bracket: bool) -> None:
+    data = log_file(polling_log(*POLLS[3], rounds=5 * FOLD_KEEP, noise_every=11,
+                                odd_line_at=3 * FOLD_KEEP), bracket)
+    parser = assert_same(data)
+    assert parser.matched_rounds > 2 * FOLD_KEEP
+    assert parser.trace.format == "log-file"
+    assert parser.trace.exchanges[-1].time is not None
+
+
 def test_a_damaged_log_takes_the_line_path_and_parses_the_same() -> None:
     data = polling_log(*POLLS[0], rounds=3 * FOLD_KEEP).replace(b"\n", b"\r\n")
     parser = assert_same(data)

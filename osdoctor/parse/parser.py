@@ -29,7 +29,7 @@ from osdoctor.model import (
 from osdoctor.parse.http_text import Curl, parse_curl, split_url
 from osdoctor.parse.lines import Line, decode_line, is_clean
 from osdoctor.parse.prefixes import PrefixStripper
-from osdoctor.parse.rounds import RoundTemplate, build_template
+from osdoctor.parse.rounds import RoundTemplate, build_template, log_prefix
 from osdoctor.parse.services import ServiceMap
 from osdoctor.redact import PemMasker, redact_line
 
@@ -247,7 +247,7 @@ class Parser:
         self._run = 0
         self._fold: Fold | None = None
         # The fast path over a folded run (see ``feed_blocks`` and ``parse.rounds``).
-        self._recent: deque[tuple[int, str]] = deque(maxlen=_TEMPLATE_LINES)
+        self._recent: deque[tuple[int, str, str]] = deque(maxlen=_TEMPLATE_LINES)
         self._template: RoundTemplate | None = None
         self._skipped: deque[tuple[bytes, int, int, int]] = deque()
         self._kept_rounds = 0
@@ -314,7 +314,7 @@ class Parser:
         while pos < end:
             template = self._template
             if clean and (self._engaged or (
-                    template is not None and data.startswith(template.lead, pos)
+                    template is not None and template.leads(data, pos)
                     and self._may_skip(template))):
                 pos, number, wait = self._skip_rounds(data, pos, number, more)
                 if wait:
@@ -462,7 +462,6 @@ class Parser:
 
     def feed_text(self, number: int, raw: str, cut: int = 0, time: float | None = None) -> None:
         self.trace.line_count = self._number = number
-        self._recent.append((number, raw))
         if cut:
             self._cut_lines += 1
             if self._cut_lines <= 5:
@@ -480,6 +479,7 @@ class Parser:
             stripped_text = stripped.text
             if stripped.time is not None:
                 time = stripped.time
+        self._recent.append((number, raw, stripped_text))
         if self._collector is None:
             # Lines whose text is never kept need no redaction.
             if stripped_text.startswith(_SKIP_PREFIXES):
@@ -911,9 +911,20 @@ class Parser:
                 or split_url(first.request.url)[1] != split_url(request.url)[1]):
             return
         start, end = first.request.line, request.line
-        lines = [raw for number, raw in self._recent if start <= number < end]
-        if len(lines) != end - start:
+        recent = [(raw, text) for number, raw, text in self._recent if start <= number < end]
+        if len(recent) != end - start:
             return
+        lines = [text for _raw, text in recent]
+        # Either every line is bare, or every line has a --log-file prefix, which
+        # must be exactly what the stripper removed.
+        prefixes: list[bytes] | None = None
+        if any(raw != text for raw, text in recent):
+            prefixes = []
+            for raw, text in recent:
+                prefix = log_prefix(raw, text)
+                if prefix is None:
+                    return
+                prefixes.append(prefix)
         # A message printed in every round (a wait's "Still waiting ...") is one
         # message repeated: the round may hold it, if it holds no other.
         repeats: set[int] = set()
@@ -922,9 +933,8 @@ class Parser:
                 break
             if message.line >= start or message is not self.trace.messages[-1]:
                 return
-            repeats = {number - start for number, raw in self._recent
-                       if start <= number < end and redact_line(raw) == message.text}
-        template = build_template(lines, period, frozenset(repeats))
+            repeats = {i for i, text in enumerate(lines) if redact_line(text) == message.text}
+        template = build_template(lines, period, frozenset(repeats), prefixes)
         if template is not None and template.repeats:
             self._repeat = self.trace.messages[-1]
         self._template = template

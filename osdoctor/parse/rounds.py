@@ -42,6 +42,29 @@ _ANY_QUERY = rb"(?:\?[!-~]*)?"
 _BODY_OBJECT = rb"RESP BODY: \{.*\}[ \t]*\n"
 _BODY_LIST = rb"RESP BODY: \[.*\][ \t]*\n"
 _ID_LINE = rb"[A-Z]+ call to (?:[!-~]+ for )?[!-~]+ used request id [!-~].*\n"
+# osc-lib's --log-file prefix ("2026-11-30 02:00:58.123 12345 DEBUG keystoneauth.session
+# [-] "), and the standalone baremetal shell's ("2026-11-30 02:00:58,123 DEBUG: name "),
+# as the stripper reads them (``parse.prefixes``).
+_LOG_PREFIX = re.compile(
+    r"(?P<time>\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:[+-]\d\d:?\d\d|Z)?) "
+    r"(?P<pid>\d+ )?(?P<name>(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|TRACE):? +[\w.\-]+)"
+    r"(?P<context> \[[^\]]*\])?(?P<space> ?)"
+)
+# In bytes, \d is [0-9].
+_TIME = rb"\d\d\d\d-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:[+-]\d\d:?\d\d|Z)? "
+#: Where a prefixed round's first line shows its fixed start, at the latest.
+_PREFIX_REACH = 512
+
+
+def log_prefix(raw: str, text: str) -> bytes | None:
+    """The expression of ``raw``'s --log-file prefix when ``raw`` is ``text`` behind
+    it: the time, pid and context may change, the level and logger may not. It is
+    stricter than the stripper's, so a line it accepts is stripped the same way."""
+    m = _LOG_PREFIX.match(raw)
+    if m is None or raw[m.end() :] != text or not m["name"].isascii():
+        return None
+    return (_TIME + (rb"\d+ " if m["pid"] else b"") + re.escape(m["name"].encode())
+            + (rb" \[[^\]\n]*\]" if m["context"] else b"") + m["space"].encode())
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,16 +84,27 @@ class RoundTemplate:
     """Lengths of the template's long lines, for the paste-wrap detector."""
     repeats: int = 0
     """Lines per round that repeat the last message."""
+    prefixed: bool = False
+    """Every line has the --log-file prefix."""
+
+    def leads(self, data: bytes, pos: int) -> bool:
+        """Whether the line at ``pos`` may start a round: a cheap test before the match."""
+        if not self.prefixed:
+            return data.startswith(self.lead, pos)
+        at = data.find(self.lead, pos, pos + _PREFIX_REACH)
+        return at >= 0 and data.find(b"\n", pos, at) < 0
 
 
-def build_template(lines: list[str], exchanges: int,
-                   repeats: frozenset[int] = frozenset()) -> RoundTemplate | None:
+def build_template(lines: list[str], exchanges: int, repeats: frozenset[int] = frozenset(),
+                   prefixes: list[bytes] | None = None) -> RoundTemplate | None:
     """The template of a round read in full, or None when a line is not one of the
     records whose effect the template can vouch for.
 
     ``repeats`` are the indices of lines that only repeated the message before
     them (ironicclient's "Still waiting for node ..."): they must come back
-    exactly as they are.
+    exactly as they are. With ``prefixes``, ``lines`` are the texts behind a
+    --log-file prefix (see :func:`log_prefix`), which the lines of a matched
+    round must carry too.
     """
     parts: list[bytes] = []
     lead = b""
@@ -146,8 +180,23 @@ def build_template(lines: list[str], exchanges: int,
         return None
     if not lead or asked is not None or seen_exchanges != exchanges:
         return None
-    body = b"".join(parts) + _NOISE
+    noise = _NOISE
+    if prefixes is not None:
+        if len(prefixes) != len(lines) or len(set(prefixes)) > 8:
+            return None
+        # Each record with its own line's prefix; connection lines with any of them.
+        any_prefix = b"(?:" + b"|".join(sorted(set(prefixes))) + b")"
+        noise = _NOISE.replace(b"((?:(?:", b"((?:" + any_prefix + b"(?:", 1)
+        shown = [i for i in range(len(lines)) if not lines[i].startswith(_NOISE_LINES)]
+        for k, part in enumerate(parts):
+            prefix = prefixes[shown[k]]
+            if part.startswith(_NOISE):
+                part = noise + prefix + part[len(_NOISE):]
+            else:
+                part = prefix + part
+            parts[k] = part
+    body = b"".join(parts) + noise
     pattern, several = re.compile(body), re.compile(b"(?:" + body + b"){4}")
     widths = tuple(len(line) for line in lines if len(line) >= _WRAP_MIN)
     return RoundTemplate(lead, pattern, several, exchanges, len(parts), record_lines, widths,
-                         len(repeats))
+                         len(repeats), prefixes is not None)
