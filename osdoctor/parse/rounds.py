@@ -34,10 +34,10 @@ _WRAP_MIN = 60
 # The pieces of a round's expression. They run on undecoded bytes and are
 # stricter than the parser's own expressions (``[!-~]`` where it has ``\S``,
 # ``[0-9]`` for ``\d``), so that whatever they accept the parser reads the same
-# way. urllib3 logs its connection lines just before the pool line, any number.
-# The group takes part in a match only when such lines are there, so that a round
-# without them (the usual one) has the template's number of lines.
-_NOISE = rb"((?:(?:Starting new HTTP|Resetting dropped connection|Incremented Retry).*\n)+)?"
+# way. urllib3 logs its connection lines just before a pool line, any number: a
+# pool line is tried alone first (the usual case), then behind such lines, in a
+# group that takes part in the match only then (see ``_pool_part``).
+_NOISE = rb"(?:Starting new HTTP|Resetting dropped connection|Incremented Retry).*\n"
 _ANY_QUERY = rb"(?:\?[!-~]*)?"
 _BODY_OBJECT = rb"RESP BODY: \{.*\}[ \t]*\n"
 _BODY_LIST = rb"RESP BODY: \[.*\][ \t]*\n"
@@ -107,6 +107,7 @@ def build_template(lines: list[str], exchanges: int, repeats: frozenset[int] = f
     round must carry too.
     """
     parts: list[bytes] = []
+    pools: set[int] = set()  # parts that are pool lines
     lead = b""
     seen_exchanges = 0
     record_lines = 0
@@ -150,7 +151,8 @@ def build_template(lines: list[str], exchanges: int, repeats: frozenset[int] = f
                 seen_exchanges += 1
                 record_lines += 1
             fixed = f'{base} "{method} {path}'.encode()
-            parts.append(_NOISE + re.escape(fixed) + _ANY_QUERY + rb' HTTP/[0-9.]+" '
+            pools.add(len(parts))
+            parts.append(re.escape(fixed) + _ANY_QUERY + rb' HTTP/[0-9.]+" '
                          + status.encode() + rb" [!-~].*\n")
             asked = None
             after_pool = True
@@ -184,18 +186,12 @@ def build_template(lines: list[str], exchanges: int, repeats: frozenset[int] = f
     if prefixes is not None:
         if len(prefixes) != len(lines) or len(set(prefixes)) > 8:
             return None
-        # Each record with its own line's prefix; connection lines with any of them.
-        any_prefix = b"(?:" + b"|".join(sorted(set(prefixes))) + b")"
-        noise = _NOISE.replace(b"((?:(?:", b"((?:" + any_prefix + b"(?:", 1)
+        # Each record behind its own line's prefix; connection lines behind any.
+        noise = b"(?:" + b"|".join(sorted(set(prefixes))) + b")" + _NOISE
         shown = [i for i in range(len(lines)) if not lines[i].startswith(_NOISE_LINES)]
-        for k, part in enumerate(parts):
-            prefix = prefixes[shown[k]]
-            if part.startswith(_NOISE):
-                part = noise + prefix + part[len(_NOISE):]
-            else:
-                part = prefix + part
-            parts[k] = part
-    body = b"".join(parts) + noise
+        parts = [prefixes[shown[k]] + part for k, part in enumerate(parts)]
+    body = b"".join(b"(?:" + part + b"|(" + b"(?:" + noise + b")+)" + part + b")" if k in pools
+                    else part for k, part in enumerate(parts))
     pattern, several = re.compile(body), re.compile(b"(?:" + body + b"){4}")
     widths = tuple(len(line) for line in lines if len(line) >= _WRAP_MIN)
     return RoundTemplate(lead, pattern, several, exchanges, len(parts), record_lines, widths,
