@@ -3,20 +3,20 @@ costs what reading it costs.
 
 A ``--wait`` that polls for hours writes the same round of records again and
 again: the request line, the connection pool's line, the response line and
-body, the request id. Once the parser is folding such a run, every further
-round only adds to a count. A :class:`RoundTemplate` is built from the raw
-lines of the last round the parser read in full; it compiles into one
-regular expression that matches a whole round whose records lead to the same
-fold keys (method, endpoint path, status), whatever their request ids, dates,
-query strings and bodies say.
+body, the request id, perhaps the same "Still waiting" message. Once the
+parser has read the head of such a run (which it keeps), every further round
+only adds to a count. A :class:`RoundTemplate` is built from the lines of
+the last round the parser read in full; it compiles into one bytes regular
+expression that matches a whole undecoded round whose records lead to the
+same fold keys (method, endpoint path, status), whatever their request ids,
+dates, query strings and bodies say.
 
-The template is strict on purpose: it accepts only keystoneauth's plain
-``--debug`` records whose effect on the parser is known (an exchange per
-request line, nothing kept from the rest). Anything else in a round (a
-printed event, a traceback, a multi-line body, a log-file prefix) makes the
-match fail, and the parser reads that round line by line as before.
+The template is strict on purpose: it accepts only keystoneauth's records
+whose effect on the parser is known (an exchange per request line, nothing
+kept from the rest), bare or behind a ``--log-file`` prefix. Anything else in
+a round (a printed event, a traceback, a multi-line body, a quoted or syslog
+line) makes the match fail, and the parser reads that round line by line.
 """
-
 from __future__ import annotations
 
 import re
