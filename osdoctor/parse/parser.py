@@ -12,6 +12,7 @@ import json
 import re
 from collections import deque
 from collections.abc import Iterable
+from typing import Any
 
 from osdoctor.model import (
     BODY_KEEP,
@@ -603,11 +604,9 @@ class Parser:
         self._collector = None
         if isinstance(c, _TracebackCollector):
             if c.tb.exc_type or c.tb.frames:
-                tracebacks = self.trace.tracebacks
-                tracebacks.append(c.tb)
-                if len(tracebacks) > KEEP_FIRST_TRACEBACKS + KEEP_LAST_TRACEBACKS + 100:
-                    del tracebacks[KEEP_FIRST_TRACEBACKS : KEEP_FIRST_TRACEBACKS + 100]
-                    self._dropped_tracebacks += 100
+                self.trace.tracebacks.append(c.tb)
+                self._dropped_tracebacks += _trim_middle(
+                    self.trace.tracebacks, KEEP_FIRST_TRACEBACKS, KEEP_LAST_TRACEBACKS, 100)
         elif c is not None:
             c.close()
 
@@ -670,10 +669,8 @@ class Parser:
                 self._dropped_messages += 1
                 return
         messages.append(Message(number, kind, text, last_line=number))
-        if len(messages) > KEEP_FIRST_MESSAGES + KEEP_LAST_MESSAGES + _DROP_AT_ONCE:
-            # The same memory bound as for exchanges: the middle of a huge log goes.
-            del messages[KEEP_FIRST_MESSAGES : KEEP_FIRST_MESSAGES + _DROP_AT_ONCE]
-            self._dropped_middle_messages += _DROP_AT_ONCE
+        self._dropped_middle_messages += _trim_middle(messages, KEEP_FIRST_MESSAGES,
+                                                      KEEP_LAST_MESSAGES, _DROP_AT_ONCE)
 
     # -- dispatch ----------------------------------------------------------
     def _dispatch(self, number: int, text: str, time: float | None) -> None:
@@ -836,19 +833,19 @@ class Parser:
         exchanges = self.trace.exchanges
         exchanges.append(ex)
         if len(exchanges) > KEEP_FIRST + KEEP_LAST + _DROP_AT_ONCE:
-            self._drop_middle()
+            self._count_dropped(exchanges[KEEP_FIRST : KEEP_FIRST + _DROP_AT_ONCE])
+            _trim_middle(exchanges, KEEP_FIRST, KEEP_LAST, _DROP_AT_ONCE)
 
-    def _drop_middle(self) -> None:
-        """Bound memory on a log of many runs (a ``--log-file`` kept for days): keep
-        the first and the last exchanges, count the ones between them."""
+    def _count_dropped(self, gone: list[Exchange]) -> None:
+        """Memory is bounded on a log of many runs (a ``--log-file`` kept for days):
+        ``gone``, exchanges between the first and the last ones, are about to be
+        dropped. Count them, with the runs folded among them, in one fold."""
         exchanges = self.trace.exchanges
-        gone = exchanges[KEEP_FIRST : KEEP_FIRST + _DROP_AT_ONCE]
-        del exchanges[KEEP_FIRST : KEEP_FIRST + _DROP_AT_ONCE]
         folds = self.trace.folds
         window = self._window
         if window is None:
-            window = self._window = Fold(exchanges[KEEP_FIRST - 1].index, 0, gone[0].first_line,
-                                         0, [_WINDOW_PATTERN])
+            window = self._window = Fold(exchanges[KEEP_FIRST - 1].index, 0,
+                                         gone[0].first_line, 0, [_WINDOW_PATTERN])
         # Runs folded between the dropped exchanges are dropped with them.
         low, high = gone[0].index - 1, gone[-1].index
         kept_folds = []
@@ -858,7 +855,7 @@ class Parser:
                 window.last_line = max(window.last_line, fold.last_line)
             else:
                 kept_folds.append(fold)
-        if window not in kept_folds:
+        if not any(fold is window for fold in kept_folds):
             kept_folds.append(window)
             kept_folds.sort(key=lambda f: f.after)
         self.trace.folds = kept_folds
@@ -1176,6 +1173,15 @@ class Parser:
 
 
 _BAREMETAL_SHELL = ("Using bare metal API version ", "usage: baremetal ")
+
+
+def _trim_middle(items: list[Any], first: int, last: int, chunk: int) -> int:
+    """Bound a list that grows with the log: past ``first + last + chunk`` items,
+    the ``chunk`` after the first ``first`` go. Returns how many went."""
+    if len(items) <= first + last + chunk:
+        return 0
+    del items[first : first + chunk]
+    return chunk
 
 
 def _looks_wrapped(text: str) -> bool:
