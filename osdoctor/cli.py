@@ -60,25 +60,35 @@ class LogInputError(Exception):
 
 
 def read_log(source: str) -> Trace:
-    """Parse the log named on the command line (``-`` for standard input)."""
+    """Parse the log named on the command line (``-`` for standard input), with a
+    progress line on the terminal while a big one is read."""
     from osdoctor.diagnose import parse_path, parse_stream
+    from osdoctor.progress import Progress
 
+    progress: Progress | None = None
     try:
         if source == "-":
             if sys.stdin.isatty():
                 raise LogInputError("no log given: name a file, or pipe one in "
                                     "(openstack --debug ... 2>&1 | osdoctor explain)")
-            return parse_stream(sys.stdin.buffer, "-")
+            if sys.stderr.isatty():
+                progress = Progress(sys.stderr, "osdoctor: reading standard input", None)
+            return parse_stream(sys.stdin.buffer, "-", progress)
         path = Path(source)
         if path.is_dir():
             raise LogInputError(f"{source} is a folder, not a log file")
-        return parse_path(path)
+        if sys.stderr.isatty():
+            progress = Progress(sys.stderr, f"osdoctor: reading {path.name}", path.stat().st_size)
+        return parse_path(path, progress)
     except FileNotFoundError:
         raise LogInputError(f"{source}: no such file") from None
     except PermissionError:
         raise LogInputError(f"{source}: permission denied") from None
     except OSError as exc:
         raise LogInputError(f"{source}: cannot read ({exc.strerror or exc})") from None
+    finally:
+        if progress is not None:
+            progress.close()
 
 
 def load_kb(args: argparse.Namespace) -> KnowledgeBase:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from osdoctor.kb.conditions import Context, Match, evaluate_all
 from osdoctor.kb.loader import KnowledgeBase
@@ -12,6 +13,7 @@ from osdoctor.kb.schema import Rule
 from osdoctor.model import Evidence, Finding, Report, ScenarioMatch, Trace
 from osdoctor.parse.lines import read_blocks
 from osdoctor.parse.parser import Parser
+from osdoctor.progress import CountingReader
 
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 _MAX_EVIDENCE = 12
@@ -104,10 +106,14 @@ def diagnose(trace: Trace, kb: KnowledgeBase) -> Report:
                   candidates=candidates)
 
 
-def parse_stream(stream: BinaryIO, source: str) -> Trace:
+def parse_stream(stream: BinaryIO, source: str,
+                 progress: Callable[[int], None] | None = None) -> Trace:
+    """The trace of a log; ``progress`` is told how many bytes were read so far."""
+    if progress is not None:
+        stream = cast(BinaryIO, CountingReader(stream, progress))
     return Parser(source).feed_blocks(read_blocks(stream))
 
 
-def parse_path(path: Path) -> Trace:
+def parse_path(path: Path, progress: Callable[[int], None] | None = None) -> Trace:
     with path.open("rb") as stream:
-        return parse_stream(stream, str(path))
+        return parse_stream(stream, str(path), progress)
