@@ -271,7 +271,8 @@ class Parser:
         return self.finish()
 
     def feed_numbered(self, lines: Iterable[tuple[int, str, int]]) -> Trace:
-        """The fast path for a whole file (see ``lines.read_numbered``)."""
+        """Every line of a whole file read one by one (see ``lines.read_numbered``): the
+        reference the block path (``feed_blocks``) must agree with."""
         feed = self.feed_text
         for number, text, cut in lines:
             feed(number, text, cut)
