@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO, cast
 
+from osdoctor.facts import Facts
 from osdoctor.kb.conditions import Context, Match, evaluate_all
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.kb.matcher import fill, match_scenario
@@ -25,11 +26,16 @@ def reflow(text: str) -> str:
     return "\n\n".join(p for p in paragraphs if p)
 
 
-def provisional_outcome(trace: Trace) -> str:
-    """What the log itself says about success, before any scenario is known."""
+def provisional_outcome(trace: Trace, facts: Facts | None = None) -> str:
+    """What the log itself says about success, before any scenario is known: the
+    exit code, else a traceback, an error line or a decisive failure in the facts."""
     if trace.exit_code is not None:
+        if trace.exit_code == 0 and facts is not None and facts.failure is not None:
+            return "failure"          # the command returned, the resource went to ERROR
         return "success" if trace.exit_code == 0 else "failure"
     if trace.tracebacks or any(m.kind == "error" for m in trace.messages):
+        return "failure"
+    if facts is not None and facts.failure is not None:
         return "failure"
     return "unknown"
 
@@ -62,8 +68,24 @@ def _finding(rule: Rule, m: Match, values: dict[str, str]) -> Finding:
     )
 
 
-def apply_rules(kb: KnowledgeBase, ctx: Context, match: ScenarioMatch | None) -> list[Finding]:
+def _outranked(rule: Rule, others: list[Rule]) -> bool:
+    """A fallback is dropped when an error finding of higher priority fired (or a
+    non-fallback one of the same priority): the more specific explanation leads."""
+    for other in others:
+        if other is rule or other.severity != "error":
+            continue
+        if other.priority > rule.priority or (
+                other.priority == rule.priority and not other.fallback):
+            return True
+    return False
+
+
+def apply_rules(kb: KnowledgeBase, ctx: Context, match: ScenarioMatch | None,
+                outranked: list[Finding] | None = None) -> list[Finding]:
+    """The findings, most important first; ``outranked`` receives the fallbacks a
+    finding of higher priority replaced."""
     base: dict[str, str] = {
+        **ctx.fact_values(),
         "command": ctx.trace.command or "the command",
         "exit_code": str(ctx.trace.exit_code) if ctx.trace.exit_code is not None else "unknown",
         "scenario": match.id if match else "",
@@ -80,30 +102,33 @@ def apply_rules(kb: KnowledgeBase, ctx: Context, match: ScenarioMatch | None) ->
         rid: pair for rid, pair in fired.items()
         if not any(other in fired for other in pair[0].suppressed_by)
     }
-    primary_errors = any(
-        r.severity == "error" and not r.fallback for r, _m in kept.values()
-    )
-    findings = []
+    rules = [r for r, _m in kept.values()]
+    shown: list[tuple[Rule, Finding]] = []
     for rule, m in kept.values():
-        if rule.fallback and primary_errors:
+        if rule.fallback and _outranked(rule, rules):
+            if outranked is not None:
+                outranked.append(_finding(rule, m, {**base, **rule.defaults, **m.captures}))
             continue
-        findings.append(_finding(rule, m, {**base, **m.captures}))
-    findings.sort(key=lambda f: (_SEVERITY_ORDER.get(f.severity, 9),
-                                 f.evidence[0].line if f.evidence else 0, f.id))
-    return findings
+        shown.append((rule, _finding(rule, m, {**base, **rule.defaults, **m.captures})))
+    # Priority orders the errors (the cause leads); other findings keep the log's order.
+    shown.sort(key=lambda rf: (_SEVERITY_ORDER.get(rf[1].severity, 9),
+                               -rf[0].priority if rf[1].severity == "error" else 0,
+                               rf[1].evidence[0].line if rf[1].evidence else 0, rf[1].id))
+    return [f for _r, f in shown]
 
 
 def diagnose(trace: Trace, kb: KnowledgeBase) -> Report:
-    outcome = provisional_outcome(trace)
-    ctx = Context(trace, outcome)
+    ctx = Context(trace, "unknown")
+    outcome = ctx.outcome = provisional_outcome(trace, ctx.facts())
     match, _m, candidates = match_scenario(kb, ctx)
     if outcome == "unknown" and match is not None and match.branch is not None:
         branch = kb.scenarios[match.id].branch(match.branch)
         if branch is not None and branch.outcome != "unknown":
             outcome = ctx.outcome = branch.outcome
-    findings = apply_rules(kb, ctx, match)
+    outranked: list[Finding] = []
+    findings = apply_rules(kb, ctx, match, outranked)
     return Report(trace=trace, outcome=outcome, scenario=match, findings=findings,
-                  candidates=candidates)
+                  candidates=candidates, outranked=outranked)
 
 
 def parse_stream(stream: BinaryIO, source: str,

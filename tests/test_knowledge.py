@@ -48,7 +48,7 @@ title: The project is out of quota
 severity: error
 symptoms: ["Quota exceeded"]
 when:
-  - message: 'Quota exceeded for (?P<what>\\w+)'
+  - message: 'Site quota exceeded for (?P<what>\\w+)'
 explanation: The project has no {what} left.
 next_steps: ["openstack quota show"]
 references: [{seed: 001_d3f831974f3dc6b9.txt, section: 3}]

@@ -17,14 +17,24 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from osdoctor.facts import Facts, facts_of
+from osdoctor.facts.names import version_tuple
+from osdoctor.facts.placeholders import values as fact_values
 from osdoctor.model import Evidence, Exchange, Trace
 from osdoctor.parse.http_text import split_url
 
 CONDITION_KEYS = (
     "request", "no_request", "sequence", "last_request", "message", "no_message",
     "traceback", "no_traceback", "exit_code", "outcome", "command", "client",
+    "failure", "fault", "client_error", "exception", "client_version",
     "any", "all", "not",
 )
+FAILURE_KEYS = ("kind", "status", "service", "method", "path", "fault", "fault_type",
+                "fault_shape", "transport", "inner", "resource", "words")
+FAILURE_KINDS = ("http", "transport", "client", "async")
+TRANSPORT_KINDS = ("refused", "timeout", "dns", "tls-verify", "tls-version", "tls", "proxy",
+                   "reset", "unreachable", "hung", "connection")
+EXCEPTION_KEYS = ("type", "message", "frame", "package")
 PATTERN_KEYS = (
     "service", "method", "path", "query", "status", "header", "no_header", "header_value",
     "request_header", "no_request_header", "body", "request_body", "error", "count",
@@ -90,6 +100,20 @@ class Context:
     trace: Trace
     outcome: str
     _texts: list[tuple[int, str]] | None = None
+    _facts: Facts | None = None
+    _values: dict[str, str] | None = None
+
+    def facts(self) -> Facts:
+        """The facts of the trace (see ``osdoctor.facts``), computed once."""
+        if self._facts is None:
+            self._facts = facts_of(self.trace)
+        return self._facts
+
+    def fact_values(self) -> dict[str, str]:
+        """The facts as template values (``{failure}``, ``{fault}``, ``{quote}``...)."""
+        if self._values is None:
+            self._values = fact_values(self.facts())
+        return self._values
 
     def texts(self) -> list[tuple[int, str]]:
         """Every printed line worth searching: messages, exception lines, errors."""
@@ -556,6 +580,121 @@ class Condition:
         wanted = set(spec) if isinstance(spec, list) else {spec}
         return lambda ctx: Match() if ctx.trace.client in wanted else None
 
+    def _c_failure(self, spec: Any) -> Evaluator:
+        if spec in ("any", True, None) or spec == {}:
+            spec = {}
+        if not isinstance(spec, dict):
+            raise ConditionError("failure is 'any' or a mapping of: " + ", ".join(FAILURE_KEYS))
+        unknown = [k for k in spec if k not in FAILURE_KEYS]
+        if unknown:
+            raise ConditionError(f"unknown key {unknown[0]!r} in a failure condition; known: "
+                                 f"{', '.join(FAILURE_KEYS)}")
+        kinds = _choices(spec.get("kind"), FAILURE_KINDS, "failure kind")
+        transports = _choices(spec.get("transport"), TRANSPORT_KINDS, "transport")
+        status = _status_value_test(spec["status"]) if "status" in spec else None
+        services = _choices(spec.get("service"), None, "service")
+        methods = {m.upper() for m in _choices(spec.get("method"), None, "method") or ()}
+        path = compile_template(spec["path"])[0] if "path" in spec else None
+        regexes = {key: _regex(spec[key], f"failure {key}")
+                   for key in ("fault", "fault_type", "fault_shape", "inner", "resource", "words")
+                   if key in spec}
+
+        def ev(ctx: Context) -> Match | None:
+            f = ctx.facts().failure
+            if f is None:
+                return None
+            if kinds and f.kind not in kinds:
+                return None
+            if transports and (f.transport is None or f.transport.kind not in transports):
+                return None
+            if status is not None and not status(f.status):
+                return None
+            if services and f.service not in services:
+                return None
+            if methods and f.method not in methods:
+                return None
+            captures: dict[str, str] = {}
+            if path is not None:
+                pm = path.search(f.path)
+                if pm is None:
+                    return None
+                captures.update({k: v for k, v in pm.groupdict().items() if v is not None})
+            vals = ctx.fact_values()
+            texts = {"fault": vals["fault"], "fault_type": vals["fault_type"],
+                     "fault_shape": vals["fault_shape"], "inner": f.inner,
+                     "resource": f.resource, "words": vals["all_words"]}
+            for key, rx in regexes.items():
+                m = rx.search(texts[key])
+                if m is None:
+                    return None
+                captures.update({k: v for k, v in m.groupdict().items() if v is not None})
+            return Match([Evidence(line, text) for line, text in f.evidence if line], captures)
+
+        return ev
+
+    def _c_fault(self, spec: Any) -> Evaluator:
+        return self._c_failure({"fault": spec})
+
+    def _c_client_error(self, spec: Any) -> Evaluator:
+        rx = _regex(spec, "client_error")
+
+        def ev(ctx: Context) -> Match | None:
+            ce = ctx.facts().client_error
+            if ce is None:
+                return None
+            m = rx.search(ce.text)
+            if m is None:
+                return None
+            caps = {k: v for k, v in m.groupdict().items() if v is not None}
+            return Match([Evidence(ce.line, ce.text)], caps)
+
+        return ev
+
+    def _c_exception(self, spec: Any) -> Evaluator:
+        if not isinstance(spec, dict):
+            spec = {"type": spec}
+        unknown = [k for k in spec if k not in EXCEPTION_KEYS]
+        if unknown:
+            raise ConditionError(f"unknown key {unknown[0]!r} in an exception condition; "
+                                 f"known: {', '.join(EXCEPTION_KEYS)}")
+        regexes = {key: _regex(spec[key], f"exception {key}") for key in EXCEPTION_KEYS
+                   if key in spec}
+
+        def ev(ctx: Context) -> Match | None:
+            exc = ctx.facts().exception
+            if exc is None:
+                return None
+            texts = {"type": exc.type, "message": exc.message, "frame": exc.frame,
+                     "package": exc.package}
+            captures: dict[str, str] = {}
+            for key, rx in regexes.items():
+                m = rx.search(texts[key])
+                if m is None:
+                    return None
+                captures.update({k: v for k, v in m.groupdict().items() if v is not None})
+            text = f"{exc.type}: {exc.message}" if exc.message else exc.type
+            return Match([Evidence(exc.line, text)], captures)
+
+        return ev
+
+    def _c_client_version(self, spec: Any) -> Evaluator:
+        if not isinstance(spec, dict) or "package" not in spec:
+            raise ConditionError(
+                "client_version is a mapping: {package: NAME, range: '>=2.0,<3.0'}")
+        package = str(spec["package"]).lower().replace("_", "-")
+        tests = _version_tests(str(spec.get("range", "")))
+
+        def ev(ctx: Context) -> Match | None:
+            version = ctx.facts().versions.get(package)
+            if version is None:
+                return None
+            have = version_tuple(version)
+            if not all(test(have) for test in tests):
+                return None
+            return Match([], {"client_version": f"{package} {version}"})
+
+        return ev
+
     def _c_any(self, spec: Any) -> Evaluator:
         subs = compile_conditions(spec)
 
@@ -575,6 +714,61 @@ class Condition:
     def _c_not(self, spec: Any) -> Evaluator:
         sub = Condition(spec)
         return lambda ctx: None if sub(ctx) is not None else Match()
+
+
+def _choices(value: Any, allowed: tuple[str, ...] | None, what: str) -> set[str]:
+    if value is None:
+        return set()
+    items = value if isinstance(value, list) else [value]
+    out = {str(v) for v in items}
+    if allowed is not None:
+        bad = sorted(out - set(allowed))
+        if bad:
+            raise ConditionError(f"{what} {bad[0]!r}: use one of {', '.join(allowed)}")
+    return out
+
+
+def _status_value_test(spec: Any) -> Callable[[int | None], bool]:
+    """A ``status`` of a failure condition: numbers, ``4xx``, ``none`` (no answer)."""
+    items = spec if isinstance(spec, list) else [spec]
+    exact: set[int] = set()
+    classes: set[int] = set()
+    none = False
+    for item in items:
+        if isinstance(item, bool):
+            raise ConditionError("status must be a number, '4xx' or 'none'")
+        if isinstance(item, int) or (isinstance(item, str) and item.isdigit()):
+            exact.add(int(item))
+        elif isinstance(item, str) and re.fullmatch(r"[1-5]xx", item):
+            classes.add(int(item[0]))
+        elif item == "none":
+            none = True
+        else:
+            raise ConditionError(f"status {item!r}: use a number, '4xx' or 'none'")
+
+    def holds(status: int | None) -> bool:
+        if status is None:
+            return none
+        return status in exact or status // 100 in classes
+
+    return holds
+
+
+def _version_tests(spec: str) -> list[Callable[[tuple[int, ...]], bool]]:
+    tests: list[Callable[[tuple[int, ...]], bool]] = []
+    for part in (p.strip() for p in spec.split(",")):
+        if not part:
+            continue
+        m = re.fullmatch(r"(>=|<=|>|<|==)\s*(\d+(?:\.\d+)*)", part)
+        if not m:
+            raise ConditionError(f"version range {part!r}: write '>=2.0', '<3.1.4', '==1.2'")
+        op, bound = m.group(1), version_tuple(m.group(2))
+        tests.append({
+            ">=": lambda v, b=bound: v >= b, "<=": lambda v, b=bound: v <= b,
+            ">": lambda v, b=bound: v > b, "<": lambda v, b=bound: v < b,
+            "==": lambda v, b=bound: v[:len(b)] == b,
+        }[op])
+    return tests
 
 
 def compile_conditions(spec: Any) -> list[Condition]:

@@ -117,7 +117,9 @@ def lint(kb: KnowledgeBase, fixtures: Path | None) -> LintResult:
                                            f"branch {scenario.id}/{branch.id} is taken by no "
                                            "fixture", "error" if scenario.origin == "built-in"
                                            else "warning"))
-    fired = {f.id for fx in result.fixtures for f in fx.report.findings}
+    # A fallback proves itself where its conditions held, even when a finding of
+    # higher priority replaced it in the report.
+    fired = {f.id for fx in result.fixtures for f in fx.report.findings + fx.report.outranked}
     for rule in kb.rules.values():
         if rule.id not in fired:
             result.silent_rules.append(rule.id)
@@ -129,7 +131,8 @@ def lint(kb: KnowledgeBase, fixtures: Path | None) -> LintResult:
             if example is None:
                 result.issues.append(Issue(rule.path, rule.line,
                                            f"rule {rule.id}: example fixture '{name}' not found"))
-            elif rule.id not in {f.id for f in example.report.findings}:
+            elif rule.id not in {f.id for f in example.report.findings
+                                 + example.report.outranked}:
                 result.issues.append(Issue(rule.path, rule.line,
                                            f"rule {rule.id} should fire on {name} but does not"))
         for name in rule.silent:

@@ -49,11 +49,17 @@ class Issue:
 
 @dataclass(slots=True)
 class Reference:
+    """A seed section, or a tracker page (a Launchpad or StoryBoard bug, a document)."""
+
     seed: str
     section: int
     note: str = ""
+    url: str = ""
+    title: str = ""
 
     def __str__(self) -> str:
+        if self.url:
+            return f"{self.title}: {self.url}" if self.title else self.url
         return f"{self.seed} section {self.section}"
 
 
@@ -135,6 +141,12 @@ class Rule:
     branches: list[str] = field(default_factory=list)
     suppressed_by: list[str] = field(default_factory=list)
     fallback: bool = False
+    defaults: dict[str, str] = field(default_factory=dict)
+    """Placeholder values used when no condition captured them."""
+    priority: int = 50
+    """Which finding leads when several fire: higher first, and a fallback is dropped
+    when an error of higher priority fired. Default 100 for a scenario's rule, 50
+    otherwise; generic failure classes sit below, known bugs above their class."""
     symptoms: list[str] = field(default_factory=list)
     fires: list[str] = field(default_factory=list)
     silent: list[str] = field(default_factory=list)
@@ -213,12 +225,21 @@ def _references(c: _Checker, node: Node) -> list[Reference]:
     refs: list[Reference] = []
     raw = node.get("references")
     if not isinstance(raw, list) or not raw:
-        c.error(node, "missing 'references': at least one seed file and section")
+        c.error(node, "missing 'references': at least one seed file and section, or a url")
         return refs
     for item in raw:
         seed: Any = None
         section: Any = None
         note = ""
+        if isinstance(item, dict) and "url" in item:
+            url, title = item.get("url"), item.get("title", "")
+            if not isinstance(url, str) or not re.match(r"https?://\S+$", url):
+                c.error(node, f"reference {item!r}: url must be an http(s) address")
+            elif not isinstance(title, str):
+                c.error(node, f"reference {item!r}: title must be text")
+            else:
+                refs.append(Reference("", 0, str(item.get("note", "") or ""), url, title))
+            continue
         if isinstance(item, str):
             m = re.fullmatch(r"\s*(\S+\.txt)\s+section\s+(\d+)\s*", item)
             if m:
@@ -365,7 +386,7 @@ def build_scenario(node: Any, path: Path, issues: list[Issue]) -> Scenario | Non
 
 _RULE_KEYS = ("id", "title", "severity", "scenario", "branches", "branch", "when", "explanation",
               "next_steps", "references", "examples", "suppressed_by", "fallback", "symptoms",
-              "real_client", "probe")
+              "real_client", "probe", "priority", "defaults")
 
 
 def build_rule(node: Any, path: Path, issues: list[Issue]) -> Rule | None:
@@ -401,6 +422,17 @@ def build_rule(node: Any, path: Path, issues: list[Issue]) -> Rule | None:
         silent=[str(s) for s in silent], real_client=str(node.get("real_client", "")),
         path=str(path), line=node.line,
     )
+    defaults = node.get("defaults", {}) or {}
+    if not isinstance(defaults, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in defaults.items()):
+        c.error(node, "'defaults' maps placeholder names to text, e.g. {server: the server}")
+    else:
+        rule.defaults = dict(defaults)
+    priority = node.get("priority", 100 if rule.scenario else 50)
+    if not isinstance(priority, int) or isinstance(priority, bool) or not -1000 <= priority <= 1000:
+        c.error(node, "'priority' must be a whole number from -1000 to 1000 (higher leads)")
+    else:
+        rule.priority = priority
     if branches and not rule.scenario:
         c.error(node, "'branches' needs 'scenario'")
     if "probe" in node:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+
+from osdoctor.facts import facts_of
 from osdoctor.model import Exchange, Report
 from osdoctor.render.rows import RowBuilder, TimelineRow, status_text
 
@@ -34,6 +37,38 @@ def headline(report: Report) -> str:
     return f"{t.command or '(command not in the log)'} — {report.outcome} ({exit_text})"
 
 
+def failure_line(report: Report) -> str | None:
+    """Where the run failed, as the facts read it: the call, its answer, its request id."""
+    f = facts_of(report.trace).failure
+    if f is None or f.kind not in ("http", "transport"):
+        return None
+    parts = [f"line {f.line}"]
+    call = " ".join(p for p in (f.method, f.service_name if f.service_name != "the service"
+                                else "", f.path or f.url) if p)
+    if call:
+        parts.append(call)
+    if f.status is not None:
+        parts.append(f"→ {f.status}")
+    elif f.transport is not None:
+        parts.append(f"→ no answer ({f.transport.kind})")
+    if f.fault is not None and f.fault.type:
+        parts.append(f.fault.type)
+    if f.request_id:
+        parts.append(f"request id {f.request_id}")
+    return "  ".join(parts)
+
+
+_LINKED = re.compile(r"^(?P<title>.+?): (?P<url>https?://\S+)$")
+
+
+def reference_markdown(ref: str) -> str:
+    """A tracker reference as a Markdown link; a seed reference as it is."""
+    m = _LINKED.match(ref)
+    if m:
+        return f"[{m.group('title')}]({m.group('url')})"
+    return f"<{ref}>" if ref.startswith(("http://", "https://")) else ref
+
+
 def short_path(ex: Exchange, width: int = 60) -> str:
     path = ex.path or ex.request.url
     if ex.query:
@@ -44,11 +79,11 @@ def short_path(ex: Exchange, width: int = 60) -> str:
 def summary_line(report: Report) -> str:
     """One sentence on what happened, for the top of every format."""
     t = report.trace
-    if not t.openstack_lines:
-        return "Nothing from an OpenStack client was found in this input."
     errors = [f for f in report.findings if f.severity == "error"]
     if errors:
-        return errors[0].title
+        return errors[0].title            # the cause, even in a paste of the output only
+    if not t.openstack_lines:
+        return "Nothing from an OpenStack client was found in this input."
     if report.outcome == "success":
         return "The command succeeded."
     if report.outcome == "unknown":

@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 from osdoctor import __version__
+from osdoctor.facts import facts_of
+from osdoctor.facts.placeholders import summary
 from osdoctor.model import Report
 
 
@@ -54,6 +56,8 @@ def report_dict(report: Report) -> dict[str, Any]:
             }
             for f in report.findings
         ],
+        "outranked": [{"id": f.id, "title": f.title} for f in report.outranked],
+        "facts": facts_dict(report),
         "candidates": [
             {"scenario": c.scenario, "branch": c.branch, "score": c.score, "reasons": c.reasons}
             for c in report.candidates
@@ -65,6 +69,33 @@ def report_dict(report: Report) -> dict[str, Any]:
             for tb in t.tracebacks
         ],
         "log": {"format": t.format, "lines": t.line_count, "problems": t.problems},
+    }
+
+
+def facts_dict(report: Report) -> dict[str, Any]:
+    """The decisive failure as the rules saw it (see ``osdoctor.facts``)."""
+    facts = facts_of(report.trace)
+    f = facts.failure
+    failure: dict[str, Any] | None = None
+    if f is not None:
+        failure = {
+            "kind": f.kind, "line": f.line, "status": f.status, "method": f.method,
+            "url": f.url, "service": f.service or None, "service_name": f.service_name or None,
+            "request_id": f.request_id or None, "inner": f.inner or None,
+            "fault": ({"message": f.fault.message, "type": f.fault.type or None,
+                       "shape": f.fault.shape} if f.fault else None),
+            "transport": ({"kind": f.transport.kind, "host": f.transport.host,
+                           "port": f.transport.port, "detail": f.transport.detail}
+                          if f.transport else None),
+            "summary": summary(facts),
+        }
+    return {
+        "failure": failure,
+        "client_error": facts.client_error.text if facts.client_error else None,
+        "exception": ({"type": facts.exception.type, "message": facts.exception.message,
+                       "frame": facts.exception.frame or None} if facts.exception else None),
+        "recovered": facts.recovered,
+        "versions": facts.versions,
     }
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from osdoctor.model import Report
 from osdoctor.render.common import (
+    failure_line,
     headline,
+    reference_markdown,
     request_rows,
     row_count,
     row_status,
@@ -38,6 +40,9 @@ def render_markdown(report: Report, why_not: bool = False) -> str:
             out.append(f"- **Diverged:** {s.divergence}")
     else:
         out.append("- **Scenario:** none of the documented scenarios")
+    where = failure_line(report)
+    if where:
+        out.append(f"- **Failed at:** {_cell(where)}")
     out.append(f"- **Client:** {t.client}; **exit code:** "
                f"{t.exit_code if t.exit_code is not None else 'not in the log'}")
     out.append("")
@@ -59,7 +64,7 @@ def render_markdown(report: Report, why_not: bool = False) -> str:
             out.extend(f"- line {e.line}: {_code(e.text[:200])}" for e in f.evidence)
             out.append("")
         if f.references:
-            out.append("References: " + "; ".join(f.references))
+            out.append("References: " + "; ".join(reference_markdown(r) for r in f.references))
             out.append("")
     if why_not and report.candidates:
         out.append("### Candidates considered")

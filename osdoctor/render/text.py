@@ -7,6 +7,7 @@ import textwrap
 
 from osdoctor.model import Report
 from osdoctor.render.common import (
+    failure_line,
     headline,
     request_rows,
     row_count,
@@ -72,6 +73,9 @@ def render_text(report: Report, colour: bool = False, why_not: bool = False,
     elif t.openstack_lines:
         out.append(f"{st.bold('Scenario')}  none of the documented scenarios "
                    "(generic checks only)")
+    where = failure_line(report)
+    if where:
+        out.extend(_wrap(f"{st.bold('Failed')}    {where}", ""))
     out.append("")
     for f in report.findings:
         out.append(f"{st.severity(f.severity)}  {st.bold(f.title)}  {st.dim('[' + f.id + ']')}")
@@ -90,6 +94,11 @@ def render_text(report: Report, colour: bool = False, why_not: bool = False,
         out.append("")
     if not report.findings and t.openstack_lines:
         out.append("No finding.")
+        out.append("")
+    if why_not and report.outranked:
+        out.append(st.bold("Also matched, outranked by the findings above"))
+        for f in report.outranked:
+            out.append(f"  {f.title}  {st.dim('[' + f.id + ']')}")
         out.append("")
     if why_not and report.candidates:
         out.append(st.bold("Candidates considered"))

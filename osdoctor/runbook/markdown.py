@@ -173,7 +173,8 @@ def render_rule(kb: KnowledgeBase, rule: Rule, excerpts: Excerpts) -> str:
         facts.append("any scenario")
     out += [" · ".join(facts), ""]
     if rule.fallback:
-        out += ["A fallback: reported only when no more specific error finding fires.", ""]
+        out += [f"A fallback (priority {rule.priority}): reported only when no error finding "
+                "of higher priority fires.", ""]
     if rule.suppressed_by:
         out += ["Left out when one of these fires too: " + ", ".join(
             _link(r, rule_page(r), here) for r in rule.suppressed_by) + ".", ""]
@@ -195,6 +196,11 @@ def render_rule(kb: KnowledgeBase, rule: Rule, excerpts: Excerpts) -> str:
         out.extend(_excerpt(excerpt))
     out += ["## References", ""]
     for ref in rule.references:
+        if ref.url:
+            # The address as text: the runbook stays self-contained, even in HTML.
+            title = f"{text(ref.title)}: " if ref.title else ""
+            out.append(f"- {title}{code(ref.url)}" + (f" ({text(ref.note)})" if ref.note else ""))
+            continue
         line = f"- seed {code(ref.seed)} section {ref.section}"
         if ref.note:
             line += f": {text(ref.note)}"

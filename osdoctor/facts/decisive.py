@@ -1,0 +1,525 @@
+"""The decisive failure of a run, read once from its trace.
+
+A client's log is full of answers that are not failures: the 404 of an ID
+lookup before the search by name, the 300 of version discovery, the 401 that
+makes keystoneauth fetch a fresh token, the 409 an ironic retry gets past.
+The failure that counts is the last answer the run did not recover from; when
+the log holds no exchange for it (a paste of the client's output only), the
+client's printed error and the fault bodies quoted in the text stand in.
+"""
+
+from __future__ import annotations
+
+import re
+
+from osdoctor.facts import faults, transport
+from osdoctor.facts.model import (
+    AsyncFailure,
+    ClientError,
+    ExceptionFact,
+    Facts,
+    Failure,
+    Fault,
+    Transport,
+)
+from osdoctor.facts.names import (
+    is_version_root,
+    resource_of,
+    service_for,
+    service_name,
+    versions_in,
+)
+from osdoctor.model import Exchange, Message, Trace
+from osdoctor.parse.http_text import split_url
+
+_REQUEST_ID = re.compile(r"\b(req-[0-9a-f]{8}-[0-9a-f-]{27,})\b")
+_ERROR_LINE = re.compile(r"^ERROR(?: \((?P<cls>\w+)\))?:\s*(?P<text>.*)$")
+# What a client prints when a call failed, whatever its prefix (non-debug pastes).
+_CLIENT_FAILED = re.compile(
+    r"\(HTTP (?P<status>[1-5]\d\d)\)|^Unexpected API Error|"
+    r"^(?P<xx>[45])xx (?:Client|Server) error|"
+    r"Expected HTTP response code \[[\d, ]+\] when accessing \[(?P<gm>[A-Z]+) (?P<gurl>\S+)\],"
+    r" but got (?P<gstatus>\d{3}) instead|"
+    r"^Error contacting \w+ server|"
+    r"^(?:Unable to establish connection to|SSL exception connecting to) |"
+    r"^Could not find versioned identity endpoints|"
+    r"^Failed to validate: |^Invalid OpenStack \w+ credentials|"
+    r"publicURL endpoint for \S+ service(?: named \S+)? not found|"
+    r"endpoint for \S+ service(?: in \S+ region)? not found")
+_STATUS_WORDS = re.compile(r"\b(?P<status>[45]\d\d) (?:Not Found|Forbidden|Unauthorized|"
+                           r"Conflict|Bad Request|Internal Server Error|Service Unavailable|"
+                           r"Bad Gateway|Gateway Time-?out)\b", re.I)
+_EXCEPTION_LINE = re.compile(
+    r"^(?:[a-z_][\w]*\.)*(?P<type>[A-Z]\w*(?:Error|Exception|Failure|NotFound|Unauthorized|"
+    r"Forbidden|Conflict|Timeout|Options|Unavailable))(?: \(HTTP \d+\))?: (?P<message>.*)$")
+_ATTEMPT = re.compile(r"Attempt (\d+) of (\d+)")
+_CLASS_IN_TEXT = re.compile(r"<class '(?P<cls>[\w.]+)'>")
+_URL = re.compile(r"https?://[^\s'\"\]\[)(,]+")
+_STARTING = re.compile(r"Starting new HTTPS? connection \(\d+\): "
+                       r"(?P<host>[^\s:]+)(?::(?P<port>\d+))?")
+_REQ = re.compile(r"REQ: curl .*?(?P<url>https?://[^\s'\"]+)(?:.*?-X (?P<method>[A-Z]+))?")
+_TABLE_ROW = re.compile(r"^\|\s*(?P<field>[\w:.-]+)\s*\|\s*(?P<value>.*?)\s*\|?\s*$")
+_FAULT_MESSAGE = re.compile(r"""['"]message['"]\s*:\s*u?['"](?P<m>.+?)(?:['"]\s*[,}]|$)""")
+_ERROR_STATUS = frozenset({"ERROR", "error", "FAILED", "CREATE_FAILED", "UPDATE_FAILED",
+                           "DELETE_FAILED", "deploy failed", "clean failed", "error_deleting"})
+_CLIENT_PACKAGES = re.compile(r"(?:site|dist)-packages/(?P<pkg>[A-Za-z_]\w*)|"
+                              r"/opt/stack/[\w.-]+/(?P<stack>[A-Za-z_]\w*)/")
+_SERVICE_SAYS = re.compile(r"Error contacting (?P<name>\w+) server|<class '(?P<cls>\w+)client\.")
+_PROJECTS = {"ironic": "baremetal", "nova": "compute", "neutron": "network",
+             "keystone": "identity", "glance": "image", "cinder": "volume", "heat": "orchestration",
+             "swift": "object-store", "barbican": "key-manager", "designate": "dns",
+             "octavia": "load-balancer", "gnocchi": "metric", "placement": "placement"}
+
+
+_PASTE = re.compile(r"^(?:`|</?code>)+|(?:`|</?code>)+$")
+_WRAPPERS = frozenset({"positional", "six", "debtcollector", "wrapt", "functools", "decorator"})
+
+
+def _split(text: str) -> list[str]:
+    """A printed line, with the ``\\n`` of an escaped paste (Ansible) taken as line ends
+    and the backticks or ``<code>`` tags of a pasting site dropped."""
+    parts = text.split("\\n") if "\\n" in text else [text]
+    return [_PASTE.sub("", part.strip()).strip() for part in parts]
+
+
+def _request_id(ex: Exchange) -> str:
+    resp = ex.response
+    if resp is None:
+        return ""
+    if resp.request_id:
+        return resp.request_id
+    for name in ("x-openstack-request-id", "x-compute-request-id", "openstack-request-id",
+                 "x-trans-id"):
+        value = resp.header(name)
+        if value:
+            return value
+    return ""
+
+
+def _recovered(exchanges: list[Exchange], i: int) -> bool:
+    """Whether the run got past failed exchange ``i`` (a lookup, discovery, a retry)."""
+    ex = exchanges[i]
+    later = exchanges[i + 1:]
+    base, path, _ = split_url(ex.request.url)
+    ok = [o for o in later if o.status is not None and o.status < 400]
+    if ex.error is not None or ex.status is None:
+        return any(split_url(o.request.url)[0] == base for o in ok)
+    if any(o.request.method == ex.request.method and o.request.url == ex.request.url
+           for o in ok):
+        return True                                           # a retry that worked
+    if ex.status == 401 and any(o.service == "identity" and o.request.method == "POST"
+                                for o in ok):
+        return True                                           # a fresh token, then on
+    if is_version_root(ex.path or path) and ok:
+        return True                                           # discovery fell back
+    if ex.status in (400, 404) and ex.request.method in ("GET", "HEAD"):
+        parent = (ex.path or path).rstrip("/").rpartition("/")[0]
+        for o in later:
+            opath = o.path or split_url(o.request.url)[1]
+            if o.service == ex.service and parent and opath.startswith(parent) \
+                    and o.request.method == "GET":
+                return True                                   # ID lookup, then by name
+    return False
+
+
+def _exchange_failure(ex: Exchange, agent: str) -> Failure:
+    url = ex.request.url
+    base, path, _ = split_url(url)
+    stype = service_for(ex.service, url, agent)
+    failure = Failure(
+        kind="http" if ex.error is None else "transport", line=ex.first_line,
+        status=ex.status, method=ex.request.method, url=url, path=ex.path or path,
+        endpoint=base, service=stype, service_name=service_name(stype),
+        resource=resource_of(ex.path or path), request_id=_request_id(ex),
+    )
+    failure.evidence.append((ex.request.line, f"{ex.request.method} {url}"))
+    if ex.response is not None:
+        body = ex.response.body
+        if body is not None:
+            failure.fault = faults.from_body(body.text, body.json() if body.text else None,
+                                             body.omitted)
+        reason = f" {ex.response.reason}" if ex.response.reason else ""
+        failure.evidence.append((ex.response.line, f"answered {ex.status}{reason}"))
+        if body is not None and body.first_line and failure.fault is not None:
+            failure.evidence.append((body.first_line, failure.fault.message[:200]))
+            inner = _CLASS_IN_TEXT.search(failure.fault.message)
+            if inner:
+                failure.inner = inner.group("cls")
+    if ex.error is not None:
+        failure.transport = transport.classify(ex.error.message, url)
+        failure.evidence.append((ex.error.line, ex.error.message[:200]))
+    elif ex.response is None:
+        host = base.partition("://")[2]
+        name, _, port = host.partition(":")
+        failure.kind = "transport"
+        failure.transport = Transport("hung", name, port or (
+            "443" if base.startswith("https") else "80"), url,
+            "the log ends while the client waits for the answer")
+    return failure
+
+
+def _refine_transport(failure: Failure, ex: Exchange, error: ClientError | None) -> None:
+    """The exchange's error line may say less than the client's final message
+    (keystoneauth's DiscoveryFailure carries the SSL error it wraps)."""
+    t = failure.transport
+    if t is None or t.kind not in ("connection", "tls"):
+        return
+    if error is not None and error.line >= ex.first_line:
+        better = transport.classify(error.text, t.url)
+        if better.kind not in ("connection",):
+            failure.transport = better
+            return
+    if t.kind == "connection" and ex.error is not None and ex.error.kind == "tls":
+        t.kind = "tls"
+
+
+def _printed(trace: Trace) -> list[tuple[int, str, Message]]:
+    """Every printed line worth reading for failures, escaped pastes split."""
+    out = []
+    for m in trace.messages:
+        if m.kind in ("output", "command", "end"):
+            continue
+        text = m.text
+        if m.kind == "clean_up":
+            text = text.partition(":")[2].strip()
+            if not text:
+                continue
+        for part in _split(text):
+            if part:
+                out.append((m.line, part, m))
+    return out
+
+
+def _client_error(printed: list[tuple[int, str, Message]]) -> ClientError | None:
+    found: ClientError | None = None
+    for line, text, m in printed:
+        em = _ERROR_LINE.match(text)
+        if em:
+            found = ClientError(em.group("text").strip() or text, line, em.group("cls") or "")
+        elif m.kind == "error" or _CLIENT_FAILED.search(text):
+            found = ClientError(text, line)
+        elif m.kind == "clean_up":
+            found = ClientError(text, line)
+    return found
+
+
+def _exception(trace: Trace, printed: list[tuple[int, str, Message]]) -> ExceptionFact | None:
+    for tb in reversed(trace.tracebacks):
+        if not tb.exc_type:
+            continue
+        frame = package = ""
+        for fr in reversed(tb.frames):
+            pm = _CLIENT_PACKAGES.search(fr.file)
+            if pm and (pm.group("pkg") or pm.group("stack")) not in _WRAPPERS:
+                package = pm.group("pkg") or pm.group("stack") or ""
+                frame = f"{fr.file.rpartition('-packages/')[2] or fr.file}:{fr.lineno} " \
+                        f"in {fr.function}"
+                break
+        if not frame and tb.frames:
+            fr = tb.frames[-1]
+            frame = f"{fr.file}:{fr.lineno} in {fr.function}"
+        return ExceptionFact(tb.exc_type.rpartition(".")[2], tb.message, tb.last_line,
+                             frame, package)
+    found: ExceptionFact | None = None
+    frame = package = ""
+    for line, text, _m in printed:
+        fm = re.search(r'File \\?"(?P<file>[^"\\]+)\\?", line (?P<no>\d+), in (?P<fn>\w+)', text)
+        if fm:
+            pm = _CLIENT_PACKAGES.search(fm.group("file"))
+            if pm:
+                package = pm.group("pkg") or pm.group("stack") or ""
+                frame = f"{fm.group('file').rpartition('-packages/')[2]}:{fm.group('no')} " \
+                        f"in {fm.group('fn')}"
+        em = _EXCEPTION_LINE.match(text)
+        if em:
+            found = ExceptionFact(em.group("type"), em.group("message").strip(), line,
+                                  frame, package)
+    return found
+
+
+def _async_failure(trace: Trace) -> AsyncFailure | None:
+    """A resource shown in an error state after the command that made it succeeded:
+    a ``status | ERROR`` row with its ``fault`` row, or Nova's "Server reported
+    ERROR status" with the fault on the next lines."""
+    status = fault = name = ""
+    line = 0
+    prev_reported = False
+    for m in trace.messages:
+        row = _TABLE_ROW.match(m.text)
+        if row:
+            field, value = row.group("field"), row.group("value").strip(" |")
+            if field in ("status", "provision_state", "stack_status") and value in _ERROR_STATUS:
+                status, line = value, line or m.line
+            elif field == "fault" and value:
+                fm = _FAULT_MESSAGE.search(value)
+                quoted = faults.in_text(value)
+                fault = quoted.message if quoted else (fm.group("m") if fm else value)
+                line = m.line
+            elif field == "name" and value:
+                name = value
+            continue
+        if prev_reported and "Build of instance" in m.text or re.search(
+                r"Build of instance \S+ aborted", m.text) and not fault:
+            fault = m.text.strip().lstrip("{").strip()
+            fault = re.sub(r"^\d{3} \S+ \S+ \S+ \S+\s+", "", fault)
+            status = status or "ERROR"
+            line = line or m.line
+        prev_reported = "reported ERROR status" in m.text
+        if prev_reported:
+            status, line = "ERROR", m.line
+    if not status:
+        return None
+    return AsyncFailure(name or "the resource", status, fault, line)
+
+
+def _text_failure(printed: list[tuple[int, str, Message]], error: ClientError | None,
+                  agent: str) -> Failure | None:
+    """A failure known only from printed text: the client's error line and any fault
+    body quoted beside it (a paste of the output, an Ansible or terraform log)."""
+    fault: Fault | None = None
+    fault_line = 0
+    for line, text, _m in printed:
+        found = faults.in_text(text)
+        if found is not None:
+            fault, fault_line = found, line
+    if error is None and fault is None:
+        return None
+    line = error.line if error is not None else fault_line
+    text = error.text if error is not None else ""
+    failure = Failure(kind="client", line=line)
+    for _l, t, _m in printed:
+        gm = _CLIENT_FAILED.search(t)
+        if gm and gm.group("gm"):
+            failure.method, failure.url = gm.group("gm"), gm.group("gurl")
+            failure.status = int(gm.group("gstatus"))
+    sm = _CLIENT_FAILED.search(text) if text else None
+    if sm and sm.group("status"):
+        failure.status = int(sm.group("status"))
+    elif sm and sm.group("xx"):
+        status = _STATUS_WORDS.search(text)
+        failure.status = int(status.group("status")) if status else int(sm.group("xx")) * 100
+    if fault is not None and failure.status is None:
+        code = re.match(r"\d{3}", fault.code or "")
+        failure.status = int(code.group(0)) if code else None
+    if failure.status is not None or fault is not None:
+        failure.kind = "http"
+    context = _context(printed, line, text)
+    if transport.SIGNS.search(context):
+        failure.kind = "transport"
+        failure.transport = transport.classify(context)
+        failure.url = failure.transport.url
+    if not failure.url:
+        um = _URL.search(text)
+        failure.url = um.group(0).rstrip(".:") if um else ""
+    if failure.url:
+        base, path, _ = split_url(failure.url)
+        failure.endpoint, failure.path = base, path
+        failure.resource = resource_of(path)
+    stype = service_for(None, failure.url, agent)
+    for _l, t, _m in printed:
+        says = _SERVICE_SAYS.search(t)
+        if says and says.group("name"):
+            stype = _PROJECTS.get(says.group("name").lower(), stype)
+    if fault is not None and fault.shape in ("neutron", "ironic"):
+        stype = "network" if fault.shape == "neutron" else "baremetal"
+    if text.startswith("Unexpected API Error") or "Unexpected API Error" in context:
+        stype = "compute"                 # Nova's words; the class names who failed inside
+        inner = _CLASS_IN_TEXT.search(context)
+        if inner:
+            failure.inner = inner.group("cls")
+    if fault is not None and failure.status is None:
+        failure.status = _status_of_type(fault.type)
+    failure.service, failure.service_name = stype, service_name(stype)
+    failure.fault = fault
+    rid = _REQUEST_ID.search(text) if text else None
+    failure.request_id = rid.group(1) if rid else ""
+    if error is not None:
+        failure.evidence.append((error.line, error.text[:200]))
+    if fault is not None and fault_line != line:
+        failure.evidence.append((fault_line, fault.message[:200]))
+    return failure
+
+
+_TYPE_STATUS = [("NotFound", 404), ("InUse", 409), ("Conflict", 409), ("Exists", 409),
+                ("OverQuota", 409), ("Forbidden", 403), ("NotAuthorized", 403),
+                ("Unauthorized", 401), ("BadRequest", 400), ("Invalid", 400)]
+
+
+def _status_of_type(fault_type: str) -> int | None:
+    """The status a service answers with for its error class (Neutron's names)."""
+    for word, status in _TYPE_STATUS:
+        if word in fault_type:
+            return status
+    return None
+
+
+def _context(printed: list[tuple[int, str, Message]], line: int, text: str) -> str:
+    """The error line with the few printed lines after it: a hard-wrapped paste
+    spreads one message over several lines."""
+    before = [t for ln, t, _m in printed if line - 2 <= ln < line]
+    after = [t for ln, t, _m in printed if line < ln <= line + 4]
+    return " ".join([*before, text, *after]) if text else ""
+
+
+def _hung_in_text(printed: list[tuple[int, str, Message]]) -> Failure | None:
+    """The log ends with the client opening a connection and nothing after it."""
+    tail = [(line, text) for line, text, _m in printed if text and not text.startswith("[...")]
+    if not tail:
+        return None
+    line, text = tail[-1]
+    sm = _STARTING.search(text)
+    if sm is None:
+        return None
+    url = method = ""
+    for _l, t in reversed(tail[:-1]):
+        rm = _REQ.search(t)
+        if rm:
+            url, method = rm.group("url"), rm.group("method") or "GET"
+            break
+    host, port = sm.group("host"), sm.group("port") or ""
+    base, path, _ = split_url(url) if url else ("", "", "")
+    if not port:
+        port = base.rpartition(":")[2] if base.count(":") > 1 else "80"
+    stype = service_for(None, url) if url else ""
+    failure = Failure(kind="transport", line=line, method=method, url=url, path=path,
+                      endpoint=base, service=stype, service_name=service_name(stype),
+                      resource=resource_of(path) if path else "",
+                      transport=Transport("hung", host, port, url,
+                                          "the log ends while the client waits for the answer"))
+    failure.evidence.append((line, text))
+    return failure
+
+
+def _agent(trace: Trace) -> str:
+    for ex in trace.exchanges[:5]:
+        ua = ex.request.header("User-Agent")
+        if ua:
+            return ua
+    return trace.command or ""
+
+
+def _versions(trace: Trace) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for ex in trace.exchanges[:20]:
+        ua = ex.request.header("User-Agent")
+        if ua:
+            found.update(versions_in(ua))
+    for tb in trace.tracebacks[-3:]:
+        for fr in tb.frames:
+            found.update(versions_in(fr.file))
+    for m in trace.messages:
+        if "User-Agent" in m.text or "packages/" in m.text or "/nix/store/" in m.text:
+            found.update(versions_in(m.text))
+    return found
+
+
+_AUTH_FIELDS = [
+    ("user", re.compile(r"""['"](?:username|user_name)['"]\s*:\s*u?['"](?P<v>[^'"]+)""")),
+    ("user", re.compile(r""""user"\s*:\s*\{[^{}]*?"name"\s*:\s*"(?P<v>[^"]+)""")),
+    ("project", re.compile(r"""['"](?:project_name|tenantName|tenant_name)['"]\s*:\s*u?['"]"""
+                           r"""(?P<v>[^'"]+)""")),
+    ("project", re.compile(r""""project"\s*:\s*\{[^{}]*?"name"\s*:\s*"(?P<v>[^"]+)""")),
+    ("user_domain", re.compile(r"""['"]user_domain_(?:name|id)['"]\s*:\s*u?['"](?P<v>[^'"]+)""")),
+    ("project_domain", re.compile(r"""['"]project_domain_(?:name|id)['"]\s*:\s*u?['"]"""
+                                  r"""(?P<v>[^'"]+)""")),
+    ("auth_type", re.compile(r"Using auth plugin: (?P<v>\S+)")),
+]
+
+
+def _auth(trace: Trace) -> dict[str, str]:
+    """Who the client tried to be; never a secret (passwords are not read)."""
+    texts = [m.text for m in trace.messages
+             if m.text.startswith(("Using parameters", "Using auth plugin"))]
+    for ex in trace.exchanges[:10]:
+        if ex.service == "identity" and ex.request.method == "POST" and ex.request.body \
+                and ex.request.body.text:
+            texts.append(ex.request.body.text[:4000])
+    found: dict[str, str] = {}
+    for text in texts:
+        for name, rx in _AUTH_FIELDS:
+            m = rx.search(text)
+            if m and name not in found:
+                found[name] = m.group("v")
+    return found
+
+
+def facts_of(trace: Trace) -> Facts:
+    """The facts of one trace; cheap enough to compute once per report."""
+    facts = Facts(versions=_versions(trace), auth=_auth(trace))
+    printed = _printed(trace)
+    for _line, text, _m in printed:
+        am = _ATTEMPT.search(text)
+        if am:
+            facts.attempts = f"{am.group(1)} of {am.group(2)}"
+    facts.client_error = _client_error(printed)
+    facts.exception = _exception(trace, printed)
+    facts.async_failure = _async_failure(trace)
+    agent = _agent(trace)
+    exchanges = trace.exchanges
+    decisive: Exchange | None = None
+    for i, ex in enumerate(exchanges):
+        failed = ex.error is not None or (ex.status is not None and ex.status >= 400) or (
+            ex.response is None and i == len(exchanges) - 1)
+        if not failed:
+            continue
+        if _recovered(exchanges, i):
+            facts.recovered.append(ex.index)
+        else:
+            decisive = ex
+    if trace.exit_code == 0:
+        if facts.async_failure is not None:
+            facts.failure = _async_as_failure(facts.async_failure)
+        return facts
+    last_line = exchanges[-1].last_line if exchanges else 0
+    later_error = facts.client_error is not None and facts.client_error.line > last_line
+    if decisive is not None:
+        terminal = decisive is exchanges[-1] or trace.exit_code not in (None, 0) or (
+            facts.client_error is not None and facts.client_error.line > decisive.first_line) \
+            or bool(trace.tracebacks)
+        if decisive.response is None and decisive.error is None and (
+                trace.exit_code is not None or later_error or trace.tracebacks):
+            terminal = False                  # not hung: the client went on and said why
+        if terminal:
+            facts.failure = _exchange_failure(decisive, agent)
+            _refine_transport(facts.failure, decisive, facts.client_error)
+            if facts.client_error is not None and not facts.failure.request_id:
+                rid = _REQUEST_ID.search(facts.client_error.text)
+                facts.failure.request_id = rid.group(1) if rid else ""
+            if facts.failure.fault is None or facts.failure.fault.shape == "omitted":
+                quoted = _text_failure(printed, None, agent)
+                if quoted is not None and quoted.fault is not None and \
+                        quoted.line > decisive.first_line:
+                    facts.failure.fault = quoted.fault
+            return facts
+    hung = _hung_in_text(printed) if trace.exit_code is None and not later_error else None
+    if hung is not None:
+        facts.failure = hung
+        return facts
+    from_text = _text_failure(printed, facts.client_error, agent)
+    if from_text is not None:
+        facts.failure = from_text
+    elif facts.exception is not None:
+        exc = facts.exception
+        context = _context(printed, exc.line, f"{exc.type}: {exc.message}")
+        facts.failure = Failure(kind="client", line=exc.line)
+        if transport.SIGNS.search(context):
+            facts.failure.kind = "transport"
+            facts.failure.transport = transport.classify(context)
+            facts.failure.url = facts.failure.transport.url
+            facts.failure.endpoint = split_url(facts.failure.url)[0]
+            facts.failure.service = service_for(None, facts.failure.url, agent) or (
+                "identity" if "identity" in context else "")
+            facts.failure.service_name = service_name(facts.failure.service)
+        facts.failure.evidence.append(
+            (facts.exception.line, f"{facts.exception.type}: {facts.exception.message}"[:200]))
+    elif facts.async_failure is not None:
+        facts.failure = _async_as_failure(facts.async_failure)
+    return facts
+
+
+def _async_as_failure(af: AsyncFailure) -> Failure:
+    failure = Failure(kind="async", line=af.line,
+                      fault=Fault(af.fault, "plain") if af.fault else None)
+    failure.evidence.append((af.line, f"{af.resource}: {af.status}"
+                             + (f" — {af.fault[:160]}" if af.fault else "")))
+    return failure

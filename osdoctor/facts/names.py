@@ -1,0 +1,134 @@
+"""Names an operator recognises: which project runs a service, what a path is about,
+which client versions wrote the log."""
+
+from __future__ import annotations
+
+import re
+
+from osdoctor.parse.http_text import split_url
+
+SERVICE_NAMES = {
+    "identity": "Keystone", "compute": "Nova", "network": "Neutron", "image": "Glance",
+    "volume": "Cinder", "volumev2": "Cinder", "volumev3": "Cinder", "block-storage": "Cinder",
+    "orchestration": "Heat", "baremetal": "Ironic", "object-store": "Swift",
+    "placement": "Placement", "dns": "Designate", "key-manager": "Barbican",
+    "load-balancer": "Octavia", "metric": "Gnocchi", "alarming": "Aodh",
+    "shared-file-system": "Manila", "sharev2": "Manila", "container-infra": "Magnum",
+    "workflow": "Mistral", "messaging": "Zaqar", "clustering": "Senlin",
+    "baremetal-introspection": "Ironic Inspector", "platform": "StarlingX sysinv",
+}
+_PORTS = {
+    "5000": "identity", "35357": "identity", "8774": "compute", "9696": "network",
+    "9292": "image", "8776": "volume", "8004": "orchestration", "6385": "baremetal",
+    "8080": "object-store", "8778": "placement", "9001": "dns", "9311": "key-manager",
+    "9876": "load-balancer", "8041": "metric", "8042": "alarming", "8786": "sharev2",
+    "9511": "container-infra", "8989": "workflow", "5050": "baremetal-introspection",
+}
+# A User-Agent or command name that says which CLI this is, and so which service.
+_AGENTS = [
+    (re.compile(r"\bcgtsclient\b|^system\b"), "platform"),
+    (re.compile(r"\bgnocchi\b"), "metric"),
+    (re.compile(r"\bbarbican|secret\b"), "key-manager"),
+    (re.compile(r"\bdesignate|\bzone\b|recordset"), "dns"),
+    (re.compile(r"\boctavia|loadbalancer"), "load-balancer"),
+]
+# A legacy CLI or an openstack sub-command says which service it talks to.
+_COMMANDS = [
+    (re.compile(r"^(?:heat\b|openstack (?:stack|orchestration)\b)"), "orchestration"),
+    (re.compile(r"^(?:nova volume-|cinder\b|openstack volume\b)"), "volume"),
+    (re.compile(r"^(?:nova\b|openstack (?:server|flavor|hypervisor|aggregate|keypair)\b)"),
+     "compute"),
+    (re.compile(r"^(?:neutron\b|openstack (?:network|subnet|port|router|floating|"
+                r"security group)\b)"), "network"),
+    (re.compile(r"^(?:glance\b|openstack image\b)"), "image"),
+    (re.compile(r"^(?:ironic\b|baremetal\b|openstack baremetal\b)"), "baremetal"),
+    (re.compile(r"^(?:keystone\b|openstack (?:user|project|role|domain|token|catalog|"
+                r"endpoint|service)\b)"), "identity"),
+    (re.compile(r"^(?:swift\b|openstack (?:object|container)\b)"), "object-store"),
+]
+_IRREGULAR = {"policies": "policy", "addresses": "address", "statuses": "status",
+              "ihosts": "host", "aliases": "alias", "indices": "index"}
+_ID = re.compile(r"^(?:[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}|"
+                 r"[0-9a-f]{32}|\d+|v\d[\w.]*|AUTH_\w+)$", re.I)
+_VERSION_PATH = re.compile(r"^v\d+(\.\d+)?$")
+
+
+def service_for(service: str | None, url: str, agent: str = "") -> str:
+    """The catalog type of a request, from the parser's reading, the agent or the port."""
+    for rx, stype in _AGENTS:
+        if agent and rx.search(agent):
+            return stype
+    if service:
+        return service
+    if url:
+        found = _PORTS.get(split_url(url)[0].rpartition(":")[2], "")
+        if found:
+            return found
+    for rx, stype in _COMMANDS:
+        if agent and rx.search(agent):
+            return stype
+    return ""
+
+
+def service_name(stype: str) -> str:
+    """``Neutron`` for network; the type itself when no project is known for it."""
+    if not stype:
+        return "the service"
+    return SERVICE_NAMES.get(stype, stype)
+
+
+def singular(word: str) -> str:
+    word = word.replace("os-", "").replace("_", " ").replace("-", " ")
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "ches", "shes", "xes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def resource_of(path: str) -> str:
+    """What a request path is about: ``/v2.0/ports/x`` -> ``port``; ``/servers/x/action``
+    -> ``server``; ``/v3/auth/tokens`` -> ``token``."""
+    parts = [p for p in path.partition("?")[0].split("/") if p]
+    while parts and (parts[-1] in ("action", "detail", "states", "provision", "power")
+                     or _ID.match(parts[-1])):
+        parts.pop()
+    words = [p for p in parts if not _ID.match(p)]
+    if not words:
+        return "version document" if parts or path in ("", "/") else ""
+    return singular(words[-1])
+
+
+def is_version_root(path: str) -> bool:
+    """``/``, ``/v3``, ``/v2.1/``: a version document, not a resource."""
+    parts = [p for p in path.partition("?")[0].split("/") if p]
+    return not parts or (len(parts) == 1 and _VERSION_PATH.match(parts[0]) is not None)
+
+
+_UA = re.compile(r"(?P<name>[A-Za-z][\w.-]*)/(?P<version>\d+(?:\.\d+)+)")
+_PKG = re.compile(r"(?:site|dist)-packages/(?P<name>[A-Za-z][\w]*?)[-_](?P<version>\d+(?:\.\d+)+)"
+                  r"(?:[-.]py[\d.]+)?\.(?:egg|dist)-info|"
+                  r"/nix/store/\w+-(?:python[\d.]+-)?(?P<nname>[A-Za-z][\w-]*?)-"
+                  r"(?P<nversion>\d+(?:\.\d+)+)/")
+
+
+def versions_in(text: str) -> dict[str, str]:
+    """Package versions a line shows: ``keystoneauth1/3.1.0`` in a User-Agent,
+    ``webob-1.8.8`` in a store path, ``foo-1.2.dist-info`` in a traceback."""
+    found: dict[str, str] = {}
+    for m in _UA.finditer(text):
+        found[m.group("name").lower()] = m.group("version")
+    for m in _PKG.finditer(text):
+        name = m.group("name") or m.group("nname")
+        version = m.group("version") or m.group("nversion")
+        if name and version:
+            found[name.lower().replace("_", "-")] = version
+    return found
+
+
+def version_tuple(version: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in re.findall(r"\d+", version)[:4])

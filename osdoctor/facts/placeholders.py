@@ -1,0 +1,148 @@
+"""The facts as template values: every rule may quote the decisive failure.
+
+Names are documented in knowledge/README.md; each value is plain text, empty
+when the log does not show it, so a title reads well either way (``{quote}``
+carries its own leading colon).
+"""
+
+from __future__ import annotations
+
+from osdoctor.facts.model import Facts, Failure
+
+_SHORT = 140
+
+_TRANSPORT = {
+    "refused": "nothing accepted the connection to {where} (connection refused)",
+    "timeout": "the connection to {where} timed out: no answer, not even a refusal",
+    "dns": "the host name {host} does not resolve",
+    "tls-verify": "the TLS certificate of {where} is not trusted (CERTIFICATE_VERIFY_FAILED)",
+    "tls-version": "{where} does not speak TLS: https:// was used against a plain-HTTP port",
+    "tls": "the TLS handshake with {where} failed",
+    "proxy": "the HTTP proxy refused the tunnel to {where} ({detail})",
+    "reset": "{where} closed the connection without an answer",
+    "unreachable": "there is no route to {where}",
+    "hung": "the client was still waiting for {where} when the log ends",
+    "connection": "the connection to {where} failed",
+}
+
+
+def short(text: str, width: int = _SHORT) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+def _words(facts: Facts, failure: Failure | None) -> str:
+    if failure is not None and failure.fault is not None and failure.fault.message \
+            and failure.fault.shape != "omitted":
+        return failure.fault.message
+    if facts.client_error is not None:
+        return facts.client_error.text
+    if facts.exception is not None:
+        exc = facts.exception
+        return f"{exc.type}: {exc.message}" if exc.message else exc.type
+    return ""
+
+
+def summary(facts: Facts) -> str:
+    """One sentence on the decisive failure, with the service's or client's words."""
+    f = facts.failure
+    if f is None:
+        return ""
+    words = short(_words(facts, f))
+    quote = f": {words}" if words else ""
+    if f.kind == "transport" and f.transport is not None:
+        t = f.transport
+        where = f"{t.host}:{t.port}" if t.host else (f.endpoint or "the endpoint")
+        if f.service_name and f.service_name != "the service":
+            where = f"{f.service_name} at {where}"
+        text = _TRANSPORT.get(t.kind, _TRANSPORT["connection"]).format(
+            where=where, host=t.host or where, detail=t.detail or "refused")
+        return text[0].upper() + text[1:]
+    if f.kind == "http":
+        who = f.service_name if f.service_name and f.service_name != "the service" \
+            else "The service"
+        status = f" ({f.status})" if f.status is not None else ""
+        what = f" the {f.resource}" if f.resource and f.resource != "version document" else ""
+        if f.status is not None and f.status >= 500:
+            return f"{who} failed{status}{' on' + what if what else ''}{quote}"
+        return f"{who} refused{what}{status}{quote}"
+    if f.kind == "async":
+        af = facts.async_failure
+        name = af.resource if af else "the resource"
+        status = af.status if af else "ERROR"
+        return f"{name} went to {status} after the command returned{quote}"
+    return f"The client stopped{quote}" if quote else "The client failed"
+
+
+def values(facts: Facts) -> dict[str, str]:
+    """Template values for every rule; conditions may add more precise ones."""
+    f = facts.failure
+    out = {
+        "failure": summary(facts), "failure_kind": f.kind if f else "",
+        "quote": "", "words": "", "fault": "", "fault_short": "", "fault_type": "",
+        "fault_shape": "", "failure_status": "", "failure_method": "", "failure_url": "",
+        "failure_path": "", "endpoint": "", "host": "", "port": "", "service_type": "",
+        "service_name": "", "resource": "", "request_id": "", "request_id_note": "",
+        "transport": "", "transport_detail": "", "inner": "", "client_error": "",
+        "client_error_class": "", "exception_type": "", "exception_text": "",
+        "exception_frame": "", "exception_package": "", "async_resource": "",
+        "async_status": "", "async_fault": "", "fault_note": "",
+    }
+    words = _words(facts, f)
+    out["words"] = words
+    every = [words]
+    if f is not None and f.fault is not None:
+        every.append(f.fault.message)
+    if facts.client_error is not None:
+        every.append(facts.client_error.text)
+    if facts.exception is not None:
+        every.append(f"{facts.exception.type}: {facts.exception.message}")
+    if facts.async_failure is not None:
+        every.append(facts.async_failure.fault)
+    out["all_words"] = "\n".join(dict.fromkeys(w for w in every if w))
+    out["quote"] = f": {short(words)}" if words else ""
+    if f is not None:
+        out.update({
+            "failure_status": str(f.status) if f.status is not None else "no answer",
+            "failure_method": f.method, "failure_url": f.url.partition("?")[0],
+            "failure_path": f.path,
+            "endpoint": f.endpoint, "service_type": f.service or "unknown",
+            "service_name": f.service_name or "the service", "resource": f.resource or "request",
+            "request_id": f.request_id, "inner": f.inner,
+            "request_id_note": f" (request id {f.request_id})" if f.request_id else "",
+        })
+        if f.fault is not None:
+            out.update({"fault": f.fault.message, "fault_short": short(f.fault.message),
+                        "fault_type": f.fault.type, "fault_shape": f.fault.shape})
+            if f.kind == "http" and f.fault.message and f.fault.shape != "omitted":
+                kind = f"{f.fault.type}: " if f.fault.type and f.fault.shape == "neutron" else ""
+                out["fault_note"] = (f" ({out['service_name']} said {kind}"
+                                     f"{short(f.fault.message)})")
+        if f.transport is not None:
+            out.update({"transport": f.transport.kind, "transport_detail": f.transport.detail,
+                        "host": f.transport.host, "port": f.transport.port})
+        elif f.endpoint:
+            hostport = f.endpoint.partition("://")[2]
+            out["host"], _, out["port"] = hostport.partition(":")
+    if facts.client_error is not None:
+        out["client_error"] = facts.client_error.text
+        out["client_error_class"] = facts.client_error.error_class
+    if facts.exception is not None:
+        exc = facts.exception
+        out.update({"exception_type": exc.type, "exception_text": exc.message,
+                    "exception_frame": exc.frame, "exception_package": exc.package})
+    who = []
+    if facts.auth.get("user"):
+        who.append(f"user {facts.auth['user']}")
+    if facts.auth.get("project"):
+        who.append(f"on project {facts.auth['project']}")
+    out["attempts"] = facts.attempts
+    out["attempts_note"] = f", after {facts.attempts} attempts" if facts.attempts else ""
+    out["auth_who"] = " ".join(who) if who else "the credentials"
+    for key in ("user", "project", "user_domain", "project_domain", "auth_type"):
+        out[f"auth_{key}"] = facts.auth.get(key, "")
+    if facts.async_failure is not None:
+        af = facts.async_failure
+        out.update({"async_resource": af.resource, "async_status": af.status,
+                    "async_fault": af.fault})
+    return out
