@@ -158,6 +158,16 @@ def _exchange_failure(ex: Exchange, agent: str) -> Failure:
     return failure
 
 
+def _auth_sent(ex: Exchange) -> str:
+    if ex.service == "identity" and ex.request.method == "POST":
+        return ""
+    if ex.request.header("X-Auth-Token"):
+        return "a Keystone token"
+    if ex.request.header("Authorization"):
+        return "basic auth (an Authorization header, no Keystone token)"
+    return "no credentials"
+
+
 def _refine_transport(failure: Failure, ex: Exchange, error: ClientError | None) -> None:
     """The exchange's error line may say less than the client's final message
     (keystoneauth's DiscoveryFailure carries the SSL error it wraps)."""
@@ -335,7 +345,7 @@ def _text_failure(printed: list[tuple[int, str, Message]], error: ClientError | 
     failure.request_id = rid.group(1) if rid else ""
     if error is not None:
         failure.evidence.append((error.line, error.text[:200]))
-    if fault is not None and fault_line != line:
+    if fault is not None and (error is None or fault_line != line):
         failure.evidence.append((fault_line, fault.message[:200]))
     return failure
 
@@ -390,12 +400,24 @@ def _hung_in_text(printed: list[tuple[int, str, Message]]) -> Failure | None:
     return failure
 
 
+_TYPED = re.compile(r"(?:^|[#$>]\s*|^\+ |[“\"`]\s*)(?P<cmd>(?:openstack|nova|cinder|neutron|glance|"
+                    r"heat|ironic|baremetal|keystone|swift|gnocchi|system)\s[^“”\"`]*)")
+
+
 def _agent(trace: Trace) -> str:
+    """What says which CLI this is: a User-Agent, the command, a command line typed
+    at a prompt in the paste."""
     for ex in trace.exchanges[:5]:
         ua = ex.request.header("User-Agent")
         if ua:
             return ua
-    return trace.command or ""
+    if trace.command:
+        return trace.command
+    for m in trace.messages[:50]:
+        tm = _TYPED.search(m.text)
+        if tm:
+            return tm.group("cmd").strip()
+    return ""
 
 
 def _versions(trace: Trace) -> dict[str, str]:
@@ -480,6 +502,7 @@ def facts_of(trace: Trace) -> Facts:
                 trace.exit_code is not None or later_error or trace.tracebacks):
             terminal = False                  # not hung: the client went on and said why
         if terminal:
+            facts.auth_sent = _auth_sent(decisive)
             facts.failure = _exchange_failure(decisive, agent)
             _refine_transport(facts.failure, decisive, facts.client_error)
             if facts.client_error is not None and not facts.failure.request_id:

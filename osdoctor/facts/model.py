@@ -110,6 +110,9 @@ class Facts:
     """Indexes of failed exchanges the run recovered from (lookups, discovery, retries)."""
     versions: dict[str, str] = field(default_factory=dict)
     """Package -> version read from the log (User-Agent, package paths)."""
+    auth_sent: str = ""
+    """What credentials the failing request carried: "a Keystone token", "basic auth
+    (an Authorization header, no Keystone token)", "no credentials"."""
     attempts: str = ""
     """``6 of 6`` when the client printed its retries (ironicclient's "Attempt N of M")."""
     auth: dict[str, str] = field(default_factory=dict)

@@ -11,6 +11,19 @@ from osdoctor.facts.model import Facts, Failure
 
 _SHORT = 140
 
+_REASONS = {
+    "refused": "connection refused: nothing listens on {where}",
+    "timeout": "the connection to {where} timed out",
+    "dns": "the host name {host} does not resolve",
+    "tls-verify": "its TLS certificate is not trusted",
+    "tls-version": "https:// against a plain-HTTP port",
+    "tls": "the TLS handshake failed",
+    "proxy": "the HTTP proxy refused the tunnel: {detail}",
+    "reset": "the connection was closed without an answer",
+    "unreachable": "no route to {where}",
+    "hung": "no answer before the log ends",
+    "connection": "the connection failed",
+}
 _TRANSPORT = {
     "refused": "nothing accepted the connection to {where} (connection refused)",
     "timeout": "the connection to {where} timed out: no answer, not even a refusal",
@@ -87,6 +100,7 @@ def values(facts: Facts) -> dict[str, str]:
         "client_error_class": "", "exception_type": "", "exception_text": "",
         "exception_frame": "", "exception_package": "", "async_resource": "",
         "async_status": "", "async_fault": "", "fault_note": "",
+        "transport_reason": "no answer", "auth_sent": "", "auth_hint": "",
     }
     words = _words(facts, f)
     out["words"] = words
@@ -119,11 +133,20 @@ def values(facts: Facts) -> dict[str, str]:
                 out["fault_note"] = (f" ({out['service_name']} said {kind}"
                                      f"{short(f.fault.message)})")
         if f.transport is not None:
-            out.update({"transport": f.transport.kind, "transport_detail": f.transport.detail,
-                        "host": f.transport.host, "port": f.transport.port})
+            t = f.transport
+            out.update({"transport": t.kind, "transport_detail": t.detail,
+                        "host": t.host, "port": t.port})
+            out["transport_reason"] = _REASONS.get(t.kind, _REASONS["connection"]).format(
+                where=f"{t.host}:{t.port}" if t.host else "the endpoint", host=t.host or "?",
+                detail=t.detail or "refused")
         elif f.endpoint:
             hostport = f.endpoint.partition("://")[2]
             out["host"], _, out["port"] = hostport.partition(":")
+    if facts.auth_sent:
+        out["auth_sent"] = facts.auth_sent
+        if facts.auth_sent.startswith("basic"):
+            out["auth_hint"] = (": the client used its own basic auth instead of a Keystone "
+                                "token (set OS_AUTH_TYPE=password)")
     if facts.client_error is not None:
         out["client_error"] = facts.client_error.text
         out["client_error_class"] = facts.client_error.error_class
@@ -140,7 +163,7 @@ def values(facts: Facts) -> dict[str, str]:
     out["attempts_note"] = f", after {facts.attempts} attempts" if facts.attempts else ""
     out["auth_who"] = " ".join(who) if who else "the credentials"
     for key in ("user", "project", "user_domain", "project_domain", "auth_type"):
-        out[f"auth_{key}"] = facts.auth.get(key, "")
+        out[key if key.startswith("auth") else f"auth_{key}"] = facts.auth.get(key, "")
     if facts.async_failure is not None:
         af = facts.async_failure
         out.update({"async_resource": af.resource, "async_status": af.status,

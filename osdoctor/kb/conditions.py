@@ -628,7 +628,11 @@ class Condition:
                 if m is None:
                     return None
                 captures.update({k: v for k, v in m.groupdict().items() if v is not None})
-            return Match([Evidence(line, text) for line, text in f.evidence if line], captures)
+            evidence = [Evidence(line, text) for line, text in f.evidence if line]
+            af = ctx.facts().async_failure
+            if "words" in regexes and af is not None and af.line and af.fault:
+                evidence.append(Evidence(af.line, af.fault[:200]))
+            return Match(evidence, captures)
 
         return ev
 

@@ -143,10 +143,10 @@ class Rule:
     fallback: bool = False
     defaults: dict[str, str] = field(default_factory=dict)
     """Placeholder values used when no condition captured them."""
-    priority: int = 50
+    priority: int = 100
     """Which finding leads when several fire: higher first, and a fallback is dropped
-    when an error of higher priority fired. Default 100 for a scenario's rule, 50
-    otherwise; generic failure classes sit below, known bugs above their class."""
+    when an error of higher priority fired. Default 100, as for the seed scenarios'
+    rules; generic failure classes sit below, known bugs above their class."""
     symptoms: list[str] = field(default_factory=list)
     fires: list[str] = field(default_factory=list)
     silent: list[str] = field(default_factory=list)
@@ -428,7 +428,7 @@ def build_rule(node: Any, path: Path, issues: list[Issue]) -> Rule | None:
         c.error(node, "'defaults' maps placeholder names to text, e.g. {server: the server}")
     else:
         rule.defaults = dict(defaults)
-    priority = node.get("priority", 100 if rule.scenario else 50)
+    priority = node.get("priority", 100)
     if not isinstance(priority, int) or isinstance(priority, bool) or not -1000 <= priority <= 1000:
         c.error(node, "'priority' must be a whole number from -1000 to 1000 (higher leads)")
     else:

@@ -1,0 +1,148 @@
+"""Real logs people posted in public threads, each with the cause its thread
+established (../shared/public-logs/INDEX.md): the first error finding names
+that cause, the explanation or next steps carry the decisive specifics, the
+successful run gets no error or warning, and no log makes osdoctor fail.
+
+The logs are read from beside the repository, as CI lays shared/ out.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from osdoctor.cli import main
+from osdoctor.diagnose import diagnose, parse_path
+from osdoctor.kb.loader import KnowledgeBase, load_knowledge
+from osdoctor.model import Report
+from osdoctor.render.json_report import render_json
+from osdoctor.render.markdown import render_markdown
+from osdoctor.render.text import render_text
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def public_logs() -> Path:
+    candidate = ROOT.parent / "shared" / "public-logs"
+    if candidate.is_dir():
+        return candidate
+    raise AssertionError("the public logs (shared/public-logs) are not beside the repository")
+
+
+# file prefix -> (first error rule, words the title must hold, words the
+# explanation or next steps must hold), all case-insensitive.
+CASES: dict[str, tuple[str, list[str], list[str]]] = {
+    "nova-2013-flavor-list-401-no-admin-role": (
+        "generic.auth-refused", ["Keystone refused", "project admin", "no role"],
+        ["role assignment list", "project show"]),
+    "nova-2013-list-hang-unreachable-publicurl": (
+        "generic.failure", ["waiting", "240.0.1.5:8774"], ["240.0.1.5"]),
+    "nova-2014-volume-list-endpointnotfound-jumpgate": (
+        "generic.endpoint-not-found", ["no endpoint", "volume"], ["catalog list"]),
+    "nova-2016-list-connectfailure-timeout-py2-nohandlers": (
+        "generic.failure", ["timed out", "192.175.27.106:5000"], ["192.175.27.106"]),
+    "heatclient-2016-stack-create-resource-type-not-found": (
+        "known.heat-resource-type-not-found", ["OOShift::ContainerPort", "resource_registry"],
+        ["resource_registry", "resource type list"]),
+    "gnocchi-2017-resource-list-401": (
+        "generic.token-refused", ["Gnocchi", "401", "basic auth", "OS_AUTH_TYPE=password"],
+        ["OS_AUTH_TYPE=password"]),
+    "osc-2017-user-list-typeerror-app_name-lib-conflict": (
+        "generic.library-mismatch", ["Mismatched client libraries", "app_name"],
+        ["keystoneauth", "virtualenv"]),
+    "osc-2017-image-create-from-volume-nonetype-subscriptable": (
+        "generic.client-defect", ["bug in the client", "image/v2/image.py"],
+        ["NoneType"]),
+    "cinder-2018-list-endpointnotfound-volumev3-logging-prefix": (
+        "generic.endpoint-not-found", ["no endpoint", "volumev3"],
+        ["OS_VOLUME_API_VERSION=2", "volumev3"]),
+    "osc-2020-catalog-list-ssl-wrong-version-number": (
+        "generic.tls-wrong-version", ["10.170.140.112:5000", "does not speak TLS", "https://"],
+        ["http://"]),
+    "osc-2020-image-create-proxy-tunnel-403": (
+        "generic.proxy-refused", ["proxy refused", "403 Forbidden"], ["no_proxy"]),
+    "ironic-2019-terraform-gophercloud-409-node-locked": (
+        "known.ironic-node-locked", ["74736478-ef0c-4356-b9ec-9c69e158c802", "locked",
+                                     "gold-4s-a.tpb.lab.eng.brq.redhat.com"], ["retry"]),
+    "ironic-2021-ansible-baremetal-node-set-409-state-transition-wrapped": (
+        "known.ironic-state-transition", ["state transition", "409", "6 of 6"],
+        ["provision_state"]),
+    "osc-2022-server-create-500-nova-missing-neutron-auth": (
+        "known.nova-neutron-auth-missing", ["Neutron", "[neutron] section", "nova.conf"],
+        ["auth_type", "restart"]),
+    "osc-2022-server-create-rc0-then-ERROR-compute-auth_url": (
+        "known.build-aborted-auth-url", ["nova-compute", "auth_url"],
+        ["compute node", "[neutron]"]),
+    "barbican-2022-secret-list-conn-refused-then-404-html": (
+        "generic.connection-refused", ["192.168.100.11:9311", "connection refused"],
+        ["ss -ltnp", "Listen 9311"]),
+    "cgtsclient-stx-host-list-503-html-prints-None": (
+        "generic.backend-unavailable", ["503", "Keystone service is temporarily unavailable"],
+        ["load balancer"]),
+    "osc-2024-server-create-neutron-networknotfound-unresolved": (
+        "known.build-aborted-network",
+        ["allocate the network", "Network private could not be found"],
+        ["network show"]),
+    "osc-2025-nixos-journald-nameresolution-then-keystone-500": (
+        "osc.keystone-unreachable", ["Keystone", "controller does not resolve"], ["curl"]),
+    "tripleo-2021-undercloud-install-ssl-verify-terminal-wrapped": (
+        "generic.tls-failure", ["192.0.2.2:13000", "CERTIFICATE_VERIFY_FAILED"], ["--os-cacert"]),
+}
+SUCCESS = "osc-2018-server-add-volume-benign-404-success"
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    return load_knowledge(user=False)
+
+
+def _log(prefix: str) -> Path:
+    (path,) = public_logs().glob(f"{prefix}.log")
+    return path
+
+
+def _report(prefix: str, kb: KnowledgeBase) -> Report:
+    return diagnose(parse_path(_log(prefix)), kb)
+
+
+def test_every_public_log_is_covered() -> None:
+    names = sorted(p.name.removesuffix(".log") for p in public_logs().glob("*.log"))
+    assert names == sorted([*CASES, SUCCESS])
+
+
+@pytest.mark.parametrize("prefix", sorted(CASES))
+def test_first_finding_names_the_established_cause(prefix: str, kb: KnowledgeBase) -> None:
+    rule, title_words, detail_words = CASES[prefix]
+    report = _report(prefix, kb)
+    assert report.outcome == "failure"
+    first = next(f for f in report.findings if f.severity in ("error", "warning"))
+    assert (first.id, first.severity) == (rule, "error"), first.title
+    for word in title_words:
+        assert word.lower() in first.title.lower(), (word, first.title)
+    details = " ".join([first.explanation, *first.next_steps]).lower()
+    for word in detail_words:
+        assert word.lower() in details, (word, first.explanation, first.next_steps)
+    assert first.evidence, "the finding points at the lines that prove it"
+    text = render_text(report)
+    assert text.splitlines()[1] == first.title      # the headline is the cause
+
+
+def test_the_successful_run_with_normal_404s_and_300_gets_no_error(kb: KnowledgeBase) -> None:
+    report = _report(SUCCESS, kb)
+    assert report.outcome == "success"
+    assert [f.id for f in report.findings if f.severity in ("error", "warning")] == []
+    assert [ex.status for ex in report.trace.exchanges].count(404) == 2
+
+
+@pytest.mark.parametrize("prefix", sorted([*CASES, SUCCESS]))
+def test_every_format_renders_without_a_traceback(prefix: str, kb: KnowledgeBase,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    report = _report(prefix, kb)
+    assert render_text(report) and render_markdown(report)
+    data = json.loads(render_json(report))
+    assert data["facts"]["failure"] is None if prefix == SUCCESS else data["facts"]["failure"]
+    code = main(["explain", "--no-user-kb", "--format", "json", str(_log(prefix))])
+    assert code == (0 if prefix == SUCCESS else 1)
+    assert json.loads(capsys.readouterr().out)["outcome"] == report.outcome
