@@ -117,8 +117,10 @@ def apply_rules(kb: KnowledgeBase, ctx: Context, match: ScenarioMatch | None,
     return [f for _r, f in shown]
 
 
-def diagnose(trace: Trace, kb: KnowledgeBase) -> Report:
-    ctx = Context(trace, "unknown")
+def diagnose(trace: Trace, kb: KnowledgeBase, live: bool = False) -> Report:
+    """The report of a trace. ``live``: the command is still running (the TUI's interim
+    diagnoses), so the request it is waiting on is not reported as a hang."""
+    ctx = Context(trace, "unknown", live=live)
     outcome = ctx.outcome = provisional_outcome(trace, ctx.facts())
     match, _m, candidates = match_scenario(kb, ctx)
     if outcome == "unknown" and match is not None and match.branch is not None:

@@ -143,6 +143,9 @@ def test_a_log_ending_inside_a_request_is_a_client_that_hung() -> None:
     f = facts_of(trace).failure
     assert f is not None and f.transport is not None
     assert (f.transport.kind, f.transport.host, f.transport.port) == ("hung", "203.0.113.5", "8774")
+    # While the command still runs, the request in flight is no hang (no premature alarm).
+    assert facts_of(trace, live=True).failure is None
+    assert diagnose(trace, load_knowledge(user=False), live=True).outcome == "unknown"
 
 
 def test_a_paste_of_the_output_only_still_names_the_failure_and_its_words() -> None:

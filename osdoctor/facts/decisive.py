@@ -465,8 +465,9 @@ def _auth(trace: Trace) -> dict[str, str]:
     return found
 
 
-def facts_of(trace: Trace) -> Facts:
-    """The facts of one trace; cheap enough to compute once per report."""
+def facts_of(trace: Trace, live: bool = False) -> Facts:
+    """The facts of one trace; cheap enough to compute once per report. ``live``: the
+    command is still running, so a request without an answer yet is not a hang."""
     facts = Facts(versions=_versions(trace), auth=_auth(trace))
     printed = _printed(trace)
     for _line, text, _m in printed:
@@ -481,7 +482,7 @@ def facts_of(trace: Trace) -> Facts:
     decisive: Exchange | None = None
     for i, ex in enumerate(exchanges):
         failed = ex.error is not None or (ex.status is not None and ex.status >= 400) or (
-            ex.response is None and i == len(exchanges) - 1)
+            ex.response is None and i == len(exchanges) - 1 and not live)
         if not failed:
             continue
         if _recovered(exchanges, i):
@@ -514,7 +515,8 @@ def facts_of(trace: Trace) -> Facts:
                         quoted.line > decisive.first_line:
                     facts.failure.fault = quoted.fault
             return facts
-    hung = _hung_in_text(printed) if trace.exit_code is None and not later_error else None
+    hung = _hung_in_text(printed) if trace.exit_code is None and not later_error \
+        and not live else None
     if hung is not None:
         facts.failure = hung
         return facts

@@ -123,7 +123,8 @@ def from_body(text: str | None, parsed: Any = None, omitted: str | None = None) 
     """The fault of a response body as logged (JSON, HTML, plain text, or omitted)."""
     if omitted:
         kind = "text/html" if "text/html" in omitted else omitted.partition("set to")[2].strip(" .")
-        return Fault(f"not logged (Content-Type {kind or 'not JSON'})", "omitted")
+        return Fault(f"the body was not logged (Content-Type {kind or 'not JSON'}): usually a "
+                     "proxy's or load balancer's page, not the API's own answer", "omitted")
     if not text or not text.strip():
         return None
     if parsed is not None:

@@ -102,11 +102,13 @@ class Context:
     _texts: list[tuple[int, str]] | None = None
     _facts: Facts | None = None
     _values: dict[str, str] | None = None
+    live: bool = False
+    """The command is still running: a request without an answer yet is no hang."""
 
     def facts(self) -> Facts:
         """The facts of the trace (see ``osdoctor.facts``), computed once."""
         if self._facts is None:
-            self._facts = facts_of(self.trace)
+            self._facts = facts_of(self.trace, self.live)
         return self._facts
 
     def fact_values(self) -> dict[str, str]:
