@@ -130,7 +130,7 @@ def diagnose(trace: Trace, kb: KnowledgeBase, live: bool = False) -> Report:
     outranked: list[Finding] = []
     findings = apply_rules(kb, ctx, match, outranked)
     return Report(trace=trace, outcome=outcome, scenario=match, findings=findings,
-                  candidates=candidates, outranked=outranked)
+                  candidates=candidates, outranked=outranked, facts=ctx.facts())
 
 
 def parse_stream(stream: BinaryIO, source: str,

@@ -301,6 +301,8 @@ class Report:
     scenario: ScenarioMatch | None = None
     findings: list[Finding] = field(default_factory=list)
     candidates: list[Candidate] = field(default_factory=list)
+    facts: Any = None
+    """The ``osdoctor.facts.Facts`` the rules saw (kept so renderers need not re-read)."""
     outranked: list[Finding] = field(default_factory=list)
     """Fallback findings whose conditions held but that a finding of higher
     priority replaces (a generic class under a scenario's rule or a known bug)."""

@@ -79,7 +79,13 @@ def _split(text: str) -> list[str]:
     """A printed line, with the ``\\n`` of an escaped paste (Ansible) taken as line ends
     and the backticks or ``<code>`` tags of a pasting site dropped."""
     parts = text.split("\\n") if "\\n" in text else [text]
-    return [_PASTE.sub("", part.strip()).strip() for part in parts]
+    out = []
+    for part in parts:
+        part = part.strip()
+        if part[:1] in ("`", "<") or part[-1:] in ("`", ">"):
+            part = _PASTE.sub("", part).strip()
+        out.append(part)
+    return out
 
 
 def _request_id(ex: Exchange) -> str:
@@ -96,30 +102,47 @@ def _request_id(ex: Exchange) -> str:
     return ""
 
 
-def _recovered(exchanges: list[Exchange], i: int) -> bool:
-    """Whether the run got past failed exchange ``i`` (a lookup, discovery, a retry)."""
-    ex = exchanges[i]
-    later = exchanges[i + 1:]
-    base, path, _ = split_url(ex.request.url)
-    ok = [o for o in later if o.status is not None and o.status < 400]
-    if ex.error is not None or ex.status is None:
-        return any(split_url(o.request.url)[0] == base for o in ok)
-    if any(o.request.method == ex.request.method and o.request.url == ex.request.url
-           for o in ok):
-        return True                                           # a retry that worked
-    if ex.status == 401 and any(o.service == "identity" and o.request.method == "POST"
-                                for o in ok):
-        return True                                           # a fresh token, then on
-    if is_version_root(ex.path or path) and ok:
-        return True                                           # discovery fell back
-    if ex.status in (400, 404) and ex.request.method in ("GET", "HEAD"):
-        parent = (ex.path or path).rstrip("/").rpartition("/")[0]
-        for o in later:
-            opath = o.path or split_url(o.request.url)[1]
-            if o.service == ex.service and parent and opath.startswith(parent) \
-                    and o.request.method == "GET":
-                return True                                   # ID lookup, then by name
-    return False
+class _Later:
+    """What the exchanges after a point show, grown from the end of the run so that
+    every failed exchange is judged in one pass (a long run has thousands)."""
+
+    def __init__(self) -> None:
+        self.ok_calls: set[tuple[str, str]] = set()
+        self.ok_bases: set[str] = set()
+        self.any_ok = False
+        self.token_ok = False
+        self.get_prefixes: set[tuple[str | None, str]] = set()
+
+    def add(self, ex: Exchange) -> None:
+        base, path, _ = split_url(ex.request.url)
+        if ex.request.method == "GET":
+            parts = (ex.path or path).rstrip("/").split("/")
+            for n in range(1, len(parts) + 1):
+                self.get_prefixes.add((ex.service, "/".join(parts[:n])))
+        if ex.status is None or ex.status >= 400:
+            return
+        self.any_ok = True
+        self.ok_calls.add((ex.request.method, ex.request.url))
+        self.ok_bases.add(base)
+        if ex.service == "identity" and ex.request.method == "POST":
+            self.token_ok = True
+
+    def recovers(self, ex: Exchange) -> bool:
+        """Whether the run got past failed ``ex``: a retry that worked, a fresh token,
+        discovery that fell back, an ID lookup followed by the search by name."""
+        base, path, _ = split_url(ex.request.url)
+        if ex.error is not None or ex.status is None:
+            return base in self.ok_bases
+        if (ex.request.method, ex.request.url) in self.ok_calls:
+            return True
+        if ex.status == 401 and self.token_ok:
+            return True
+        if is_version_root(ex.path or path) and self.any_ok:
+            return True
+        if ex.status in (400, 404) and ex.request.method in ("GET", "HEAD"):
+            parent = (ex.path or path).rstrip("/").rpartition("/")[0]
+            return bool(parent) and (ex.service, parent) in self.get_prefixes
+        return False
 
 
 def _exchange_failure(ex: Exchange, agent: str) -> Failure:
@@ -200,13 +223,22 @@ def _printed(trace: Trace) -> list[tuple[int, str, Message]]:
     return out
 
 
+_FAIL_WORDS = ("HTTP", "rror", "Unable", "SSL", "Could not", "not found", "Failed", "Invalid",
+               "xx ", "Expected")
+
+
+def _may_fail(text: str) -> bool:
+    """A cheap test before the failure patterns: most printed lines are chatter."""
+    return any(word in text for word in _FAIL_WORDS)
+
+
 def _client_error(printed: list[tuple[int, str, Message]]) -> ClientError | None:
     found: ClientError | None = None
     for line, text, m in printed:
         em = _ERROR_LINE.match(text)
         if em:
             found = ClientError(em.group("text").strip() or text, line, em.group("cls") or "")
-        elif m.kind == "error" or _CLIENT_FAILED.search(text):
+        elif m.kind == "error" or (_may_fail(text) and _CLIENT_FAILED.search(text)):
             found = ClientError(text, line)
         elif m.kind == "clean_up":
             found = ClientError(text, line)
@@ -298,7 +330,7 @@ def _text_failure(printed: list[tuple[int, str, Message]], error: ClientError | 
     text = error.text if error is not None else ""
     failure = Failure(kind="client", line=line)
     for _l, t, _m in printed:
-        gm = _CLIENT_FAILED.search(t)
+        gm = _CLIENT_FAILED.search(t) if "Expected HTTP" in t else None
         if gm and gm.group("gm"):
             failure.method, failure.url = gm.group("gm"), gm.group("gurl")
             failure.status = int(gm.group("gstatus"))
@@ -480,15 +512,18 @@ def facts_of(trace: Trace, live: bool = False) -> Facts:
     agent = _agent(trace)
     exchanges = trace.exchanges
     decisive: Exchange | None = None
-    for i, ex in enumerate(exchanges):
+    later = _Later()
+    for i in range(len(exchanges) - 1, -1, -1):
+        ex = exchanges[i]
         failed = ex.error is not None or (ex.status is not None and ex.status >= 400) or (
             ex.response is None and i == len(exchanges) - 1 and not live)
-        if not failed:
-            continue
-        if _recovered(exchanges, i):
-            facts.recovered.append(ex.index)
-        else:
-            decisive = ex
+        if failed:
+            if later.recovers(ex):
+                facts.recovered.append(ex.index)
+            elif decisive is None:
+                decisive = ex                 # the last failure not recovered from
+        later.add(ex)
+    facts.recovered.reverse()
     if trace.exit_code == 0:
         if facts.async_failure is not None:
             facts.failure = _async_as_failure(facts.async_failure)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from osdoctor.facts import facts_of
+from osdoctor.facts import report_facts
 from osdoctor.model import Exchange, Report
 from osdoctor.render.rows import RowBuilder, TimelineRow, status_text
 
@@ -39,7 +39,7 @@ def headline(report: Report) -> str:
 
 def failure_line(report: Report) -> str | None:
     """Where the run failed, as the facts read it: the call, its answer, its request id."""
-    f = facts_of(report.trace).failure
+    f = report_facts(report).failure
     if f is None or f.kind not in ("http", "transport"):
         return None
     parts = [f"line {f.line}"]

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from osdoctor import __version__
-from osdoctor.facts import facts_of
+from osdoctor.facts import report_facts
 from osdoctor.facts.placeholders import summary
 from osdoctor.model import Report
 
@@ -74,7 +74,7 @@ def report_dict(report: Report) -> dict[str, Any]:
 
 def facts_dict(report: Report) -> dict[str, Any]:
     """The decisive failure as the rules saw it (see ``osdoctor.facts``)."""
-    facts = facts_of(report.trace)
+    facts = report_facts(report)
     f = facts.failure
     failure: dict[str, Any] | None = None
     if f is not None:
