@@ -159,6 +159,11 @@ def test_a_paste_of_the_output_only_still_names_the_failure_and_its_words() -> N
     report = diagnose(trace, load_knowledge(user=False))
     assert report.outcome == "failure"
     assert report.findings[0].id == "known.ironic-state-transition"
+    # A wrapper's exit status 0 (an Ansible task's rc) does not hide the client's words.
+    trace.exit_code = 0
+    masked = diagnose(trace, load_knowledge(user=False))
+    assert masked.outcome == "failure"
+    assert masked.findings[0].id == "known.ironic-state-transition"
 
 
 def test_a_resource_in_error_after_a_successful_command_is_an_async_failure() -> None:

@@ -52,6 +52,7 @@ _STATUS_WORDS = re.compile(r"\b(?P<status>[45]\d\d) (?:Not Found|Forbidden|Unaut
 _EXCEPTION_LINE = re.compile(
     r"^(?:[a-z_][\w]*\.)*(?P<type>[A-Z]\w*(?:Error|Exception|Failure|NotFound|Unauthorized|"
     r"Forbidden|Conflict|Timeout|Options|Unavailable))(?: \(HTTP \d+\))?: (?P<message>.*)$")
+_HTTP_ERROR = re.compile(r"\(HTTP [45]\d\d\)")
 _ATTEMPT = re.compile(r"Attempt (\d+) of (\d+)")
 _CLASS_IN_TEXT = re.compile(r"<class '(?P<cls>[\w.]+)'>")
 _URL = re.compile(r"https?://[^\s'\"\]\[)(,]+")
@@ -527,6 +528,11 @@ def facts_of(trace: Trace, live: bool = False) -> Facts:
     if trace.exit_code == 0:
         if facts.async_failure is not None:
             facts.failure = _async_as_failure(facts.async_failure)
+        elif not exchanges and facts.client_error is not None \
+                and _HTTP_ERROR.search(facts.client_error.text):
+            # A wrapper's exit status (an Ansible task's rc, a shell loop) over a client
+            # that printed an HTTP error: the status hides the failure, the words do not.
+            facts.failure = _text_failure(printed, facts.client_error, agent)
         return facts
     last_line = exchanges[-1].last_line if exchanges else 0
     later_error = facts.client_error is not None and facts.client_error.line > last_line
