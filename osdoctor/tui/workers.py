@@ -107,7 +107,7 @@ class LiveSource:
         return TraceGrew(len(self.store), len(self.trace.exchanges), self.elapsed)
 
     def report(self, kb: KnowledgeBase, final: bool = False) -> ReportReady:
-        return ReportReady(diagnose(self.trace, kb), final, list(self.stdout))
+        return ReportReady(diagnose(self.trace, kb, live=not final), final, list(self.stdout))
 
     def finish(self, result: RunResult, kb: KnowledgeBase) -> ReportReady:
         trace = self.live.finish(result)
@@ -311,7 +311,7 @@ def _follow(reader: _LogReader, post: Post, stop: Stop, kb: KnowledgeBase,
         now = time.monotonic()
         if changed and now - last_diagnosis >= DIAGNOSE_EVERY:
             stdout = reader.stdout if reader.store.session else output_lines(parser.trace)
-            post(ReportReady(diagnose(parser.trace, kb), False, stdout))
+            post(ReportReady(diagnose(parser.trace, kb, live=True), False, stdout))
             last_diagnosis, changed = now, False
         wake.wait(FOLLOW_POLL)
         wake.clear()
