@@ -141,8 +141,10 @@ def _prepare_dirs(case: Case, workroot: Path) -> tuple[Path, Path]:
 
 
 def _run(
-    argv: list[str], env: Mapping[str, str], cwd: Path, timeout: float
+    argv: list[str], env: Mapping[str, str], cwd: Path, timeout: float, interrupt: str = "int"
 ) -> tuple[int | None, bool, bytes]:
+    """Run the client; after ``timeout`` seconds interrupt it (SIGINT, or SIGTERM for
+    ``term``). A client killed by a signal gets the status a shell reports, 128+N."""
     process = subprocess.Popen(
         argv,
         stdin=subprocess.DEVNULL,
@@ -155,13 +157,14 @@ def _run(
         output, _ = process.communicate(timeout=timeout)
         return process.returncode, False, output
     except subprocess.TimeoutExpired:
-        process.send_signal(signal.SIGINT)
+        process.send_signal(signal.SIGTERM if interrupt == "term" else signal.SIGINT)
     try:
         output, _ = process.communicate(timeout=INTERRUPT_GRACE)
     except subprocess.TimeoutExpired:
         process.kill()
         output, _ = process.communicate()
-    return process.returncode, True, output
+    code = process.returncode
+    return (128 - code if code is not None and code < 0 else code), True, output
 
 
 def expected_document(result: CaptureResult, port: int) -> dict[str, Any]:
@@ -240,7 +243,11 @@ def _capture_case(
             else:
                 env[key] = expand_text(value, values)
         exit_code, interrupted, output = _run(
-            [*no_aslr_prefix(), str(executable), *debug, *args], env, work, case.timeout
+            [*no_aslr_prefix(), str(executable), *debug, *args],
+            env,
+            work,
+            case.timeout,
+            case.interrupt,
         )
         requests = tuple(stub.requests)
         port_used = stub.port

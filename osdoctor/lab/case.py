@@ -19,6 +19,8 @@ from osdoctor.lab.config import ConfigError, StubConfig, check_keys, parse_stub_
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
 OUTCOMES = ("success", "failure", "unknown")
+#: How the timeout ends a client: Ctrl-C (SIGINT) or a supervisor's SIGTERM.
+INTERRUPTS = ("int", "term")
 DEFAULT_TIMEOUT = 120.0
 
 _KEYS = {
@@ -30,6 +32,7 @@ _KEYS = {
     "env",
     "files",
     "timeout",
+    "interrupt",
     "expect",
     "stub",
     "routes",
@@ -63,6 +66,9 @@ class Case:
     files: Mapping[str, str] = field(default_factory=dict)
     timeout: float = DEFAULT_TIMEOUT
     """Seconds before the client is interrupted (SIGINT, as Ctrl-C would)."""
+    interrupt: str = "int"
+    """``int`` (Ctrl-C: the client may print its clean-up) or ``term`` (as ``timeout(1)``
+    or a CI job ends it: killed mid-request, the log stops where it waited)."""
 
 
 def _optional_str(raw: Mapping[str, Any], key: str) -> str | None:
@@ -147,6 +153,9 @@ def _parse_case(raw: Any, path: Path) -> Case:
     timeout = raw.get("timeout", DEFAULT_TIMEOUT)
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
         raise ConfigError("timeout: expected a positive number of seconds")
+    interrupt = raw.get("interrupt", "int")
+    if interrupt not in INTERRUPTS:
+        raise ConfigError(f"interrupt: expected one of {', '.join(INTERRUPTS)}")
     debug = raw.get("debug", True)
     if not isinstance(debug, bool):
         raise ConfigError("debug: expected true or false")
@@ -167,6 +176,7 @@ def _parse_case(raw: Any, path: Path) -> Case:
         env=_env(raw.get("env")),
         files=_files(raw.get("files")),
         timeout=float(timeout),
+        interrupt=interrupt,
     )
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from osdoctor.lab import fakes
-from osdoctor.lab.config import Fault, StubConfig
+from osdoctor.lab.config import CatalogEntry, Fault, StubConfig
 from osdoctor.lab.faults import JSON, fault_body
 from osdoctor.lab.placeholders import expand_text
 
@@ -26,6 +26,12 @@ FAULT_STYLE: Mapping[str, str] = {
     "compute": "nova",
     "network": "neutron",
     "baremetal": "ironic",
+    "volumev3": "cinder",
+    "block-storage": "cinder",
+    "placement": "placement",
+    "dns": "designate",
+    "key-manager": "barbican",
+    "load-balancer": "octavia",
 }
 
 SERVICE_NAMES: Mapping[str, str] = {
@@ -36,6 +42,12 @@ SERVICE_NAMES: Mapping[str, str] = {
     "network": "neutron",
     "object-store": "swift",
     "baremetal": "ironic",
+    "volumev3": "cinderv3",
+    "block-storage": "cinderv3",
+    "placement": "placement",
+    "dns": "designate",
+    "key-manager": "barbican",
+    "load-balancer": "octavia",
 }
 
 IRONIC_VERSION_HEADER = "X-OpenStack-Ironic-API-Version"
@@ -53,6 +65,15 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     body: Any = None
     drop: bool = False
+    reset: bool = False
+    hang: bool = False
+    delay: float = 0.0
+    reason: str | None = None
+    """The reason phrase, when not the standard one."""
+    server: str | None = None
+    """The Server header, when not the stub's; "" sends none (and no Date either)."""
+    balancer: bool = False
+    """Answered by a load balancer: none of the OpenStack headers are added."""
 
 
 def _stable_id(*parts: str) -> str:
@@ -86,7 +107,23 @@ class Cloud:
 
     # -- layout ------------------------------------------------------------
     def endpoint(self, kind: str) -> str:
+        """Where the stub serves ``kind``."""
         return self.base_url + self.prefixes[kind].rstrip("/")
+
+    def catalog_url(self, kind: str) -> str:
+        """The URL the catalog gives for ``kind`` (a case may list it elsewhere)."""
+        entry = self.config.catalog.get(kind)
+        if entry is None or entry.url is None:
+            return self.endpoint(kind)
+        return expand_text(entry.url, self._layout_values())
+
+    def _layout_values(self) -> dict[str, str]:
+        return {
+            "base_url": self.base_url,
+            "host": self.config.host,
+            "port": self.base_url.rsplit(":", 1)[1],
+            "project_id": fakes.PROJECT_ID,
+        }
 
     def service_of(self, path: str) -> str | None:
         """The service type whose root holds ``path`` (longest match wins)."""
@@ -101,10 +138,7 @@ class Cloud:
     def values(self) -> dict[str, str]:
         """The built-in placeholders (see the lab README)."""
         values = {
-            "base_url": self.base_url,
-            "host": self.config.host,
-            "port": self.base_url.rsplit(":", 1)[1],
-            "project_id": fakes.PROJECT_ID,
+            **self._layout_values(),
             "project_name": fakes.PROJECT_NAME,
             "user_id": fakes.USER_ID,
             "user_name": fakes.USER_NAME,
@@ -115,7 +149,7 @@ class Cloud:
             "auth_url": self.endpoint("identity") + "/v3",
         }
         for kind in self.prefixes:
-            values[f"url.{kind}"] = self.endpoint(kind)
+            values[f"url.{kind}"] = self.catalog_url(kind)
             values[f"prefix.{kind}"] = self.prefixes[kind]
         return values
 
@@ -151,6 +185,8 @@ class Cloud:
             "compute": self._compute,
             "image": self._image,
             "network": self._network,
+            "block-storage": self._volume,
+            "volumev3": self._volume,
             "orchestration": self._orchestration,
             "baremetal": self._baremetal,
         }
@@ -263,17 +299,19 @@ class Cloud:
     def _catalog(self) -> list[dict[str, Any]]:
         entries = []
         for kind in self.prefixes:
+            entry = self.config.catalog.get(kind) or CatalogEntry()
+            region = entry.region or fakes.REGION
             entries.append(
                 {
                     "endpoints": [
                         {
                             "id": _stable_id("endpoint", kind, interface),
                             "interface": interface,
-                            "region_id": fakes.REGION,
-                            "url": self.endpoint(kind),
-                            "region": fakes.REGION,
+                            "region_id": region,
+                            "url": self.catalog_url(kind),
+                            "region": region,
                         }
-                        for interface in ("public", "internal", "admin")
+                        for interface in entry.interfaces
                     ],
                     "id": _stable_id("service", kind),
                     "type": kind,
@@ -328,6 +366,26 @@ class Cloud:
             for minor in (17, 16, 15, 9, 7, 6, 5, 4, 3, 2, 1, 0)
         ]
         return Reply(300, {"Content-Type": JSON}, {"versions": versions})
+
+    def _volume(self, root: str, rest: str) -> Reply | None:
+        """Cinder's version list, at its root (300) and under /v3 (200)."""
+        if rest not in ("", "v3", f"v3/{fakes.PROJECT_ID}"):
+            return None
+        v3 = {
+            "id": "v3.0",
+            "status": "CURRENT",
+            "version": "3.71",
+            "min_version": "3.0",
+            "updated": "2023-08-31T00:00:00Z",
+            "links": self._link(root, "v3"),
+            "media-types": [
+                {
+                    "base": "application/json",
+                    "type": "application/vnd.openstack.volume+json;version=3",
+                }
+            ],
+        }
+        return Reply(300 if rest == "" else 200, {"Content-Type": JSON}, {"versions": [v3]})
 
     def _network(self, root: str, rest: str) -> Reply | None:
         if rest == "":

@@ -25,7 +25,26 @@ DEFAULT_SERVICES: Mapping[str, str] = {
     "baremetal": "/baremetal",
 }
 
-FAULT_STYLES = ("heat", "ironic", "nova", "keystone", "neutron", "plain")
+FAULT_STYLES = (
+    "heat",
+    "ironic",
+    "nova",
+    "cinder",
+    "keystone",
+    "neutron",
+    "placement",
+    "webob",
+    "designate",
+    "barbican",
+    "octavia",
+    "haproxy",
+    "nginx",
+    "plain",
+)
+#: Styles whose answer comes from a load balancer, not from the service behind it.
+BALANCER_STYLES = ("haproxy", "nginx")
+INTERFACES = ("public", "internal", "admin")
+PROXY_MODES = ("refuse",)
 
 
 class ConfigError(ValueError):
@@ -53,6 +72,12 @@ class Answer:
     times: int = 1
     drop: bool = False
     """Close the connection without answering (the client sees a dropped connection)."""
+    reset: bool = False
+    """Reset the connection (TCP RST) without answering: ``Connection reset by peer``."""
+    delay: float = 0.0
+    """Seconds to wait before answering (the client's own time-out may fire first)."""
+    hang: bool = False
+    """Never answer: hold the connection open until the stub stops."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +106,17 @@ class IronicVersions:
 
 
 @dataclass(frozen=True, slots=True)
+class CatalogEntry:
+    """How one service is listed in the catalog, when not as the stub serves it."""
+
+    url: str | None = None
+    """The endpoint URL written instead of the stub's (placeholders allowed)."""
+    interfaces: tuple[str, ...] = INTERFACES
+    region: str | None = None
+    """The region of its endpoints (default: the fake region)."""
+
+
+@dataclass(frozen=True, slots=True)
 class StubConfig:
     host: str = "127.0.0.1"
     """The host name written in the catalog and version documents."""
@@ -92,6 +128,12 @@ class StubConfig:
     ironic: IronicVersions = field(default_factory=IronicVersions)
     vars: Mapping[str, str] = field(default_factory=dict)
     routes: tuple[Route, ...] = ()
+    tls: bool = False
+    """Serve HTTPS with a freshly made self-signed certificate (no client trusts it)."""
+    catalog: Mapping[str, CatalogEntry] = field(default_factory=dict)
+    """Per service type: how its catalog entry differs from the stub's own endpoint."""
+    proxy: str | None = None
+    """``refuse``: also run an HTTP proxy on 127.0.0.1 that answers every request 403."""
 
 
 def _mapping(value: Any, where: str) -> Mapping[str, Any]:
@@ -119,6 +161,12 @@ def _int(value: Any, where: str, minimum: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise ConfigError(f"{where}: expected an integer >= {minimum}, got {value!r}")
     return value
+
+
+def _seconds(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise ConfigError(f"{where}: expected a number of seconds >= 0, got {value!r}")
+    return float(value)
 
 
 def _bool(value: Any, where: str) -> bool:
@@ -152,9 +200,15 @@ def parse_fault(data: Any, where: str) -> Fault:
 
 def parse_answer(data: Any, where: str) -> Answer:
     raw = _mapping(data, where)
-    check_keys(raw, {"status", "headers", "body", "fault", "times", "drop"}, where)
+    check_keys(
+        raw,
+        {"status", "headers", "body", "fault", "times", "drop", "reset", "delay", "hang"},
+        where,
+    )
     if "body" in raw and "fault" in raw:
         raise ConfigError(f"{where}: give body or fault, not both")
+    if sum(bool(raw.get(key)) for key in ("drop", "reset", "hang")) > 1:
+        raise ConfigError(f"{where}: give at most one of drop, reset, hang")
     return Answer(
         status=_int(raw.get("status", 200), f"{where}.status", 100),
         headers=_str_map(raw.get("headers"), f"{where}.headers"),
@@ -162,6 +216,9 @@ def parse_answer(data: Any, where: str) -> Answer:
         fault=None if raw.get("fault") is None else parse_fault(raw["fault"], f"{where}.fault"),
         times=_int(raw.get("times", 1), f"{where}.times", 1),
         drop=_bool(raw.get("drop", False), f"{where}.drop"),
+        reset=_bool(raw.get("reset", False), f"{where}.reset"),
+        delay=_seconds(raw.get("delay", 0), f"{where}.delay"),
+        hang=_bool(raw.get("hang", False), f"{where}.hang"),
     )
 
 
@@ -189,10 +246,28 @@ def parse_route(data: Any, where: str) -> Route:
     )
 
 
+def parse_catalog_entry(data: Any, where: str) -> CatalogEntry:
+    raw = _mapping(data, where)
+    check_keys(raw, {"url", "interfaces", "region"}, where)
+    interfaces = raw.get("interfaces", list(INTERFACES))
+    if not isinstance(interfaces, list) or not all(i in INTERFACES for i in interfaces):
+        raise ConfigError(f"{where}.interfaces: expected a list of {', '.join(INTERFACES)}")
+    return CatalogEntry(
+        url=None if raw.get("url") is None else _str(raw["url"], f"{where}.url"),
+        interfaces=tuple(interfaces),
+        region=None if raw.get("region") is None else _str(raw["region"], f"{where}.region"),
+    )
+
+
 def parse_stub_config(stub: Any, routes: Any = None, where: str = "stub") -> StubConfig:
     """A :class:`StubConfig` from a case's ``stub:`` mapping and ``routes:`` list."""
     raw = _mapping(stub, where)
-    check_keys(raw, {"host", "services", "auth", "username", "password", "ironic", "vars"}, where)
+    check_keys(
+        raw,
+        {"host", "services", "auth", "username", "password", "ironic", "vars"}
+        | {"tls", "catalog", "proxy"},
+        where,
+    )
     services: dict[str, str] = dict(DEFAULT_SERVICES)
     for kind, prefix in _mapping(raw.get("services"), f"{where}.services").items():
         if prefix is None:
@@ -217,6 +292,13 @@ def parse_stub_config(stub: Any, routes: Any = None, where: str = "stub") -> Stu
     )
     if routes is not None and not isinstance(routes, list):
         raise ConfigError("routes: expected a list")
+    proxy = None if raw.get("proxy") is None else _str(raw["proxy"], f"{where}.proxy")
+    if proxy is not None and proxy not in PROXY_MODES:
+        raise ConfigError(f"{where}.proxy: expected one of {', '.join(PROXY_MODES)}")
+    catalog = {
+        _str(kind, f"{where}.catalog"): parse_catalog_entry(entry, f"{where}.catalog.{kind}")
+        for kind, entry in _mapping(raw.get("catalog"), f"{where}.catalog").items()
+    }
     return StubConfig(
         host=_str(raw.get("host", "127.0.0.1"), f"{where}.host"),
         services=services,
@@ -225,6 +307,9 @@ def parse_stub_config(stub: Any, routes: Any = None, where: str = "stub") -> Stu
         password=_str(raw.get("password", fakes.PASSWORD), f"{where}.password"),
         ironic=ironic,
         vars=_str_map(raw.get("vars"), f"{where}.vars"),
+        tls=_bool(raw.get("tls", False), f"{where}.tls"),
+        catalog=catalog,
+        proxy=proxy,
         routes=tuple(
             parse_route(item, f"routes[{index}]") for index, item in enumerate(routes or [])
         ),

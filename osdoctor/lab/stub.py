@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import socket
+import ssl
+import struct
 import threading
 import uuid
 from collections.abc import Mapping
@@ -28,12 +30,12 @@ from urllib.parse import parse_qsl, urlsplit
 from osdoctor.lab import fakes
 from osdoctor.lab.cloud import Cloud, Reply
 from osdoctor.lab.config import Answer, Route, StubConfig, parse_stub_config
-from osdoctor.lab.faults import JSON, fault_body
+from osdoctor.lab.faults import JSON, fault_reply
 from osdoctor.lab.placeholders import expand, expand_text
+from osdoctor.lab.proxy import RefusingProxy
+from osdoctor.lab.serving import serve_in_thread, stop_serving
 
 BIND_ADDRESS = "127.0.0.1"
-#: Seconds between the serving thread's checks for stop(): bounds stop()'s latency.
-SHUTDOWN_POLL = 0.05
 
 #: How a request was answered, as recorded.
 SCRIPTED, BUILTIN, UNMATCHED = "scripted", "builtin", "unmatched"
@@ -49,7 +51,7 @@ class RecordedRequest:
     headers: Mapping[str, str]
     body: bytes
     status: int | None
-    """None when the connection was dropped on purpose."""
+    """None when the connection was dropped, reset or held on purpose."""
     answered_by: str
     """``scripted``, ``builtin`` or ``unmatched`` (the default 404)."""
     route: int | None = None
@@ -107,6 +109,8 @@ class Stub:
         self._thread: threading.Thread | None = None
         self._cloud: Cloud | None = None
         self._values: dict[str, str] = {}
+        self._stopping = threading.Event()
+        self._proxy: RefusingProxy | None = None
 
     # -- lifecycle ------------------------------------------------------------
     def start(self) -> str:
@@ -115,30 +119,38 @@ class Stub:
             raise RuntimeError("the stub is already started")
         server = _Server((BIND_ADDRESS, self._port), _Handler)
         server.stub = self
+        if self.config.tls:
+            from osdoctor.lab.tls import server_context
+
+            # The handshake happens in the handler's thread, on first read: a
+            # client refusing the certificate must not stall the accepting loop.
+            server.socket = server_context().wrap_socket(
+                server.socket, server_side=True, do_handshake_on_connect=False
+            )
         self._server = server
+        self._stopping.clear()
         port = server.server_address[1]
-        self._cloud = Cloud(self.config, f"http://{self.config.host}:{port}")
+        scheme = "https" if self.config.tls else "http"
+        self._cloud = Cloud(self.config, f"{scheme}://{self.config.host}:{port}")
         values = self._cloud.values()
+        if self.config.proxy == "refuse":
+            self._proxy = RefusingProxy()
+            values["proxy_url"] = self._proxy.start()
         values.update({key: expand_text(value, values) for key, value in self.config.vars.items()})
         self._values = values
-        self._thread = threading.Thread(
-            target=server.serve_forever,
-            kwargs={"poll_interval": SHUTDOWN_POLL},
-            name="osdoctor-lab-stub",
-            daemon=True,
-        )
-        self._thread.start()
+        self._thread = serve_in_thread(server, "osdoctor-lab-stub")
         return self.base_url
 
     def stop(self) -> None:
         if self._server is None:
             return
-        self._server.shutdown()
-        self._server.server_close()
+        self._stopping.set()  # frees the handlers that hang or wait
         if self._thread is not None:
-            self._thread.join()
+            stop_serving(self._server, self._thread)
         self._server = None
         self._thread = None
+        if self._proxy is not None:
+            self._proxy.stop()
 
     def __enter__(self) -> Stub:
         self.start()
@@ -180,6 +192,15 @@ class Stub:
     def requests(self) -> list[RecordedRequest]:
         with self._lock:
             return list(self._requests)
+
+    @property
+    def proxy_requests(self) -> list[tuple[str, str]]:
+        """(method, target) of each request the refusing proxy turned away."""
+        return self._proxy.requests if self._proxy is not None else []
+
+    def wait(self, seconds: float | None) -> bool:
+        """Wait up to ``seconds`` (forever when None); True when the stub is stopping."""
+        return self._stopping.wait(seconds)
 
     def unmatched(self) -> list[RecordedRequest]:
         """Requests nothing knew: worth a look when writing a case."""
@@ -229,7 +250,7 @@ class Stub:
                 "request.path": path,
                 "request.query": f"?{parts.query}" if parts.query else "",
             }
-            reply = self._render(answer, {**self._values, **request_values})
+            reply = self._render(answer, {**self._values, **request_values}, headers)
             return self._finish(reply, path), SCRIPTED, index
         builtin = cloud.answer(method, path, headers, body)
         if builtin is not None:
@@ -246,22 +267,43 @@ class Stub:
                     return index, queue.take()
         return None
 
-    def _render(self, answer: Answer, values: Mapping[str, str]) -> Reply:
+    def _render(
+        self, answer: Answer, values: Mapping[str, str], request_headers: Mapping[str, str]
+    ) -> Reply:
         headers = {k: expand_text(v, values) for k, v in answer.headers.items()}
         body: Any = expand(answer.body, values)
+        reply = Reply(
+            answer.status,
+            headers,
+            body,
+            drop=answer.drop,
+            reset=answer.reset,
+            hang=answer.hang,
+            delay=answer.delay,
+        )
         if answer.fault is not None:
             fault = replace(answer.fault, message=expand_text(answer.fault.message, values))
-            body, content_type = fault_body(fault, answer.status)
-            headers.setdefault("Content-Type", content_type)
-        return Reply(answer.status, headers, body, drop=answer.drop)
+            made = fault_reply(fault, answer.status, self._request_id(), request_headers)
+            reply.body = made.body
+            headers.setdefault("Content-Type", made.content_type)
+            reply.reason, reply.server, reply.balancer = made.reason, made.server, made.balancer
+        return reply
+
+    def _request_id(self) -> str:
+        """The id the answer being made will carry (requests are numbered from 1)."""
+        with self._lock:
+            number = len(self._requests) + 1
+        return f"req-{uuid.UUID(int=number, version=4)}"
 
     def _finish(self, reply: Reply, path: str) -> Reply:
         """Add the headers every service sends (request id; Ironic's version range)."""
+        if reply.balancer:
+            return reply
         with self._lock:
             number = len(self._requests) + 1
         names = {name.lower() for name in reply.headers}
         if "x-openstack-request-id" not in names:
-            reply.headers["x-openstack-request-id"] = f"req-{uuid.UUID(int=number, version=4)}"
+            reply.headers["x-openstack-request-id"] = self._request_id()
         kind = self.cloud.service_of(path)
         if kind == "baremetal":
             for name, value in self.cloud.ironic_headers().items():
@@ -279,6 +321,9 @@ class Stub:
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     stub: Stub
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Silent: a client that gives up (time-out, refused certificate) is expected."""
 
 
 def encode_body(reply: Reply) -> tuple[bytes, str | None]:
@@ -301,6 +346,13 @@ class _Handler(BaseHTTPRequestHandler):
 
     def date_time_string(self, timestamp: float | None = None) -> str:
         return fakes.FIXED_DATE
+
+    def handle(self) -> None:
+        try:
+            super().handle()
+        except (ssl.SSLError, ConnectionError, TimeoutError):
+            # A client refusing the certificate, or gone while the stub waited.
+            self.close_connection = True
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - base signature
         """Silent: the stub records requests instead of logging them."""
@@ -332,11 +384,22 @@ class _Handler(BaseHTTPRequestHandler):
                 query=parts.query,
                 headers=headers,
                 body=body,
-                status=None if reply.drop else reply.status,
+                status=None if reply.drop or reply.reset or reply.hang else reply.status,
                 answered_by=answered_by,
                 route=route,
             )
         )
+        if reply.delay and stub.wait(reply.delay):
+            return
+        if reply.hang:
+            stub.wait(None)
+            return
+        if reply.reset:
+            # SO_LINGER with a zero time-out: close() sends RST, not FIN.
+            self.close_connection = True
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.connection.close()
+            return
         if reply.drop:
             self.close_connection = True
             try:
@@ -345,7 +408,7 @@ class _Handler(BaseHTTPRequestHandler):
                 pass
             return
         payload, implied_type = encode_body(reply)
-        self.send_response(reply.status)
+        self._start_response(reply)
         names = {name.lower() for name in reply.headers}
         if implied_type is not None and "content-type" not in names:
             self.send_header("Content-Type", implied_type)
@@ -358,5 +421,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if self.command != "HEAD" and not no_body:
             self.wfile.write(payload)
+
+    def _start_response(self, reply: Reply) -> None:
+        """The status line, Server and Date: the stub's, or the load balancer's."""
+        self.send_response_only(reply.status, reply.reason)
+        server = fakes.SERVER_NAME if reply.server is None else reply.server
+        if server:
+            self.send_header("Server", server)
+            self.send_header("Date", self.date_time_string())
 
     do_GET = do_HEAD = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = _serve

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import http.client
 import json
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -42,21 +41,6 @@ def password_auth(user: str = fakes.USER_NAME, password: str = fakes.PASSWORD) -
             "scope": {"project": {"name": fakes.PROJECT_NAME, "domain": {"name": "Default"}}},
         }
     }
-
-
-@pytest.fixture
-def make_stub() -> Iterator[Any]:
-    started: list[Stub] = []
-
-    def make(config: dict[str, Any] | None = None) -> Stub:
-        stub = Stub(config or {})
-        stub.start()
-        started.append(stub)
-        return stub
-
-    yield make
-    for stub in started:
-        stub.stop()
 
 
 def test_token_and_catalog_point_every_service_at_the_stub(make_stub: Any) -> None:

@@ -1,0 +1,124 @@
+"""The stub's transport failures over real sockets on 127.0.0.1: TLS with a
+self-signed certificate, a refusing proxy, delayed, held and reset answers."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import socket
+import ssl
+import sys
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from osdoctor.lab import fakes
+from osdoctor.lab.capture import _run
+from osdoctor.lab.tls import COMMON_NAME, certificate_files
+
+from .test_stub import call, password_auth
+
+
+def route(path: str, **answer: Any) -> dict[str, Any]:
+    return {"method": "GET", "path": path, "answers": [answer]}
+
+
+def test_tls_listener_serves_a_self_signed_certificate_no_client_trusts(make_stub: Any) -> None:
+    stub = make_stub({"stub": {"tls": True}})
+    assert stub.base_url.startswith("https://127.0.0.1:")
+    assert stub.values["auth_url"].startswith("https://")
+    strict = http.client.HTTPSConnection("127.0.0.1", stub.port, timeout=10)
+    with pytest.raises(ssl.SSLCertVerificationError, match="self.signed certificate"):
+        strict.request("GET", "/identity")
+    strict.close()
+    trusting = ssl.create_default_context(cafile=str(certificate_files()[0]))
+    connection = http.client.HTTPSConnection("127.0.0.1", stub.port, timeout=10, context=trusting)
+    connection.request("GET", "/identity")
+    assert connection.getresponse().status == 300
+    assert connection.sock is not None
+    peer = connection.sock.getpeercert()
+    connection.close()
+    assert peer is not None
+    assert peer["subject"] == peer["issuer"] == ((("commonName", COMMON_NAME),),)
+
+
+def test_refusing_proxy_answers_connect_with_403(make_stub: Any) -> None:
+    stub = make_stub({"stub": {"proxy": "refuse", "tls": True}})
+    proxy = urlsplit(stub.values["proxy_url"])
+    assert proxy.hostname == "127.0.0.1"
+    connection = http.client.HTTPSConnection(str(proxy.hostname), proxy.port, timeout=10)
+    connection.set_tunnel("127.0.0.1", stub.port)
+    with pytest.raises(OSError, match="Tunnel connection failed: 403 Forbidden"):
+        connection.request("GET", "/identity/v3")
+    connection.close()
+    assert stub.proxy_requests == [("CONNECT", f"127.0.0.1:{stub.port}")]
+    assert stub.requests == []  # nothing reached the cloud
+
+
+def test_a_delayed_answer_outlasts_a_short_client_timeout(make_stub: Any) -> None:
+    stub = make_stub({"routes": [route("/slow", delay=30, body={"ok": True})]})
+    connection = http.client.HTTPConnection("127.0.0.1", stub.port, timeout=0.3)
+    connection.request("GET", "/slow")
+    with pytest.raises(TimeoutError):
+        connection.getresponse()
+    connection.close()
+    assert [r.path for r in stub.requests] == ["/slow"]
+
+
+def test_a_short_delay_is_answered(make_stub: Any) -> None:
+    stub = make_stub({"routes": [route("/slow", delay=0.01, body={"ok": True})]})
+    status, _, body = call(stub, "GET", "/slow")
+    assert (status, json.loads(body)) == (200, {"ok": True})
+
+
+def test_a_hung_request_is_never_answered_and_stop_frees_it(make_stub: Any) -> None:
+    stub = make_stub({"routes": [route("/never", hang=True)]})
+    connection = http.client.HTTPConnection("127.0.0.1", stub.port, timeout=0.3)
+    connection.request("GET", "/never")
+    with pytest.raises(TimeoutError):
+        connection.getresponse()
+    connection.close()
+    assert stub.requests[-1].status is None
+    stub.stop()  # returns although a handler is still waiting
+
+
+def test_a_reset_answer_is_a_tcp_reset(make_stub: Any) -> None:
+    stub = make_stub({"routes": [route("/reset", reset=True)]})
+    with pytest.raises(ConnectionResetError):
+        call(stub, "GET", "/reset")
+    assert stub.requests[-1].status is None
+
+
+def test_catalog_entries_can_move_lose_interfaces_and_change_region(make_stub: Any) -> None:
+    catalog = {
+        "network": {"url": "https://{host}:{port}/networking", "interfaces": ["public"]},
+        "compute": {"region": "RegionTwo"},
+    }
+    stub = make_stub({"stub": {"catalog": catalog}})
+    _, _, body = call(stub, "POST", "/identity/v3/auth/tokens", password_auth())
+    entries = {e["type"]: e["endpoints"] for e in json.loads(body)["token"]["catalog"]}
+    assert [(e["interface"], e["url"]) for e in entries["network"]] == [
+        ("public", f"https://127.0.0.1:{stub.port}/networking")
+    ]
+    assert {e["region_id"] for e in entries["compute"]} == {"RegionTwo"}
+    assert {e["region_id"] for e in entries["image"]} == {fakes.REGION}
+    assert stub.values["url.network"] == f"https://127.0.0.1:{stub.port}/networking"
+
+
+def test_a_term_interrupt_ends_the_child_mid_wait_with_the_shell_status(tmp_path: Path) -> None:
+    code = "import time; print('REQ: waiting', flush=True); time.sleep(60)"
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    exit_code, interrupted, output = _run([sys.executable, "-c", code], env, tmp_path, 1, "term")
+    assert (exit_code, interrupted, output) == (143, True, b"REQ: waiting\n")
+
+
+def test_a_server_socket_accepting_plain_http_is_not_tls(make_stub: Any) -> None:
+    """What 'https against a plain-HTTP port' meets: the handshake fails at once."""
+    stub = make_stub()
+    context = ssl.create_default_context()
+    with socket.create_connection(("127.0.0.1", stub.port), timeout=10) as raw:
+        with pytest.raises(ssl.SSLError, match="WRONG_VERSION_NUMBER|wrong version number"):
+            context.wrap_socket(raw, server_hostname="127.0.0.1")
