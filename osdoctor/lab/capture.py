@@ -87,19 +87,31 @@ def client_versions() -> dict[str, str]:
     return versions
 
 
-@functools.cache
-def no_aslr_prefix() -> tuple[str, ...]:
-    """``setarch <arch> -R`` when it works here: object addresses the clients print
-    (``<... Proxy object at 0x7f...>``) then stay the same from one capture to the next."""
-    setarch = shutil.which("setarch")
-    if setarch is None:
+def _working_prefix(program: str, *args: str) -> tuple[str, ...]:
+    """``program args`` as a command prefix, if it runs ``true`` here (else empty)."""
+    found = shutil.which(program)
+    if found is None:
         return ()
-    prefix = (setarch, platform.machine(), "-R")
+    prefix = (found, *args)
     try:
         probe = subprocess.run([*prefix, "true"], capture_output=True, timeout=10, check=False)
     except (OSError, subprocess.SubprocessError):
         return ()
     return prefix if probe.returncode == 0 else ()
+
+
+@functools.cache
+def no_aslr_prefix() -> tuple[str, ...]:
+    """``setarch <arch> -R`` when it works here: object addresses the clients print
+    (``<... Proxy object at 0x7f...>``) then stay the same from one capture to the next."""
+    return _working_prefix("setarch", platform.machine(), "-R")
+
+
+@functools.cache
+def isolation_prefix() -> tuple[str, ...]:
+    """``unshare -rn``: a new user and network namespace, without root. Nothing the
+    client sends can leave it (its only interface is a loopback that is down)."""
+    return _working_prefix("unshare", "-rn")
 
 
 def base_env(home: Path, values: Mapping[str, str]) -> dict[str, str]:
@@ -200,6 +212,11 @@ def capture_case(
             f"{case.id}: the client {case.command[0]!r} is not installed beside "
             f"{sys.executable} (install osdoctor with its 'lab' extra)"
         )
+    if case.network == "isolated" and not isolation_prefix():
+        raise CaptureError(
+            f"{case.id}: the case needs an isolated network, and 'unshare -rn' is not "
+            "available or not permitted here"
+        )
     with _port_lock(port):
         return _capture_case(case, executable, out_dir, port, workroot)
 
@@ -242,8 +259,9 @@ def _capture_case(
                 env.pop(key, None)
             else:
                 env[key] = expand_text(value, values)
+        isolation = isolation_prefix() if case.network == "isolated" else ()
         exit_code, interrupted, output = _run(
-            [*no_aslr_prefix(), str(executable), *debug, *args],
+            [*isolation, *no_aslr_prefix(), str(executable), *debug, *args],
             env,
             work,
             case.timeout,

@@ -21,6 +21,8 @@ CASES_DIR = Path(__file__).resolve().parent / "cases"
 OUTCOMES = ("success", "failure", "unknown")
 #: How the timeout ends a client: Ctrl-C (SIGINT) or a supervisor's SIGTERM.
 INTERRUPTS = ("int", "term")
+#: Where the client runs: beside the stub, or in a network namespace of its own.
+NETWORKS = ("host", "isolated")
 DEFAULT_TIMEOUT = 120.0
 
 _KEYS = {
@@ -33,6 +35,7 @@ _KEYS = {
     "files",
     "timeout",
     "interrupt",
+    "network",
     "expect",
     "stub",
     "routes",
@@ -69,6 +72,10 @@ class Case:
     interrupt: str = "int"
     """``int`` (Ctrl-C: the client may print its clean-up) or ``term`` (as ``timeout(1)``
     or a CI job ends it: killed mid-request, the log stops where it waited)."""
+    network: str = "host"
+    """``isolated``: the client runs in a network namespace with only a loopback that
+    is down (``unshare -rn``), so it cannot even reach the stub, and a name lookup
+    fails at once ("Temporary failure in name resolution") with no packet sent."""
 
 
 def _optional_str(raw: Mapping[str, Any], key: str) -> str | None:
@@ -156,6 +163,9 @@ def _parse_case(raw: Any, path: Path) -> Case:
     interrupt = raw.get("interrupt", "int")
     if interrupt not in INTERRUPTS:
         raise ConfigError(f"interrupt: expected one of {', '.join(INTERRUPTS)}")
+    network = raw.get("network", "host")
+    if network not in NETWORKS:
+        raise ConfigError(f"network: expected one of {', '.join(NETWORKS)}")
     debug = raw.get("debug", True)
     if not isinstance(debug, bool):
         raise ConfigError("debug: expected true or false")
@@ -177,6 +187,7 @@ def _parse_case(raw: Any, path: Path) -> Case:
         files=_files(raw.get("files")),
         timeout=float(timeout),
         interrupt=interrupt,
+        network=network,
     )
 
 

@@ -48,3 +48,18 @@ def test_a_faulty_case_is_an_error_naming_the_key(tmp_path: Path) -> None:
     path.write_text("command: [openstack]\nexpect: {outcome: maybe}\n")
     with pytest.raises(ConfigError, match="expect.outcome"):
         load_case(path)
+
+
+def test_interrupt_and_network_take_only_their_known_values(tmp_path: Path) -> None:
+    path = tmp_path / "fam" / "case.yaml"
+    path.parent.mkdir()
+    base = "command: [openstack, server, list]\nexpect: {outcome: failure}\n"
+    path.write_text(base + "interrupt: term\nnetwork: isolated\n")
+    case = load_case(path)
+    assert (case.interrupt, case.network) == ("term", "isolated")
+    path.write_text(base + "interrupt: kill\n")
+    with pytest.raises(ConfigError, match="interrupt"):
+        load_case(path)
+    path.write_text(base + "network: none\n")
+    with pytest.raises(ConfigError, match="network"):
+        load_case(path)

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from osdoctor.lab import fakes
-from osdoctor.lab.capture import _run
+from osdoctor.lab.capture import _run, isolation_prefix
 from osdoctor.lab.tls import COMMON_NAME, certificate_files
 
 from .test_stub import call, password_auth
@@ -122,3 +122,29 @@ def test_a_server_socket_accepting_plain_http_is_not_tls(make_stub: Any) -> None
     with socket.create_connection(("127.0.0.1", stub.port), timeout=10) as raw:
         with pytest.raises(ssl.SSLError, match="WRONG_VERSION_NUMBER|wrong version number"):
             context.wrap_socket(raw, server_hostname="127.0.0.1")
+
+
+def test_an_isolated_client_reaches_nothing_and_cannot_resolve_names(
+    make_stub: Any, tmp_path: Path
+) -> None:
+    """What ``network: isolated`` promises: the stub on 127.0.0.1 is out of reach and
+    a name lookup fails at once, so nothing the client sends leaves its namespace."""
+    stub = make_stub()
+    prefix = isolation_prefix()
+    assert prefix, "unshare -rn must be available for the lab's isolated cases"
+    code = (
+        "import socket\n"
+        f"for target in (('127.0.0.1', {stub.port}), ('controller', 5000)):\n"
+        "    try:\n"
+        "        socket.create_connection(target, timeout=5)\n"
+        "        print('reached', target)\n"
+        "    except OSError as error:\n"
+        "        print(type(error).__name__, error.errno)\n"
+    )
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    exit_code, _, output = _run([*prefix, sys.executable, "-c", code], env, tmp_path, 30)
+    assert exit_code == 0
+    lines = output.decode().splitlines()
+    assert lines[0].startswith("OSError 101")  # network unreachable: lo is down
+    assert lines[1] in ("gaierror -3", "gaierror -2")
+    assert stub.requests == []
