@@ -123,7 +123,8 @@ def test_a_broken_user_file_is_named_with_its_line(tmp_path: Path, content: str,
 def test_kb_lint_command_reports_a_user_rule_that_fires_nowhere(tmp_path: Path) -> None:
     user = tmp_path / "kb"
     user.mkdir()
-    (user / "quota.yaml").write_text(GOOD_RULE)
+    # The lab's fixtures do contain "Quota exceeded for": this rule's words are in none.
+    (user / "quota.yaml").write_text(GOOD_RULE.replace("Quota exceeded for", "Site quota gone for"))
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OSDOCTOR_HOME": str(tmp_path / "h")}
     proc = subprocess.run([sys.executable, "-m", "osdoctor", "kb", "lint", "--kb", str(user),
                            "--no-user-kb"], capture_output=True, text=True, env=env, timeout=300)
