@@ -337,7 +337,7 @@ def cmd_probe(args: argparse.Namespace) -> int:
 def cmd_lab(args: argparse.Namespace) -> int:
     from osdoctor.lab.__main__ import main as lab_main
 
-    return int(lab_main(args.lab_args) or 0)
+    return int(lab_main(args.lab_args, prog="osdoctor lab") or 0)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -488,6 +488,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    words = sys.argv[1:] if argv is None else argv
+    if words[:1] == ["lab"]:
+        # argparse gives REMAINDER nothing that starts with '-' in first place, so
+        # `osdoctor lab --help` would be refused: the lab parses its own arguments.
+        return cmd_lab(argparse.Namespace(lab_args=words[1:]))
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from osdoctor.lab.capture import (
@@ -13,15 +14,17 @@ from osdoctor.lab.capture import (
     FIXTURE_PORT,
     FIXTURES_DIR,
     CaptureError,
+    base_env,
     capture,
 )
-from osdoctor.lab.case import select_cases
+from osdoctor.lab.case import Case, select_cases
 from osdoctor.lab.config import ConfigError
+from osdoctor.lab.placeholders import expand, expand_text
 from osdoctor.lab.stub import Stub
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m osdoctor.lab", description=__doc__)
+def _parser(prog: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("capture", help="run cases' clients and write fixture logs")
     run.add_argument("cases", nargs="*", metavar="CASE-ID", help="ids, globs or prefixes")
@@ -38,8 +41,8 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None, prog: str = "python -m osdoctor.lab") -> int:
+    args = _parser(prog).parse_args(argv)
     try:
         if args.command == "list":
             for case in select_cases(args.cases):
@@ -61,13 +64,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def client_exports(case: Case, values: Mapping[str, str]) -> list[str]:
+    """The ``export OS_...`` lines that give a shell the environment a capture gives
+    the client (the lab's fake credentials, the case's own variables)."""
+    env = {k: v for k, v in base_env(Path("~"), values).items() if k.startswith("OS_")}
+    for key, value in case.env.items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = expand_text(value, values)
+    lines = [f"unset {k}" for k, v in case.env.items() if v is None]
+    return lines + [f"export {k}={shlex.quote(v)}" for k, v in env.items()]
+
+
 def _serve(case_id: str, port: int) -> int:
     cases = select_cases([case_id])
     if len(cases) != 1:
         raise ConfigError(f"{case_id!r} selects {len(cases)} cases; give one id")
     with Stub(cases[0].stub, port=port) as stub:
-        print(f"stub for {cases[0].id} at {stub.base_url}")
-        print(f"OS_AUTH_URL={stub.values['auth_url']}  (user and password: see fakes.py)")
+        print(f"stub for {cases[0].id} at {stub.base_url}; in another shell, paste:")
+        for line in client_exports(cases[0], stub.values):
+            print(line)
+        argv = [cases[0].command[0], *expand(list(cases[0].command[1:]), stub.values)]
+        print(f"then: {' '.join(shlex.quote(str(a)) for a in argv)}   (Ctrl-C stops the stub)")
+        sys.stdout.flush()
         try:
             threading.Event().wait()
         except KeyboardInterrupt:
