@@ -13,7 +13,7 @@ import pytest
 
 from osdoctor.cli import main
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
-from osdoctor.runbook.lookup import lookup, normalise
+from osdoctor.runbook.lookup import CLEAR_FUZZY, lookup, normalise
 
 ROOT = Path(__file__).resolve().parent.parent
 KB = load_knowledge(user=False)
@@ -60,6 +60,20 @@ def test_each_rule_symptom_finds_its_rule_first(kb: KnowledgeBase, rule_id: str,
                if any(normalise(s) == normalise(symptom) for s in r.symptoms)}
     assert hits[0].symptom.rule in sharing
     assert rule_id in {h.symptom.rule for h in hits}
+
+
+BRANCH_TITLES = sorted({b.title for s in KB.scenarios.values() for b in s.branches})
+
+
+@pytest.mark.parametrize("text", [s for _r, s in SYMPTOMS] + BRANCH_TITLES)
+def test_no_weak_fuzzy_match_beside_an_exact_one(kb: KnowledgeBase, text: str) -> None:
+    """"No valid host was found" found its rule, and "404 Not Found (fuzzy)" too: a
+    few shared words are noise once an exact match is there."""
+    hits = lookup(kb, text)
+    assert hits and hits[0].how != "fuzzy"
+    weak = [(h.symptom.text, round(h.score, 2)) for h in hits
+            if h.how == "fuzzy" and h.score < CLEAR_FUZZY]
+    assert weak == []
 
 
 @pytest.mark.parametrize(("rule_id", "symptom"), SYMPTOMS)

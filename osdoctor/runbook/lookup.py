@@ -22,6 +22,9 @@ from osdoctor.runbook.knowledge import Symptom, prose, rules_for_branch, shown, 
 #: How a symptom matched, best first.
 HOW = ("exact", "contains", "fuzzy")
 _MIN_FUZZY = 0.5
+#: Beside an exact or containing match, a fuzzy one is shown only when it is this
+#: close: a few shared words ("404 Not Found" for "No valid host was found") are noise.
+CLEAR_FUZZY = 0.8
 _WILDCARD = re.compile(r"\.\.\.|…|<[^<>]{1,40}>")
 _TOKEN = re.compile(r"[a-z0-9_]+(?:[.\-][a-z0-9_]+)*")
 _STOP = frozenset({"a", "an", "the", "of", "to", "in", "on", "for", "is", "and", "or", "with",
@@ -117,7 +120,10 @@ def lookup(kb: KnowledgeBase, text: str, limit: int = 5) -> list[Hit]:
     for rule_id in kb.rules:
         if rule_id.casefold() == query:
             best[rule_id] = Hit(Symptom(rule_id, rule=rule_id), "exact", 1.0)
-    return sorted(best.values(), key=_rank)[:limit]
+    hits = sorted(best.values(), key=_rank)
+    if any(h.how != "fuzzy" for h in hits):
+        hits = [h for h in hits if h.how != "fuzzy" or h.score >= CLEAR_FUZZY]
+    return hits[:limit]
 
 
 def _generality(kb: KnowledgeBase, symptom: Symptom) -> int:
