@@ -206,3 +206,41 @@ def test_html_runbook_is_self_contained(kb: KnowledgeBase, tmp_path: Path) -> No
             scenario = kb.scenarios[name.removeprefix("scenarios/").removesuffix(".html")]
             for p in scenario.participants:
                 assert f">{p.label}</text>" in page.replace("&#x27;", "'")
+
+
+def _outside_code(line: str) -> str:
+    """A Markdown line without its code spans and fenced blocks' content."""
+    return re.sub(r"(`+).+?\1", "", line)
+
+
+def test_markdown_needs_no_entities_and_keeps_html_out(pages: dict[str, str]) -> None:
+    """Placeholders, paths and shell redirections are set as code, which needs no
+    escaping: no page shows ``&lt;id&gt;`` or ``2&gt;&amp;1``, and no ``<`` outside
+    code could be read as an HTML tag (the anchors are the only HTML)."""
+    for name, page in pages.items():
+        fenced = False
+        for line in page.splitlines():
+            if line.startswith("```"):
+                fenced = not fenced
+                continue
+            if fenced or line.startswith("<!--") or re.fullmatch(r'<a id="[\w.\-]+"></a>', line):
+                continue
+            prose = _outside_code(line)
+            assert not re.search(r"&(lt|gt|amp);", line), f"{name}: {line}"
+            assert "<" not in prose and ">" not in prose, f"{name}: {line}"
+
+
+_WORDS = {"id", "stack", "name", "command", "method", "failed", "total", "server", "node",
+          "resource", "template", "env", "user", "project", "host", "port", "fault"}
+
+
+def test_html_pages_escape_what_the_markdown_sets_as_code(kb: KnowledgeBase) -> None:
+    html = build_runbook(kb, default_fixtures_dir(), "html")
+    page = html["scenarios/heat.stack-delete.html"]
+    assert "<code>2&gt;&amp;1</code>" in page
+    assert "&amp;lt;" not in page and "&amp;amp;" not in page
+    for name, body in html.items():
+        # A placeholder left raw would be read as an unknown HTML tag and vanish.
+        raw = re.findall(r"<(/?)([a-z_]+(?: [a-z_]+)*)>", body)
+        tags = {t for _slash, t in raw}
+        assert not {t for t in tags if "_" in t or " " in t or t in _WORDS}, name

@@ -10,7 +10,7 @@ fetched from the network.
 from __future__ import annotations
 
 import re
-from html import escape
+from html import escape, unescape
 
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.runbook.svg import scenario_svg
@@ -44,13 +44,17 @@ def _href(target: str) -> str:
     return escape(path + (f"#{frag}" if frag else ""), quote=True)
 
 
+def _plain(text: str) -> str:
+    """Markdown text outside code spans: its entities read, then HTML-escaped."""
+    return escape(unescape(text.replace("\\|", "|")), quote=False)
+
+
 def inline(text: str) -> str:
-    """Markdown inline text to HTML. Text outside code spans is already escaped by
-    the Markdown writer; code spans are escaped here."""
+    """Markdown inline text to HTML, code spans included."""
     out: list[str] = []
     pos = 0
     for m in _INLINE.finditer(text):
-        out.append(text[pos:m.start()].replace("\\|", "|"))
+        out.append(_plain(text[pos:m.start()]))
         if m.group(1):
             body = m.group(2)
             if body.startswith(" ") and body.endswith(" ") and body.strip():
@@ -61,7 +65,7 @@ def inline(text: str) -> str:
         else:
             out.append(f"<strong>{inline(m.group(5))}</strong>")
         pos = m.end()
-    out.append(text[pos:].replace("\\|", "|"))
+    out.append(_plain(text[pos:]))
     return "".join(out)
 
 
