@@ -24,7 +24,8 @@ class Exit(IntEnum):
     FAILURE = 1
     """A report was made and the run failed."""
     USAGE = 2
-    """Usage error, unreadable input or knowledge that does not load."""
+    """Usage error, unreadable input, input that is not an OpenStack client's log, or
+    knowledge that does not load."""
 
 
 EXPLAIN_EPILOG = """\
@@ -37,8 +38,11 @@ examples:
 The log is the --debug output of openstack, heat, baremetal or swift (stdout and
 stderr together, as 2>&1 gives them), a --log-file, or a saved osdoctor session.
 Pasted logs with '> ' quotes, syslog/journald prefixes or colour codes are fine.
-Exit status: 0 the command in the log succeeded, 1 it failed, 2 usage error or
-unreadable input.
+Exit status:
+  0  the command in the log succeeded (or the log ends before it did)
+  1  the command in the log failed
+  2  usage error, unreadable input, or input that is not an OpenStack client's
+     log (an empty file, another program's log): the report says nothing was found
 """
 
 
@@ -91,6 +95,21 @@ def read_log(source: str) -> Trace:
             progress.close()
 
 
+def not_a_client_log(report: Report) -> str | None:
+    """Why the input is not a client log, or None: nothing a client prints was found
+    (no command, request, traceback or finding). Nothing found is not success."""
+    t = report.trace
+    if t.openstack_lines or t.exchanges or t.tracebacks or t.command or report.findings:
+        return None
+    what = "standard input" if t.source == "-" else t.source
+    if not t.line_count:
+        return f"{what} is empty: give the --debug output of openstack, heat, baremetal " \
+               "or swift (2>&1 keeps both streams)"
+    return f"nothing from an OpenStack client was found in {what} ({t.line_count} lines): " \
+           "give the --debug output of openstack, heat, baremetal or swift (2>&1 keeps both " \
+           "streams)"
+
+
 def load_kb(args: argparse.Namespace) -> KnowledgeBase:
     """The built-in knowledge, the user's and ``--kb`` folders; errors go to stderr."""
     from osdoctor.kb.loader import load_knowledge
@@ -123,6 +142,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
         print(f"osdoctor: the mapping back to real names is in {mapping} (keep it private)",
               file=sys.stderr)
     sys.stdout.write(text)
+    problem = not_a_client_log(report)
+    if problem is not None:
+        return _fail(problem)
     return Exit.FAILURE if report.outcome == "failure" else Exit.SUCCESS
 
 

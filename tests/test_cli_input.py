@@ -3,6 +3,7 @@ report, the documented exit status, never a traceback."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -10,6 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from osdoctor.cli import not_a_client_log
+from osdoctor.diagnose import diagnose, parse_path
+from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,6 +42,15 @@ def test_directory(tmp_path: Path) -> None:
     assert proc.returncode == 2 and b"is a folder" in proc.stderr
 
 
+NGINX = (b'10.0.0.7 - - [01/Dec/2026:10:00:00 +0000] "POST /v3/auth/tokens HTTP/1.1" 201 1234 '
+         b'"-" "python-openstackclient keystoneauth1/5.18.1"\n'
+         b'2026/12/01 10:00:01 [error] 12#0: *3 connect() failed (111: Connection refused) while '
+         b'connecting to upstream, request: "GET /v2.1/servers HTTP/1.1"\n') * 40
+DPKG = (b"2026-11-30 10:00:00 startup archives unpack\n"
+        b"2026-11-30 10:00:01 upgrade libssl3:amd64 3.0.11-1 3.0.13-1\n"
+        b"2026-11-30 10:00:01 status half-configured libssl3:amd64 3.0.13-1\n") * 50
+
+
 @pytest.mark.parametrize(
     "content",
     [
@@ -44,20 +58,49 @@ def test_directory(tmp_path: Path) -> None:
         bytes(range(256)) * 64,
         b"\xff\xfe\xfa invalid utf-8 \x80\x81\n" * 100,
         b"2026-11-30 nginx: GET /index.html 200\n" * 50,
+        NGINX,
+        DPKG,
         b"\x00" * 10000,
     ],
-    ids=["empty", "binary", "invalid-utf8", "other-program", "nul-bytes"],
+    ids=["empty", "binary", "invalid-utf8", "other-program", "nginx", "dpkg", "nul-bytes"],
 )
-def test_not_an_openstack_log(tmp_path: Path, content: bytes) -> None:
+def test_not_an_openstack_log_exits_2(tmp_path: Path, content: bytes) -> None:
+    """Nothing found is not success: exit 2 with a message, the report still on stdout."""
     log = tmp_path / "x.log"
     log.write_bytes(content)
     proc = explain(str(log), "--format", "json")
     no_traceback(proc)
-    assert proc.returncode == 0
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(b"osdoctor: ") and str(log).encode() in proc.stderr
+    assert b"openstack, heat, baremetal or swift" in proc.stderr
     report = json.loads(proc.stdout)
     assert report["scenario"] is None and report["exchanges"] == [] and report["findings"] == []
     text = explain(str(log))
+    assert text.returncode == 2
     assert b"Nothing from an OpenStack client was found" in text.stdout
+
+
+def test_empty_standard_input_exits_2() -> None:
+    with open(os.devnull, "rb") as devnull:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "OSDOCTOR_HOME": "/nonexistent-osdoctor-home"}
+        proc = subprocess.run([sys.executable, "-m", "osdoctor", "explain"], stdin=devnull,
+                              capture_output=True, env=env, timeout=120)
+    no_traceback(proc)
+    assert proc.returncode == 2 and b"standard input is empty" in proc.stderr
+
+
+FIXTURES = sorted((ROOT / "tests" / "fixtures" / "logs").glob("*.log"))
+
+
+@functools.cache
+def _kb() -> KnowledgeBase:
+    return load_knowledge(user=False)
+
+
+@pytest.mark.parametrize("log", FIXTURES, ids=[p.stem for p in FIXTURES])
+def test_every_client_log_is_one(log: Path) -> None:
+    """Every real client log, even one with no request at all, is read as one."""
+    assert not_a_client_log(diagnose(parse_path(log), _kb())) is None
 
 
 def test_huge_line_without_newline_is_cut_not_loaded(tmp_path: Path) -> None:
@@ -95,3 +138,4 @@ def test_help_teaches_with_examples() -> None:
                           capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 0
     assert b"2>&1 | osdoctor explain" in proc.stdout and b"Exit status" in proc.stdout
+    assert b"not an OpenStack client's" in proc.stdout
