@@ -15,6 +15,7 @@ from osdoctor.model import Evidence, Finding, Report, ScenarioMatch, Trace
 from osdoctor.parse.lines import read_blocks
 from osdoctor.parse.parser import Parser
 from osdoctor.progress import CountingReader
+from osdoctor.runbook.pages import rule_page
 
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 _MAX_EVIDENCE = 12
@@ -65,6 +66,7 @@ def _finding(rule: Rule, m: Match, values: dict[str, str]) -> Finding:
         next_steps=[fill(s, values) for s in rule.next_steps],
         evidence=evidence,
         references=[str(r) for r in rule.references],
+        runbook=rule_page(rule.id),
     )
 
 

@@ -258,6 +258,10 @@ class Finding:
     next_steps: list[str] = field(default_factory=list)
     evidence: list[Evidence] = field(default_factory=list)
     references: list[str] = field(default_factory=list)
+    """The seed documents the rule comes from (for the JSON and the runbook)."""
+    runbook: str = ""
+    """The rule's runbook page (``rules/<id>.md``, as ``osdoctor runbook`` writes it):
+    what reports point the user at."""
 
 
 @dataclass(slots=True)

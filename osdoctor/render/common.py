@@ -5,8 +5,14 @@ from __future__ import annotations
 import re
 
 from osdoctor.facts import report_facts
-from osdoctor.model import Exchange, Report
+from osdoctor.model import Exchange, Report, ScenarioMatch
 from osdoctor.render.rows import RowBuilder, TimelineRow, status_text
+from osdoctor.runbook.pages import branch_anchor, scenario_page
+
+
+def scenario_runbook(match: ScenarioMatch) -> str:
+    """The runbook section of the scenario, and of its branch when one was taken."""
+    return branch_anchor(match.id, match.branch) if match.branch else scenario_page(match.id)
 
 
 def request_rows(exchanges: list[Exchange]) -> list[TimelineRow]:
@@ -59,6 +65,15 @@ def failure_line(report: Report) -> str | None:
 
 
 _LINKED = re.compile(r"^(?P<title>.+?): (?P<url>https?://\S+)$")
+
+
+_SEED_REFERENCE = re.compile(r"\S+\.txt section \d+")
+
+
+def user_references(references: list[str]) -> list[str]:
+    """The references a user can open (tracker pages): not the seed documents,
+    which only the JSON and the runbook cite."""
+    return [r for r in references if not _SEED_REFERENCE.fullmatch(r)]
 
 
 def reference_markdown(ref: str) -> str:

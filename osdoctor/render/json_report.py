@@ -52,7 +52,7 @@ def report_dict(report: Report) -> dict[str, Any]:
                 "id": f.id, "severity": f.severity, "title": f.title,
                 "explanation": f.explanation, "next_steps": f.next_steps,
                 "evidence": [{"line": e.line, "text": e.text} for e in f.evidence],
-                "references": f.references,
+                "references": f.references, "runbook": f.runbook,
             }
             for f in report.findings
         ],

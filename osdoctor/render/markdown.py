@@ -10,8 +10,10 @@ from osdoctor.render.common import (
     request_rows,
     row_count,
     row_status,
+    scenario_runbook,
     short_path,
     summary_line,
+    user_references,
 )
 
 _MAX_ROWS = 60
@@ -35,7 +37,7 @@ def render_markdown(report: Report, why_not: bool = False) -> str:
         title = f" — {s.branch_title}" if s.branch_title else ""
         out.append(f"- **Branch:** `{s.branch}`{title}"
                    if s.branch else "- **Branch:** none of the documented branches")
-        out.append(f"- **Seed:** {s.seed} section {s.section}")
+        out.append(f"- **Runbook:** `{scenario_runbook(s)}`")
         if s.divergence:
             out.append(f"- **Diverged:** {s.divergence}")
     else:
@@ -63,8 +65,12 @@ def render_markdown(report: Report, why_not: bool = False) -> str:
             out.append("")
             out.extend(f"- line {e.line}: {_code(e.text[:200])}" for e in f.evidence)
             out.append("")
-        if f.references:
-            out.append("References: " + "; ".join(reference_markdown(r) for r in f.references))
+        if f.runbook:
+            out.append(f"See the runbook page `{f.runbook}`.")
+            out.append("")
+        if user_references(f.references):
+            out.append("References: " + "; ".join(reference_markdown(r)
+                                                  for r in user_references(f.references)))
             out.append("")
     if why_not and report.candidates:
         out.append("### Candidates considered")

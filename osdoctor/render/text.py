@@ -12,8 +12,10 @@ from osdoctor.render.common import (
     request_rows,
     row_count,
     row_status,
+    scenario_runbook,
     short_path,
     summary_line,
+    user_references,
 )
 
 _MAX_ROWS = 40
@@ -66,7 +68,8 @@ def render_text(report: Report, colour: bool = False, why_not: bool = False,
     s = report.scenario
     if s is not None:
         branch = s.branch or "no documented branch"
-        out.append(f"{st.bold('Scenario')}  {s.id} › {branch}   ({s.seed} section {s.section})")
+        out.append(f"{st.bold('Scenario')}  {s.id} › {branch}   "
+                   + st.dim(f"(runbook {scenario_runbook(s)})"))
         out.append(f"          {s.title}" + (f" — {s.branch_title}" if s.branch_title else ""))
         if s.divergence:
             out.extend(_wrap("Diverged: " + s.divergence, "          "))
@@ -89,8 +92,9 @@ def render_text(report: Report, colour: bool = False, why_not: bool = False,
             for ev in f.evidence:
                 text = ev.text if len(ev.text) <= 110 else ev.text[:109] + "…"
                 out.append(f"    line {ev.line:<6} {text}")
-        if f.references:
-            out.append("  " + st.dim("See " + "; ".join(f.references)))
+        if f.runbook:
+            out.append("  " + st.dim("; ".join(["See the runbook page " + f.runbook,
+                                                *user_references(f.references)])))
         out.append("")
     if not report.findings and t.openstack_lines:
         out.append("No finding.")

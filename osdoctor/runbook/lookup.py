@@ -18,6 +18,7 @@ from typing import Any
 
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.runbook.knowledge import Symptom, prose, rules_for_branch, shown, symptoms
+from osdoctor.runbook.pages import branch_anchor, rule_page
 
 #: How a symptom matched, best first.
 HOW = ("exact", "contains", "fuzzy")
@@ -155,6 +156,7 @@ def hit_json(kb: KnowledgeBase, hit: Hit) -> dict[str, Any]:
             "branches": list(rule.branches), "explanation": prose(rule.explanation),
             "next_steps": [shown(s) for s in rule.next_steps],
             "references": [str(r) for r in rule.references],
+            "runbook": rule_page(rule.id),
             "real_client": prose(rule.real_client) or None,
         })
         return out
@@ -167,6 +169,7 @@ def hit_json(kb: KnowledgeBase, hit: Hit) -> dict[str, Any]:
         "outcome": branch.outcome, "summary": prose(branch.summary) or None,
         "rules": [r.id for r in rules_for_branch(kb, scenario, branch)],
         "references": [f"{scenario.seed} section {scenario.section}"],
+        "runbook": branch_anchor(scenario.id, branch.id),
         "real_client": prose(branch.real_client) or None,
     })
     return out
@@ -217,6 +220,6 @@ def render_text(kb: KnowledgeBase, query: str, hits: list[Hit]) -> str:
         if d["real_client"]:
             out.append(f"{pad}Where the real client differs:")
             out.extend(_para(d["real_client"], pad + "  "))
-        out.append(f"{pad}References: " + "; ".join(d["references"]))
+        out.append(f"{pad}See the runbook page {d['runbook']}")
         out.append("")
     return "\n".join(line.rstrip() for line in out).rstrip() + "\n"

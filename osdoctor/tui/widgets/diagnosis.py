@@ -12,7 +12,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from osdoctor.model import Finding, Report
-from osdoctor.render.common import summary_line
+from osdoctor.render.common import scenario_runbook, summary_line
 from osdoctor.tui.steps import step_command
 
 SEVERITY_STYLE = {"error": "bold white on red", "warning": "bold black on yellow",
@@ -66,8 +66,8 @@ def _finding(finding: Finding, probe: tuple[str, str, str] | None = None) -> Ren
             ev.append(f"  line {item.line:<7} ", "dim")
             ev.append(item.text[:200] + "\n", "yellow")
         parts.append(ev)
-    if finding.references:
-        parts.append(Text("See " + "; ".join(finding.references), "dim italic"))
+    if finding.runbook:
+        parts.append(Text("See the runbook page " + finding.runbook, "dim italic"))
     parts.append(Text(""))
     return Group(*parts)
 
@@ -81,7 +81,7 @@ def describe(report: Report | None, final: bool,
     if match is not None:
         scen = Text()
         scen.append("\nScenario  ", "bold")
-        scen.append(f"{match.title}  ({match.seed} section {match.section})\n")
+        scen.append(f"{match.title}  (runbook {scenario_runbook(match)})\n")
         scen.append("Branch    ", "bold")
         scen.append(f"{match.branch or '—'}: {match.branch_title or ''}\n")
         if match.divergence and (final or match.branch is not None):

@@ -10,6 +10,7 @@ from textual.widgets import Static
 
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.model import Report
+from osdoctor.render.common import scenario_runbook
 from osdoctor.tui.diagram import draw
 
 
@@ -26,7 +27,7 @@ def describe(report: Report | None, kb: KnowledgeBase | None) -> RenderableType:
     head = Text()
     head.append(f"{match.title}", "bold")
     head.append(f"   {match.id} › {match.branch or '—'}", "cyan")
-    head.append(f"   ({match.seed} section {match.section})\n", "dim")
+    head.append(f"   (runbook {scenario_runbook(match)})\n", "dim")
     scenario = kb.scenarios.get(match.id) if kb is not None else None
     if scenario is None:
         steps = Text()
