@@ -9,7 +9,8 @@ from typing import BinaryIO, cast
 from osdoctor.facts import Facts
 from osdoctor.kb.conditions import Context, Match, evaluate_all
 from osdoctor.kb.loader import KnowledgeBase
-from osdoctor.kb.matcher import fill, match_scenario
+from osdoctor.kb.matcher import match_scenario
+from osdoctor.kb.placeholders import fill
 from osdoctor.kb.schema import Rule
 from osdoctor.model import Evidence, Finding, Report, ScenarioMatch, Trace
 from osdoctor.parse.lines import read_blocks

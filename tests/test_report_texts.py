@@ -1,16 +1,21 @@
-"""What the user reads in every report of every real client log: no reference to
-a seed document they do not have, the runbook page of each finding instead."""
+"""What the user reads in every report of every real client log: no placeholder
+left unfilled, no reference to a seed document they do not have, the runbook
+page of each finding instead."""
 
 from __future__ import annotations
 
 import functools
+import io
 import json
+import re
 from pathlib import Path
 
 import pytest
 
-from osdoctor.diagnose import diagnose, parse_path
+from osdoctor.diagnose import diagnose, parse_path, parse_stream
+from osdoctor.kb.lint import template_issues
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
+from osdoctor.kb.placeholders import Captures, captures, fields, fill
 from osdoctor.kb.schema import SEEDS
 from osdoctor.model import Report
 from osdoctor.render.json_report import render_json
@@ -57,4 +62,95 @@ def test_findings_point_at_their_runbook_page_not_a_seed(log: Path) -> None:
     for f, out in zip(report.findings, doc["findings"], strict=True):
         assert out["references"] == [str(r) for r in _kb().rules[f.id].references]
         assert out["runbook"] == f.runbook
+
+
+_RAW = re.compile(r"\{\w+(?:\|[^{}]*)?\}")
+
+
+def _texts(report: Report) -> list[str]:
+    doc = json.loads(render_json(report))
+    scenario = dict(doc["scenario"] or {}, steps=None)  # steps quote the seed's diagram
+    return [render_text(report), render_markdown(report),
+            *(json.dumps(f) for f in doc["findings"]), json.dumps(scenario)]
+
+
+@pytest.mark.parametrize("log", FIXTURES, ids=[p.stem for p in FIXTURES])
+def test_no_placeholder_reaches_the_user(log: Path) -> None:
+    for text in _texts(_report(log)):
+        assert not _RAW.search(text), _RAW.findall(text)
+
+
+def _templates() -> list[tuple[str, str, Captures]]:
+    out = []
+    for rule in _kb().rules.values():
+        known = captures(rule.when)
+        for template in [rule.title, rule.explanation, *rule.next_steps]:
+            out.append((rule.id, template, known))
+    for scenario in _kb().scenarios.values():
+        for branch in scenario.branches:
+            known = captures(branch.when)
+            for template in [branch.title, branch.divergence or ""]:
+                out.append((f"{scenario.id}/{branch.id}", template, known))
+    return out
+
+
+def test_every_template_degrades_when_a_value_is_unknown() -> None:
+    """Filled with only the values its conditions always capture (a fault message
+    cut off with its line, another alternative of 'any'), no text shows a
+    placeholder, raw or as <name>."""
+    for owner, template, known in _templates():
+        filled = fill(template, dict.fromkeys(known.sure, "VALUE"))
+        assert not _RAW.search(filled), (owner, template)
+        for f in fields(template):
+            if f.fallback is None:
+                assert f.name in known.sure, (owner, f.name)
+
+
+def test_lint_checks_every_template_against_the_conditions() -> None:
+    assert [str(i) for i in template_issues(_kb())] == []
+
+
+def test_lint_names_a_placeholder_that_may_be_unknown(tmp_path: Path) -> None:
+    (tmp_path / "site.yaml").write_text(
+        "id: site.maybe\ntitle: 'Failed: {reason}'\nseverity: error\n"
+        "when: [{message: 'failed(?:: (?P<reason>.*))?'}]\n"
+        "explanation: 'It failed: {reason|no reason given}. {nowhere}'\nnext_steps: [y]\n"
+        "references: [{seed: 000_416000e4d6ae2dea.txt, section: 4}]\n")
+    kb = load_knowledge([tmp_path], user=False)
+    issues = [str(i) for i in template_issues(kb) if "site.maybe" in str(i)]
+    assert len(issues) == 2, issues
+    assert "title: {reason} is not captured on every log" in issues[0]
+    assert "explanation: {nowhere} is never captured" in issues[1]
+    assert fill(kb.rules["site.maybe"].explanation, {}) == "It failed: no reason given. <nowhere>"
+
+
+def _damaged(log: Path, how: str, width: int) -> bytes:
+    lines = log.read_bytes().split(b"\n")
+    if how == "cut":
+        return b"\n".join(line[:width] for line in lines)
+    folded = []
+    for line in lines:
+        while len(line) > width:
+            folded.append(line[:width])
+            line = line[width:]
+        folded.append(line)
+    return b"\n".join(folded)
+
+
+FALLBACK_FIXTURES = sorted(
+    {log for log in FIXTURES for f in _report(log).findings
+     if any(fld.fallback is not None for t in [_kb().rules[f.id].title,
+                                               _kb().rules[f.id].explanation]
+            for fld in fields(t))})
+
+
+@pytest.mark.parametrize("damage", [("cut", 200), ("fold", 132), ("fold", 200)])
+@pytest.mark.parametrize("log", FALLBACK_FIXTURES, ids=[p.stem for p in FALLBACK_FIXTURES])
+def test_damaged_log_degrades_gracefully(log: Path, damage: tuple[str, int]) -> None:
+    """The server-create fault message, folded or cut with its line, is unknown:
+    the title says where the reason is instead of printing {fault}."""
+    report = diagnose(parse_stream(io.BytesIO(_damaged(log, *damage)), log.name), _kb())
+    for text in _texts(report):
+        assert not _RAW.search(text), _RAW.findall(text)
+        assert "<fault>" not in text
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.kb.loader import KnowledgeBase
+from osdoctor.kb.placeholders import captures, template_problems
 from osdoctor.kb.schema import Issue
 from osdoctor.kb.yamlfile import YamlError, load_yaml
 from osdoctor.model import Report
@@ -97,8 +98,28 @@ def compare(expected: dict[str, Any], report: Report) -> list[str]:
     return problems
 
 
+def template_issues(kb: KnowledgeBase) -> list[Issue]:
+    """Every placeholder of every text, checked against what its conditions capture."""
+    issues = []
+    for rule in kb.rules.values():
+        known = captures(rule.when)
+        for what, template in [("title", rule.title), ("explanation", rule.explanation),
+                               *(("next step", s) for s in rule.next_steps)]:
+            for problem in template_problems(template, known):
+                issues.append(Issue(rule.path, rule.line, f"rule {rule.id} {what}: {problem}"))
+    for scenario in kb.scenarios.values():
+        for branch in scenario.branches:
+            known = captures(branch.when)
+            for what, template in [("title", branch.title),
+                                   ("divergence", branch.divergence or "")]:
+                for problem in template_problems(template, known):
+                    issues.append(Issue(scenario.path, branch.line,
+                                        f"branch {scenario.id}/{branch.id} {what}: {problem}"))
+    return issues
+
+
 def lint(kb: KnowledgeBase, fixtures: Path | None) -> LintResult:
-    result = LintResult(issues=list(kb.issues))
+    result = LintResult(issues=list(kb.issues) + template_issues(kb))
     if fixtures is None or not fixtures.is_dir():
         return result
     result.coverage_checked = True

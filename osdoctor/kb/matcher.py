@@ -10,28 +10,11 @@ user (``--why-not``) and a rule author can see why.
 
 from __future__ import annotations
 
-import string
-from collections.abc import Mapping
-from typing import Any
-
 from osdoctor.kb.conditions import Context, Match, evaluate_all
 from osdoctor.kb.loader import KnowledgeBase
+from osdoctor.kb.placeholders import fill
 from osdoctor.kb.schema import Branch, DiagramItem, Scenario
 from osdoctor.model import Candidate, Exchange, ScenarioMatch, StepResult
-
-
-class Captures(dict[str, str]):
-    """Template values; an unknown ``{name}`` stays as written instead of failing."""
-
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
-
-
-def fill(template: str, values: Mapping[str, Any]) -> str:
-    try:
-        return string.Formatter().vformat(template, (), Captures(values))
-    except (ValueError, IndexError, AttributeError, KeyError):
-        return template
 
 
 def _selected(kb: KnowledgeBase, command: str | None) -> list[Scenario]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from osdoctor.kb.conditions import Context, evaluate_all
 from osdoctor.kb.loader import KnowledgeBase
-from osdoctor.kb.matcher import fill
+from osdoctor.kb.placeholders import fill
 from osdoctor.model import Report
 from osdoctor.probe.checks import COULD_NOT_CHECK, ProbeContext, Target, plan_probe, run_probe
 from osdoctor.probe.cloudconfig import CloudAuth

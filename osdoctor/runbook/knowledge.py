@@ -6,11 +6,11 @@ in the file's order, rules by id, and every symptom a user may paste.
 
 from __future__ import annotations
 
-import string
 from dataclasses import dataclass
 
 from osdoctor.diagnose import reflow
 from osdoctor.kb.loader import KnowledgeBase
+from osdoctor.kb.placeholders import shown
 from osdoctor.kb.schema import Branch, Rule, Scenario
 
 
@@ -28,22 +28,6 @@ class Symptom:
     @property
     def target(self) -> str:
         return self.rule if self.rule is not None else f"{self.scenario}/{self.branch}"
-
-
-def shown(template: str) -> str:
-    """A knowledge template for reading: placeholders as ``<name>``, ``{{`` as ``{``.
-
-    The runbook has no log to fill them from; ``<name>`` is how next steps already
-    write what the user substitutes."""
-    out = []
-    try:
-        for literal, name, _spec, _conv in string.Formatter().parse(template):
-            out.append(literal)
-            if name is not None:
-                out.append(f"<{name}>")
-    except ValueError:
-        return template
-    return "".join(out)
 
 
 def prose(template: str) -> str:

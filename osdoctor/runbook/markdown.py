@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from osdoctor.kb.loader import KnowledgeBase
+from osdoctor.kb.placeholders import shown
 from osdoctor.kb.schema import CLIENTS, Branch, Rule, Scenario
 from osdoctor.runbook.excerpts import Excerpt, Excerpts
 from osdoctor.runbook.knowledge import (
@@ -18,7 +19,6 @@ from osdoctor.runbook.knowledge import (
     rules,
     rules_for_branch,
     scenarios,
-    shown,
     symptoms,
     unbound_rules,
 )

@@ -1,0 +1,233 @@
+"""Placeholders in knowledge texts: filling them, and proving they can be filled.
+
+A rule's title, explanation and next steps name values its conditions capture
+(``{stack}``, ``{fault}``). A value may be unknown on a given log: an optional
+group of a regex that did not take part (a fault message cut off with the
+line), a condition under ``any`` that another alternative satisfied. Such a
+placeholder never reaches the user as ``{name}``: the template says what to
+write instead (``{fault|the reason is in the server's fault field}``), and
+``osdoctor kb lint`` checks every template against what its conditions can
+capture, so that a built-in text always degrades the way its author chose.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import string
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from osdoctor.kb.conditions import Condition, RequestPattern, compile_template
+
+#: Values every report has (see ``diagnose.apply_rules``).
+BASE = frozenset({"command", "exit_code", "scenario", "branch"})
+#: What the exchange a request condition matched gives (``conditions.exchange_captures``).
+EXCHANGE = frozenset({"method", "url", "path", "status", "service"})
+
+try:  # The parser of the re module: private, but stable since Python 3.11.
+    _parser: Any = importlib.import_module("re._parser")
+    _c: Any = importlib.import_module("re._constants")
+except ImportError:  # pragma: no cover - another Python: every named group counts as sure
+    _parser = _c = None
+
+
+@dataclass(slots=True)
+class Captures:
+    """The names a condition list captures whenever it holds (``sure``), and those
+    it captures only on some logs (``maybe``)."""
+
+    sure: set[str] = field(default_factory=set)
+    maybe: set[str] = field(default_factory=set)
+
+    def add(self, other: Captures) -> None:
+        self.sure |= other.sure
+        self.maybe |= other.maybe
+
+    def possible(self) -> set[str]:
+        return self.sure | self.maybe
+
+
+@dataclass(slots=True)
+class Field:
+    """One ``{name}`` or ``{name|fallback}`` of a template."""
+
+    name: str
+    fallback: str | None
+
+
+def fields(template: str) -> Iterator[Field]:
+    """The placeholders of a template (``{{`` is a literal brace)."""
+    for _literal, raw, spec, conversion in string.Formatter().parse(template):
+        if raw is None:
+            continue
+        yield _field(raw, spec, conversion)
+
+
+def _field(raw: str, spec: str | None, conversion: str | None) -> Field:
+    text = raw + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "")
+    name, bar, fallback = text.partition("|")
+    return Field(name.strip(), fallback if bar else None)
+
+
+def unknown(name: str) -> str:
+    """How a placeholder with no value and no fallback is shown: the way next steps
+    write what the user substitutes, never the raw ``{name}``."""
+    return f"<{name.replace('_', ' ')}>"
+
+
+def _render(template: str, value: Callable[[Field], str]) -> str:
+    try:
+        parts = list(string.Formatter().parse(template))
+    except ValueError:
+        return template
+    out: list[str] = []
+    for literal, raw, spec, conversion in parts:
+        out.append(literal)
+        if raw is not None:
+            out.append(value(_field(raw, spec, conversion)))
+    return "".join(out)
+
+
+def fill(template: str, values: Mapping[str, Any]) -> str:
+    """The template with its placeholders filled; an unknown or empty value takes
+    the placeholder's fallback, or ``<name>`` when it has none."""
+    def value(f: Field) -> str:
+        known = values.get(f.name)
+        if known is not None and str(known) != "":
+            return str(known)
+        return f.fallback if f.fallback is not None else unknown(f.name)
+
+    return _render(template, value)
+
+
+def shown(template: str) -> str:
+    """A template for reading without a log (runbook, lookup): ``<name>``."""
+    return _render(template, lambda f: f"<{f.name}>")
+
+
+# -- what conditions capture -------------------------------------------------
+
+def regex_groups(pattern: str) -> Captures:
+    """Named groups of a regex: sure unless under an optional repeat, an
+    alternative or a lookaround."""
+    out = Captures()
+    try:
+        names = list(re.compile(pattern).groupindex)
+    except re.error:
+        return out
+    if _parser is None:
+        out.sure.update(names)
+        return out
+    parsed = _parser.parse(pattern)
+    by_index = {index: name for name, index in parsed.state.groupdict.items()}
+
+    def walk(items: Any, optional: bool) -> None:
+        for op, av in items:
+            if op is _c.SUBPATTERN:
+                group, _add, _del, sub = av
+                if group in by_index:
+                    (out.maybe if optional else out.sure).add(by_index[group])
+                walk(sub, optional)
+            elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", None)):
+                low, _high, sub = av
+                walk(sub, optional or low == 0)
+            elif op is _c.BRANCH:
+                for alternative in av[1]:
+                    walk(alternative, True)
+            elif op in (_c.ASSERT, _c.ASSERT_NOT):
+                walk(av[1], True)
+            elif op is _c.GROUPREF_EXISTS:
+                _group, yes, no = av
+                walk(yes, True)
+                if no is not None:
+                    walk(no, True)
+            elif op is getattr(_c, "ATOMIC_GROUP", None):
+                walk(av, optional)
+
+    walk(parsed, False)
+    out.maybe -= out.sure
+    return out
+
+
+def _pattern_captures(spec: Any) -> Captures:
+    out = Captures(sure=set(EXCHANGE))
+    if not isinstance(spec, dict):
+        return out
+    if isinstance(spec.get("path"), str):
+        out.sure.update(compile_template(spec["path"])[1])
+    if isinstance(spec.get("body"), str):
+        out.add(regex_groups(spec["body"]))
+    header = spec.get("header_value")
+    if isinstance(header, dict):
+        for regex in header.values():
+            out.add(regex_groups(str(regex)))
+    if "count" in spec and RequestPattern(spec).count(0):  # type: ignore[misc]
+        # "count: 0" holds with no exchange at all: nothing of one is sure.
+        out = Captures(maybe=out.possible())
+    return out
+
+
+def condition_captures(cond: Condition) -> Captures:
+    key, value = cond.key, cond.value
+    if key in ("request", "last_request"):
+        out = _pattern_captures(value)
+        if key == "request":
+            out.sure.add("count")
+        return out
+    if key == "sequence":
+        out = Captures()
+        for spec in value:
+            out.add(_pattern_captures(spec))
+        return out
+    if key in ("message", "command"):
+        text = value.get("text", "") if isinstance(value, dict) else value
+        return regex_groups(str(text))
+    if key == "traceback":
+        return Captures(sure={"exception", "exception_message"})
+    if key == "exit_code":
+        return Captures(sure={"exit_code"})
+    if key == "all":
+        return captures([Condition(c) for c in value])
+    if key == "any":
+        alternatives = [captures([Condition(c)]) for c in value]
+        out = Captures()
+        if alternatives:
+            out.sure = set.intersection(*(a.sure for a in alternatives))
+            out.maybe = set.union(*(a.possible() for a in alternatives)) - out.sure
+        return out
+    return Captures()
+
+
+def captures(conditions: list[Condition]) -> Captures:
+    """What a list of conditions, all holding, captures."""
+    out = Captures(sure=set(BASE))
+    for cond in conditions:
+        out.add(condition_captures(cond))
+    out.maybe -= out.sure
+    return out
+
+
+def template_problems(template: str, known: Captures) -> list[str]:
+    """What is wrong with a template's placeholders, in words, given what its
+    conditions capture."""
+    problems = []
+    for f in fields(template):
+        if not re.fullmatch(r"\w+", f.name):
+            problems.append(f"{{{f.name}}} is not a placeholder name (a word, then "
+                            "optionally |text for when it is unknown)")
+        elif f.fallback is not None:
+            if f.name not in known.possible():
+                problems.append(f"{{{f.name}}} is never captured by the conditions")
+            elif "{" in f.fallback or "}" in f.fallback:
+                problems.append(f"{{{f.name}|...}}: a fallback holds no braces")
+        elif f.name in known.maybe:
+            problems.append(f"{{{f.name}}} is not captured on every log (an optional group, "
+                            f"or one alternative of 'any'): write {{{f.name}|what to say "
+                            "when it is unknown}")
+        elif f.name not in known.sure:
+            problems.append(f"{{{f.name}}} is never captured by the conditions: name a group "
+                            f"(?P<{f.name}>...) or use one of {', '.join(sorted(known.sure))}")
+    return problems
+
