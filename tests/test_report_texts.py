@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 
 from osdoctor.diagnose import diagnose, parse_path, parse_stream
+from osdoctor.kb.conditions import request_id
 from osdoctor.kb.lint import template_issues
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.kb.placeholders import Captures, captures, fields, fill
 from osdoctor.kb.schema import SEEDS
-from osdoctor.model import Report
+from osdoctor.model import Exchange, Finding, Report
 from osdoctor.render.json_report import render_json
 from osdoctor.render.markdown import render_markdown
 from osdoctor.render.text import render_text
@@ -154,3 +155,41 @@ def test_damaged_log_degrades_gracefully(log: Path, damage: tuple[str, int]) -> 
         assert not _RAW.search(text), _RAW.findall(text)
         assert "<fault>" not in text
 
+
+def _finding_text(f: Finding) -> str:
+    return "\n".join([f.title, f.explanation, *f.next_steps])
+
+
+def _cited(report: Report, f: Finding) -> list[Exchange]:
+    lines = {e.line for e in f.evidence}
+    return [ex for ex in report.trace.exchanges
+            if ex.request.line in lines or (ex.response is not None and ex.response.line in lines)]
+
+
+@pytest.mark.parametrize("log", FIXTURES, ids=[p.stem for p in FIXTURES])
+def test_findings_quote_what_the_log_has(log: Path) -> None:
+    """A finding does not send the user to the log for a value osdoctor read: the
+    request id, the Retry-After delay, the body's words are quoted; a client
+    version is said only when the log shows it."""
+    report = _report(log)
+    raw = log.read_text(encoding="utf-8", errors="replace")
+    for f in report.findings:
+        text = _finding_text(f)
+        assert not re.search(r"RESP (?:BODY )?line|in (?:its|the) RESP BODY|see the RESP", text), \
+            (f.id, text)
+        for version in re.findall(r"\b\d+\.\d+\.\d+\b", text):
+            assert version in raw, (f.id, version)
+        cited = _cited(report, f)
+        ids = [rid for ex in cited if (rid := request_id(ex))]
+        if ids and "request id" in text:
+            assert any(rid in text for rid in ids), (f.id, ids)
+        for ex in cited:
+            delay = ex.response.header("Retry-After") if ex.response else None
+            if delay:
+                assert f"Retry-After: {delay}" in text, f.id
+
+
+def test_no_rule_text_names_a_client_version() -> None:
+    for rule in _kb().rules.values():
+        for template in [rule.title, rule.explanation, *rule.next_steps]:
+            assert not re.search(r"(?:client|sdk|osc-lib)\S* \d+\.\d+", template), rule.id

@@ -11,6 +11,7 @@ evaluating one returns the evidence lines and captured values, or None.
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
@@ -216,6 +217,21 @@ def _groups(rx: Regex, text: str | None) -> dict[str, str]:
     return {k: v for k, v in m.groupdict().items() if v is not None} if m else {}
 
 
+def _body_groups(rx: Regex, text: str | None) -> dict[str, str]:
+    """Groups of a body regex as a reader wants them: a JSON string's escapes
+    (``\\n``, ``\\"``) decoded, on one line."""
+    out = _groups(rx, text)
+    for key, value in out.items():
+        if "\\" in value:
+            try:
+                decoded = json.loads(f'"{value}"')
+            except ValueError:
+                decoded = value
+            value = decoded if isinstance(decoded, str) else value
+        out[key] = " ".join(value.split())
+    return out
+
+
 class RequestPattern:
     """What one exchange must look like."""
 
@@ -293,7 +309,7 @@ class RequestPattern:
         # fault message, an X-Trans-Id), read once the exchange has matched.
         self._captors: list[Callable[[Exchange], dict[str, str]]] = []
         if "body" in spec and "(?P<" in spec["body"]:
-            self._captors.append(lambda ex: _groups(
+            self._captors.append(lambda ex: _body_groups(
                 bre, ex.response.body.text if ex.response and ex.response.body else None))
         if "header_value" in spec and "(?P<" in str(hregex):
             self._captors.append(lambda ex: _groups(
@@ -343,12 +359,33 @@ def exchange_evidence(ex: Exchange) -> list[Evidence]:
     return out
 
 
+_REQUEST_ID_HEADERS = ("x-openstack-request-id", "x-compute-request-id", "x-trans-id")
+
+
+def request_id(ex: Exchange) -> str | None:
+    """The id the service logged this request under, when the answer names it."""
+    if ex.response is None:
+        return None
+    if ex.response.request_id:
+        return ex.response.request_id
+    for name in _REQUEST_ID_HEADERS:
+        value = ex.response.header(name)
+        if value:
+            return value.strip()
+    return None
+
+
 def exchange_captures(ex: Exchange) -> dict[str, str]:
-    return {
+    """What a matched exchange gives templates; ``request_id`` only when logged."""
+    out = {
         "method": ex.request.method, "url": ex.request.url, "path": ex.path or split_url(
             ex.request.url)[1], "status": str(ex.status) if ex.status is not None else "none",
         "service": ex.service or "unknown",
     }
+    rid = request_id(ex)
+    if rid:
+        out["request_id"] = rid
+    return out
 
 
 Evaluator = Callable[[Context], "Match | None"]

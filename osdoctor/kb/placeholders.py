@@ -23,7 +23,8 @@ from osdoctor.kb.conditions import Condition, RequestPattern, compile_template
 
 #: Values every report has (see ``diagnose.apply_rules``).
 BASE = frozenset({"command", "exit_code", "scenario", "branch"})
-#: What the exchange a request condition matched gives (``conditions.exchange_captures``).
+#: What the exchange a request condition matched gives (``conditions.exchange_captures``);
+#: ``request_id`` too, when the answer names one.
 EXCHANGE = frozenset({"method", "url", "path", "status", "service"})
 
 try:  # The parser of the re module: private, but stable since Python 3.11.
@@ -152,7 +153,7 @@ def regex_groups(pattern: str) -> Captures:
 
 
 def _pattern_captures(spec: Any) -> Captures:
-    out = Captures(sure=set(EXCHANGE))
+    out = Captures(sure=set(EXCHANGE), maybe={"request_id"})
     if not isinstance(spec, dict):
         return out
     if isinstance(spec.get("path"), str):
