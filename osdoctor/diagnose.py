@@ -12,6 +12,7 @@ from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.kb.matcher import match_scenario
 from osdoctor.kb.placeholders import fill
 from osdoctor.kb.schema import Rule
+from osdoctor.kb.targets import target_exchanges
 from osdoctor.model import Evidence, Finding, Report, ScenarioMatch, Trace
 from osdoctor.parse.lines import read_blocks
 from osdoctor.parse.parser import Parser
@@ -71,6 +72,17 @@ def _finding(rule: Rule, m: Match, values: dict[str, str]) -> Finding:
     )
 
 
+def _about_target(rule: Rule, m: Match, ctx: Context) -> Match | None:
+    """The rule again, seeing only the exchanges of the target it captured."""
+    name = m.captures.get(rule.target or "")
+    if not name:
+        return m
+    scoped = Context(ctx.trace, ctx.outcome, _facts=ctx.facts(),
+                     scope=target_exchanges(ctx.trace, name))
+    again, _held, _failed = evaluate_all(rule.when, scoped)
+    return again
+
+
 def _outranked(rule: Rule, others: list[Rule]) -> bool:
     """A fallback is dropped when an error finding of higher priority fired (or a
     non-fallback one of the same priority): the more specific explanation leads."""
@@ -99,6 +111,8 @@ def apply_rules(kb: KnowledgeBase, ctx: Context, match: ScenarioMatch | None,
         if not _rule_applies(rule, match):
             continue
         m, _held, _failed = evaluate_all(rule.when, ctx)
+        if m is not None and rule.target is not None:
+            m = _about_target(rule, m, ctx)
         if m is not None:
             fired[rule.id] = (rule, m)
     kept = {

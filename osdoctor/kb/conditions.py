@@ -105,6 +105,9 @@ class Context:
     _values: dict[str, str] | None = None
     live: bool = False
     """The command is still running: a request without an answer yet is no hang."""
+    scope: list[Exchange] | None = None
+    """The exchanges request conditions see, when narrower than the trace's: one
+    target's (see ``kb.targets``)."""
 
     def facts(self) -> Facts:
         """The facts of the trace (see ``osdoctor.facts``), computed once."""
@@ -117,6 +120,10 @@ class Context:
         if self._values is None:
             self._values = fact_values(self.facts())
         return self._values
+
+    @property
+    def exchanges(self) -> list[Exchange]:
+        return self.trace.exchanges if self.scope is None else self.scope
 
     def texts(self) -> list[tuple[int, str]]:
         """Every printed line worth searching: messages, exception lines, errors."""
@@ -443,13 +450,13 @@ class Condition:
             found: list[tuple[Exchange, dict[str, str]]] = []
             if pattern.count is None:
                 # The last matching exchange is the one that tells: the final failure.
-                for ex in reversed(ctx.trace.exchanges):
+                for ex in reversed(ctx.exchanges):
                     caps = pattern.match(ex)
                     if caps is not None:
                         found.append((ex, caps))
                         break
             else:
-                for ex in ctx.trace.exchanges:
+                for ex in ctx.exchanges:
                     caps = pattern.match(ex)
                     if caps is not None:
                         found.append((ex, caps))
@@ -474,7 +481,7 @@ class Condition:
         pattern = RequestPattern(spec)
 
         def ev(ctx: Context) -> Match | None:
-            for ex in ctx.trace.exchanges:
+            for ex in ctx.exchanges:
                 if pattern.match(ex) is not None:
                     return None
             return Match()
@@ -485,9 +492,9 @@ class Condition:
         pattern = RequestPattern(spec)
 
         def ev(ctx: Context) -> Match | None:
-            if not ctx.trace.exchanges:
+            if not ctx.exchanges:
                 return None
-            ex = ctx.trace.exchanges[-1]
+            ex = ctx.exchanges[-1]
             caps = pattern.match(ex)
             if caps is None:
                 return None
@@ -502,7 +509,7 @@ class Condition:
 
         def ev(ctx: Context) -> Match | None:
             match = Match()
-            exchanges = ctx.trace.exchanges
+            exchanges = ctx.exchanges
             i = 0
             for pattern in patterns:
                 hits = 0

@@ -103,6 +103,9 @@ def template_issues(kb: KnowledgeBase) -> list[Issue]:
     issues = []
     for rule in kb.rules.values():
         known = captures(rule.when)
+        if rule.target is not None and rule.target not in known.sure:
+            issues.append(Issue(rule.path, rule.line, f"rule {rule.id}: target {rule.target!r} "
+                                "is not captured whenever the rule holds"))
         for what, template in [("title", rule.title), ("explanation", rule.explanation),
                                *(("next step", s) for s in rule.next_steps)]:
             for problem in template_problems(template, known):

@@ -156,6 +156,9 @@ class Rule:
     origin: str = "built-in"
     probe: ProbeRef | None = None
     """The probe that can confirm this rule on the live cloud (``osdoctor probe``)."""
+    target: str | None = None
+    """The capture naming the one target the rule is about (``stack``): its request
+    conditions see only that target's exchanges (``kb.targets``)."""
 
 
 class _Checker:
@@ -386,7 +389,8 @@ def build_scenario(node: Any, path: Path, issues: list[Issue]) -> Scenario | Non
 
 _RULE_KEYS = ("id", "title", "severity", "scenario", "branches", "branch", "when", "explanation",
               "next_steps", "references", "examples", "suppressed_by", "fallback", "symptoms",
-              "real_client", "probe", "priority", "defaults")
+              "real_client", "probe", "priority", "defaults",
+              "target")
 
 
 def build_rule(node: Any, path: Path, issues: list[Issue]) -> Rule | None:
@@ -435,6 +439,12 @@ def build_rule(node: Any, path: Path, issues: list[Issue]) -> Rule | None:
         rule.priority = priority
     if branches and not rule.scenario:
         c.error(node, "'branches' needs 'scenario'")
+    target = node.get("target")
+    if target is not None:
+        if not isinstance(target, str) or not re.fullmatch(r"\w+", target):
+            c.error(node, "'target' is the name of a capture, e.g. target: stack")
+        else:
+            rule.target = target
     if "probe" in node:
         probe = parse_probe_ref(node["probe"])
         if isinstance(probe, str):
