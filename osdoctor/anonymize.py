@@ -19,13 +19,14 @@ the user may save (0600) to read answers about the shared log.
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 import json
 import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 __all__ = ["KINDS", "Anonymizer", "anonymize_text"]
 
@@ -35,6 +36,7 @@ KINDS = (
     "ip",
     "uuid",
     "id",
+    "request",
     "project",
     "user",
     "domain",
@@ -84,6 +86,11 @@ _KEEP = frozenset(
 
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 _UUID_RE = re.compile(r"(?<![0-9A-Za-z-])" + _UUID + r"(?![0-9A-Za-z-])")
+_REQUEST_ID_RE = re.compile(r"(?<![0-9A-Za-z-])req-" + _UUID + r"(?![0-9A-Za-z-])")
+#: An id glued to a name by a dash (a container ``dep1-<uuid>``) is still an id.
+_GLUED_UUID_RE = re.compile(r"(?<=[0-9A-Za-z]-)(?<!req-)" + _UUID + r"(?![0-9A-Za-z-])")
+#: Kinds whose values are ids: replaced even where a dash glues them to a name.
+_ID_KINDS = frozenset({"uuid", "id", "request"})
 _HEX_ID_RE = re.compile(r"(?<![0-9A-Za-z])[0-9a-f]{32}(?![0-9A-Za-z])")
 _IPV4_RE = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?!\w|\.\d)")
 _URL_HOST_RE = re.compile(
@@ -165,7 +172,38 @@ def _ip_kept(value: str) -> bool:
 
 
 if TYPE_CHECKING:
-    from osdoctor.model import Trace
+    from osdoctor.model import Exchange, Report, Trace
+
+
+def _replacing(values: dict[str, str], kinds: dict[str, str]) -> re.Pattern[str]:
+    """One pattern for every value: a name only as a whole word (``web`` is not
+    replaced in ``web-1``), an id also where a dash glues it to a name."""
+    def alternation(items: Iterable[str]) -> str:
+        return "|".join(map(re.escape, sorted(items, key=len, reverse=True)))
+
+    ids = [v for v in values if kinds.get(v) in _ID_KINDS]
+    names = [v for v in values if kinds.get(v) not in _ID_KINDS]
+    parts = []
+    if names:
+        parts.append(r"(?<![A-Za-z0-9.\-])(?:" + alternation(names)
+                     + r")(?![A-Za-z0-9\-]|\.[A-Za-z0-9])")
+    if ids:
+        parts.append(r"(?<![A-Za-z0-9])(?:" + alternation(ids) + r")(?![A-Za-z0-9])")
+    return re.compile("|".join(parts))
+
+
+def _exchange_texts(ex: Exchange) -> list[str]:
+    """What an exchange holds besides its URL: headers and bodies as logged."""
+    out = [ex.request.raw_headers]
+    if ex.request.body is not None and ex.request.body.text:
+        out.append(ex.request.body.text)
+    if ex.response is not None:
+        out.append(ex.response.raw_headers)
+        if ex.response.body is not None and ex.response.body.text:
+            out.append(ex.response.body.text)
+    if ex.error is not None:
+        out.append(ex.error.message)
+    return out
 
 
 class Anonymizer:
@@ -211,6 +249,8 @@ class Anonymizer:
             return stand_in.upper() if value.isupper() else stand_in
         if kind == "id":
             return f"{number:032x}"
+        if kind == "request":
+            return f"req-00000000-0000-4000-8000-{number:012x}"
         return f"{kind}-{number}"
 
     def learn(self, kind: str, value: str, min_length: int = 2) -> str | None:
@@ -258,6 +298,11 @@ class Anonymizer:
         if "-" in line:
             for match in _UUID_RE.finditer(line):
                 self.learn("uuid", match.group())
+            for match in _GLUED_UUID_RE.finditer(line):
+                self.learn("uuid", match.group())
+        if "req-" in line:
+            for match in _REQUEST_ID_RE.finditer(line):
+                self.learn("request", match.group())
         for match in _HEX_ID_RE.finditer(line):
             self.learn("id", match.group())
         for match in _NAMED_VALUE_RE.finditer(line):
@@ -283,6 +328,10 @@ class Anonymizer:
         for ex in trace.exchanges:
             self.learn_from_line(ex.request.url)
             segments.update(ex.request.url.partition("?")[0].split("/")[3:])
+        for ex in trace.exchanges:
+            for text in _exchange_texts(ex):
+                for line in text.splitlines():
+                    self.learn_from_line(line)
         for message in trace.messages:
             self.learn_from_line(message.text)
         for tb in trace.tracebacks:
@@ -293,14 +342,31 @@ class Anonymizer:
                 if not word.startswith("-") and word in segments:
                     self.learn("name", word)
 
+    def anonymize_report(self, report: Report) -> Report:
+        """A copy of ``report`` with every learnt value replaced, in every field.
+
+        Reports shorten what they show (a URL to its column, an evidence line to
+        110 characters): anonymising the report before it is rendered replaces
+        whole values, so no cut id escapes and the columns are laid out for the
+        stand-ins."""
+        return cast("Report", self._walk(report))
+
+    def _walk(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.apply(value)
+        if isinstance(value, list):
+            return [self._walk(item) for item in value]
+        if isinstance(value, dict):
+            return {self._walk(k): self._walk(v) for k, v in value.items()}
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            return dataclasses.replace(value, **{
+                f.name: self._walk(getattr(value, f.name))
+                for f in dataclasses.fields(value) if f.init})
+        return value
+
     def _compiled(self) -> re.Pattern[str] | None:
         if self._pattern is None and self._stand_in:
-            values = sorted(self._stand_in, key=len, reverse=True)
-            self._pattern = re.compile(
-                r"(?<![A-Za-z0-9.\-])(?:"
-                + "|".join(map(re.escape, values))
-                + r")(?![A-Za-z0-9\-]|\.[A-Za-z0-9])"
-            )
+            self._pattern = _replacing(self._stand_in, self._kind)
         return self._pattern
 
     def apply(self, text: str) -> str:
@@ -315,11 +381,9 @@ class Anonymizer:
         inverse = {stand_in: value for value, stand_in in self._stand_in.items()}
         if not inverse:
             return text
-        pattern = re.compile(
-            r"(?<![A-Za-z0-9.\-])(?:"
-            + "|".join(map(re.escape, sorted(inverse, key=len, reverse=True)))
-            + r")(?![A-Za-z0-9\-]|\.[A-Za-z0-9])"
-        )
+        kinds = {stand_in: self._kind.get(value, "name") for value, stand_in in
+                 self._stand_in.items()}
+        pattern = _replacing(inverse, kinds)
         return pattern.sub(lambda match: inverse[match.group()], text)
 
     def save_mapping(self, path: str | os.PathLike[str]) -> Path:

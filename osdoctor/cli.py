@@ -130,18 +130,20 @@ def cmd_explain(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     kb = load_kb(args)
     report = diagnose(trace, kb)
-    text = _render(report, args)
+    shown = report
     if args.anonymize:
         from osdoctor.anonymize import Anonymizer
         from osdoctor.paths import exports_dir
 
+        # Anonymise first, then render: rendering shortens values, and a cut id
+        # would no longer be recognised.
         anon = Anonymizer()
         anon.learn_from_trace(trace)
-        text = anon.apply(text)
+        shown = anon.anonymize_report(report)
         mapping = anon.save_mapping(exports_dir() / f"anonymize-map-{os.getpid()}.json")
         print(f"osdoctor: the mapping back to real names is in {mapping} (keep it private)",
               file=sys.stderr)
-    sys.stdout.write(text)
+    sys.stdout.write(_render(shown, args))
     problem = not_a_client_log(report)
     if problem is not None:
         return _fail(problem)

@@ -122,7 +122,7 @@ def render_text(report: Report, colour: bool = False, why_not: bool = False,
             times = row_count(row)
             service = (ex.service or "?")[:13]
             out.append(f"  line {ex.first_line:<6} {ex.request.method:<6} {service:<13} "
-                       f"{short_path(ex):<52} {st.status(row_status(row))}{times}")
+                       f"{short_path(ex, 52):<52} {st.status(row_status(row))}{times}")
         out.append("")
     if t.problems:
         out.append(st.bold("Could not read everything"))
