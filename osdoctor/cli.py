@@ -33,7 +33,7 @@ examples:
   openstack --debug stack hook poll mystack 2>&1 | osdoctor explain
   osdoctor explain debug.log --format markdown > ticket.md
   osdoctor explain debug.log --format json | jq .findings
-  osdoctor explain debug.log --why-not     # why other scenarios were rejected
+  osdoctor explain debug.log --why-not     # the nearest other documented paths
 
 The log is the --debug output of openstack, heat, baremetal or swift (stdout and
 stderr together, as 2>&1 gives them), a --log-file, or a saved osdoctor session.
@@ -389,8 +389,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the log file, or - for standard input (the default)")
     ex.add_argument("--format", "-f", choices=("text", "markdown", "json"), default="text")
     ex.add_argument("--why-not", action="store_true",
-                    help="also list the scenarios and branches considered, and why each "
-                         "was rejected")
+                    help="also show the two or three documented paths the run came "
+                         "closest to, each with the first expected step that did not happen")
     ex.add_argument("--anonymize", action="store_true",
                     help="replace host, project, user, stack and node names consistently, "
                          "for sharing outside the company; the mapping is saved privately")

@@ -10,6 +10,7 @@ from osdoctor.facts import Facts
 from osdoctor.kb.conditions import Context, Match, evaluate_all
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.kb.matcher import match_scenario
+from osdoctor.kb.nearest import nearest
 from osdoctor.kb.placeholders import fill
 from osdoctor.kb.schema import Rule
 from osdoctor.kb.targets import target_exchanges
@@ -147,7 +148,8 @@ def diagnose(trace: Trace, kb: KnowledgeBase, live: bool = False) -> Report:
     outranked: list[Finding] = []
     findings = apply_rules(kb, ctx, match, outranked)
     return Report(trace=trace, outcome=outcome, scenario=match, findings=findings,
-                  candidates=candidates, outranked=outranked, facts=ctx.facts())
+                  candidates=candidates, outranked=outranked, facts=ctx.facts(),
+                  near=nearest(kb, ctx, match))
 
 
 def parse_stream(stream: BinaryIO, source: str,

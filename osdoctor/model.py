@@ -286,6 +286,25 @@ class Candidate:
 
 
 @dataclass(slots=True)
+class NearMiss:
+    """A documented path the run came close to (``--why-not``), and the first of
+    its expected steps that did not happen, in words."""
+
+    scenario: str
+    branch: str
+    title: str
+    held: int
+    """How many of the path's expected steps happened..."""
+    steps: int
+    """...of how many."""
+    missing: str
+
+    @property
+    def score(self) -> float:
+        return self.held / self.steps if self.steps else 0.0
+
+
+@dataclass(slots=True)
 class ScenarioMatch:
     id: str
     title: str
@@ -310,3 +329,5 @@ class Report:
     outranked: list[Finding] = field(default_factory=list)
     """Fallback findings whose conditions held but that a finding of higher
     priority replaces (a generic class under a scenario's rule or a known bug)."""
+    near: list[NearMiss] = field(default_factory=list)
+    """The documented paths the run came closest to, other than its own."""

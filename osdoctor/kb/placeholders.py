@@ -12,7 +12,6 @@ capture, so that a built-in text always degrades the way its author chose.
 
 from __future__ import annotations
 
-import importlib
 import re
 import string
 from collections.abc import Callable, Iterator, Mapping
@@ -20,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from osdoctor.kb.conditions import Condition, RequestPattern, compile_template
+from osdoctor.kb.words import constants, parser
 
 #: Values every report has (see ``diagnose.apply_rules``).
 BASE = frozenset({"command", "exit_code", "scenario", "branch"})
@@ -27,11 +27,7 @@ BASE = frozenset({"command", "exit_code", "scenario", "branch"})
 #: ``request_id`` too, when the answer names one.
 EXCHANGE = frozenset({"method", "url", "path", "status", "service"})
 
-try:  # The parser of the re module: private, but stable since Python 3.11.
-    _parser: Any = importlib.import_module("re._parser")
-    _c: Any = importlib.import_module("re._constants")
-except ImportError:  # pragma: no cover - another Python: every named group counts as sure
-    _parser = _c = None
+_parser, _c = parser, constants  # None on a Python without re._parser: groups count as sure
 
 
 @dataclass(slots=True)

@@ -5,9 +5,16 @@ from __future__ import annotations
 import re
 
 from osdoctor.facts import report_facts
-from osdoctor.model import Exchange, Report, ScenarioMatch
+from osdoctor.model import Exchange, NearMiss, Report, ScenarioMatch
 from osdoctor.render.rows import RowBuilder, TimelineRow, status_text
 from osdoctor.runbook.pages import branch_anchor, scenario_page
+
+WHY_NOT = "Why not another documented path"
+NOTHING_NEAR = "No documented scenario came close."
+
+
+def near_count(miss: NearMiss) -> str:
+    return f"{miss.held} of {miss.steps} expected steps happened"
 
 
 def scenario_runbook(match: ScenarioMatch) -> str:

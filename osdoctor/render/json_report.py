@@ -58,6 +58,11 @@ def report_dict(report: Report) -> dict[str, Any]:
         ],
         "outranked": [{"id": f.id, "title": f.title} for f in report.outranked],
         "facts": facts_dict(report),
+        "near": [
+            {"scenario": n.scenario, "branch": n.branch, "title": n.title, "held": n.held,
+             "steps": n.steps, "missing": n.missing}
+            for n in report.near
+        ],
         "candidates": [
             {"scenario": c.scenario, "branch": c.branch, "score": c.score, "reasons": c.reasons}
             for c in report.candidates

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from osdoctor.model import Report
 from osdoctor.render.common import (
+    NOTHING_NEAR,
+    WHY_NOT,
     failure_line,
     headline,
+    near_count,
     reference_markdown,
     request_rows,
     row_count,
@@ -72,12 +75,14 @@ def render_markdown(report: Report, why_not: bool = False) -> str:
             out.append("References: " + "; ".join(reference_markdown(r)
                                                   for r in user_references(f.references)))
             out.append("")
-    if why_not and report.candidates:
-        out.append("### Candidates considered")
+    if why_not:
+        out.append(f"### {WHY_NOT}")
         out.append("")
-        for c in report.candidates:
-            out.append(f"- `{c.scenario}` › `{c.branch}` ({int(c.score * 100)}% held): "
-                       + "; ".join(r for r in c.reasons if r))
+        for n in report.near:
+            out.append(f"- `{n.scenario}` › `{n.branch}`: {n.title} ({near_count(n)}); "
+                       f"did not happen: {n.missing}")
+        if not report.near:
+            out.append(NOTHING_NEAR)
         out.append("")
     if t.exchanges:
         rows = request_rows(t.exchanges)

@@ -7,8 +7,11 @@ import textwrap
 
 from osdoctor.model import Report
 from osdoctor.render.common import (
+    NOTHING_NEAR,
+    WHY_NOT,
     failure_line,
     headline,
+    near_count,
     request_rows,
     row_count,
     row_status,
@@ -104,11 +107,13 @@ def render_text(report: Report, colour: bool = False, why_not: bool = False,
         for f in report.outranked:
             out.append(f"  {f.title}  {st.dim('[' + f.id + ']')}")
         out.append("")
-    if why_not and report.candidates:
-        out.append(st.bold("Candidates considered"))
-        for c in report.candidates:
-            reasons = "; ".join(r for r in c.reasons if r)
-            out.append(f"  {c.scenario} › {c.branch}  ({int(c.score * 100)}% held): {reasons}")
+    if why_not:
+        out.append(st.bold(WHY_NOT))
+        for n in report.near:
+            out.extend(_wrap(f"{n.scenario} › {n.branch}: {n.title} ({near_count(n)})", "  "))
+            out.extend(_wrap("did not happen: " + n.missing, "    "))
+        if not report.near:
+            out.append("  " + NOTHING_NEAR)
         out.append("")
     if show_requests and t.exchanges:
         rows = request_rows(t.exchanges)
