@@ -82,13 +82,13 @@ def _serve(case_id: str, port: int) -> int:
     if len(cases) != 1:
         raise ConfigError(f"{case_id!r} selects {len(cases)} cases; give one id")
     with Stub(cases[0].stub, port=port) as stub:
-        print(f"stub for {cases[0].id} at {stub.base_url}; in another shell, paste:")
-        for line in client_exports(cases[0], stub.values):
-            print(line)
-        argv = [cases[0].command[0], *expand(list(cases[0].command[1:]), stub.values)]
-        print(f"then: {' '.join(shlex.quote(str(a)) for a in argv)}   (Ctrl-C stops the stub)")
-        sys.stdout.flush()
         try:
+            print(f"stub for {cases[0].id} at {stub.base_url}; in another shell, paste:")
+            for line in client_exports(cases[0], stub.values):
+                print(line)
+            argv = [cases[0].command[0], *expand(list(cases[0].command[1:]), stub.values)]
+            print(f"then: {' '.join(shlex.quote(str(a)) for a in argv)}   (Ctrl-C stops "
+                  "the stub)", flush=True)
             threading.Event().wait()
         except KeyboardInterrupt:
             pass
