@@ -233,9 +233,9 @@ def _body_groups(rx: Regex, text: str | None) -> dict[str, str]:
             try:
                 decoded = json.loads(f'"{value}"')
             except ValueError:
-                decoded = value
-            value = decoded if isinstance(decoded, str) else value
-        out[key] = " ".join(value.split())
+                continue
+            if isinstance(decoded, str):
+                out[key] = " ".join(decoded.split())
     return out
 
 
