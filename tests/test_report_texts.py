@@ -52,7 +52,7 @@ def test_findings_point_at_their_runbook_page_not_a_seed(log: Path) -> None:
     pages = _runbook_pages()
     for f in report.findings:
         assert f.runbook == f"rules/{f.id}.md" and f.runbook in pages
-        assert f"See the runbook page {f.runbook}\n" in text
+        assert re.search(rf"^  See the runbook page {re.escape(f.runbook)}(;|$)", text, re.M)
         assert f"See the runbook page `{f.runbook}`." in markdown
     if report.scenario is not None:
         page = f"scenarios/{report.scenario.id}.md"
@@ -85,6 +85,7 @@ def _templates() -> list[tuple[str, str, Captures]]:
     out = []
     for rule in _kb().rules.values():
         known = captures(rule.when)
+        known.sure |= set(rule.defaults)
         for template in [rule.title, rule.explanation, *rule.next_steps]:
             out.append((rule.id, template, known))
     for scenario in _kb().scenarios.values():

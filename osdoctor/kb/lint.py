@@ -103,6 +103,8 @@ def template_issues(kb: KnowledgeBase) -> list[Issue]:
     issues = []
     for rule in kb.rules.values():
         known = captures(rule.when)
+        known.sure |= set(rule.defaults)
+        known.maybe -= known.sure
         if rule.target is not None and rule.target not in known.sure:
             issues.append(Issue(rule.path, rule.line, f"rule {rule.id}: target {rule.target!r} "
                                 "is not captured whenever the rule holds"))

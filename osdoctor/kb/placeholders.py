@@ -18,11 +18,15 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from osdoctor.facts.model import Facts
+from osdoctor.facts.placeholders import values as fact_values
 from osdoctor.kb.conditions import Condition, RequestPattern, compile_template
 from osdoctor.kb.words import constants, parser
 
-#: Values every report has (see ``diagnose.apply_rules``).
-BASE = frozenset({"command", "exit_code", "scenario", "branch"})
+#: Values every report has (see ``diagnose.apply_rules``): the run's own, and the
+#: facts' (``{failure}``, ``{quote}``...), which are empty when the log does not
+#: show them, so that a text reads well either way.
+BASE = frozenset({"command", "exit_code", "scenario", "branch", *fact_values(Facts())})
 #: What the exchange a request condition matched gives (``conditions.exchange_captures``);
 #: ``request_id`` too, when the answer names one.
 EXCHANGE = frozenset({"method", "url", "path", "status", "service"})
@@ -88,13 +92,16 @@ def _render(template: str, value: Callable[[Field], str]) -> str:
 
 
 def fill(template: str, values: Mapping[str, Any]) -> str:
-    """The template with its placeholders filled; an unknown or empty value takes
-    the placeholder's fallback, or ``<name>`` when it has none."""
+    """The template with its placeholders filled. An empty or missing value takes
+    the placeholder's fallback; without one, an empty value (a fact the log does
+    not show) is left out, and a missing one shows as ``<name>``."""
     def value(f: Field) -> str:
         known = values.get(f.name)
         if known is not None and str(known) != "":
             return str(known)
-        return f.fallback if f.fallback is not None else unknown(f.name)
+        if f.fallback is not None:
+            return f.fallback
+        return "" if known is not None else unknown(f.name)
 
     return _render(template, value)
 
@@ -183,6 +190,20 @@ def condition_captures(cond: Condition) -> Captures:
         return regex_groups(str(text))
     if key == "traceback":
         return Captures(sure={"exception", "exception_message"})
+    if key in ("failure", "fault", "exception"):
+        spec = {"fault": value} if key == "fault" else value
+        out = Captures()
+        if isinstance(spec, dict):
+            if key == "failure" and isinstance(spec.get("path"), str):
+                out.sure.update(compile_template(spec["path"])[1])
+            for sub in spec.values():
+                if isinstance(sub, str) and "(?P<" in sub:
+                    out.add(regex_groups(sub))
+        return out
+    if key == "client_error":
+        return regex_groups(str(value))
+    if key == "client_version":
+        return Captures(sure={"client_version"})
     if key == "exit_code":
         return Captures(sure={"exit_code"})
     if key == "all":
