@@ -172,7 +172,7 @@ def _ip_kept(value: str) -> bool:
 
 
 if TYPE_CHECKING:
-    from osdoctor.model import Exchange, Report, Trace
+    from osdoctor.model import Exchange, Trace
 
 
 def _replacing(values: dict[str, str], kinds: dict[str, str]) -> re.Pattern[str]:
@@ -327,7 +327,10 @@ class Anonymizer:
         segments: set[str] = set()
         for ex in trace.exchanges:
             self.learn_from_line(ex.request.url)
-            segments.update(ex.request.url.partition("?")[0].split("/")[3:])
+            # The path after the service's endpoint prefix: a command word such as
+            # "baremetal" is also the prefix of its endpoint, and is no name.
+            path = ex.path or "/".join(ex.request.url.partition("?")[0].split("/")[3:])
+            segments.update(path.split("/"))
         for ex in trace.exchanges:
             for text in _exchange_texts(ex):
                 for line in text.splitlines():
@@ -342,14 +345,14 @@ class Anonymizer:
                 if not word.startswith("-") and word in segments:
                     self.learn("name", word)
 
-    def anonymize_report(self, report: Report) -> Report:
-        """A copy of ``report`` with every learnt value replaced, in every field.
+    def anonymize_trace(self, trace: Trace) -> Trace:
+        """A copy of ``trace`` with every learnt value replaced, in every field.
 
-        Reports shorten what they show (a URL to its column, an evidence line to
-        110 characters): anonymising the report before it is rendered replaces
-        whole values, so no cut id escapes and the columns are laid out for the
-        stand-ins."""
-        return cast("Report", self._walk(report))
+        Diagnosis and reports shorten what they show (a fault message in a title,
+        a URL to its column, an evidence line to 110 characters): a trace
+        anonymised before it is diagnosed gives whole stand-ins to cut, so no cut
+        id escapes and the columns are laid out for the stand-ins."""
+        return cast("Trace", self._walk(trace))
 
     def _walk(self, value: Any) -> Any:
         if isinstance(value, str):

@@ -135,11 +135,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
         from osdoctor.anonymize import Anonymizer
         from osdoctor.paths import exports_dir
 
-        # Anonymise first, then render: rendering shortens values, and a cut id
-        # would no longer be recognised.
+        # Anonymise first, then diagnose and render: both shorten values, and a
+        # cut id would no longer be recognised.
         anon = Anonymizer()
         anon.learn_from_trace(trace)
-        shown = anon.anonymize_report(report)
+        shown = diagnose(anon.anonymize_trace(trace), kb)
         mapping = anon.save_mapping(exports_dir() / f"anonymize-map-{os.getpid()}.json")
         print(f"osdoctor: the mapping back to real names is in {mapping} (keep it private)",
               file=sys.stderr)

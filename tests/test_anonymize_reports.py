@@ -37,7 +37,8 @@ def _outputs(log: Path) -> tuple[dict[str, str], Anonymizer]:
     report = diagnose(trace, _kb())
     anon = Anonymizer()
     anon.learn_from_trace(trace)
-    shown = anon.anonymize_report(report)
+    shown = diagnose(anon.anonymize_trace(trace), _kb())
+    assert [f.id for f in shown.findings] == [f.id for f in report.findings]
     return {"text": render_text(shown), "markdown": render_markdown(shown),
             "json": render_json(shown)}, anon
 
