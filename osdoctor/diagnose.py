@@ -78,7 +78,7 @@ def _about_target(rule: Rule, m: Match, ctx: Context) -> Match | None:
     name = m.captures.get(rule.target or "")
     if not name:
         return m
-    scoped = Context(ctx.trace, ctx.outcome, _facts=ctx.facts(),
+    scoped = Context(ctx.trace, ctx.outcome, _facts=ctx.facts(), live=ctx.live,
                      scope=target_exchanges(ctx.trace, name))
     again, _held, _failed = evaluate_all(rule.when, scoped)
     return again
