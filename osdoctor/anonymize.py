@@ -339,10 +339,16 @@ class Anonymizer:
             self.learn_from_line(message.text)
         for tb in trace.tracebacks:
             self.learn_from_line(tb.message)
+        # Words of an endpoint's own path (/volume/v3/...) and service types are the
+        # command's vocabulary ("openstack volume delete"), not names.
+        endpoint_words = set(trace.catalog)
+        for urls in trace.catalog.values():
+            for url in urls:
+                endpoint_words.update(url.partition("://")[2].partition("/")[2].split("/"))
         if trace.command:
             self.learn_from_line(trace.command)
             for word in trace.command.split()[1:]:
-                if not word.startswith("-") and word in segments:
+                if not word.startswith("-") and word in segments - endpoint_words:
                     self.learn("name", word)
 
     def anonymize_trace(self, trace: Trace) -> Trace:
