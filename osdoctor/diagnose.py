@@ -96,6 +96,12 @@ def _outranked(rule: Rule, others: list[Rule]) -> bool:
     return False
 
 
+def _values(rule: Rule, base: dict[str, str], m: Match) -> dict[str, str]:
+    """A rule's placeholders: its defaults, then what the log shows, then its captures."""
+    defaults = {k: v for k, v in rule.defaults.items() if not base.get(k)}
+    return {**base, **defaults, **m.captures}
+
+
 def apply_rules(kb: KnowledgeBase, ctx: Context, match: ScenarioMatch | None,
                 outranked: list[Finding] | None = None) -> list[Finding]:
     """The findings, most important first; ``outranked`` receives the fallbacks a
@@ -125,9 +131,9 @@ def apply_rules(kb: KnowledgeBase, ctx: Context, match: ScenarioMatch | None,
     for rule, m in kept.values():
         if rule.fallback and _outranked(rule, rules):
             if outranked is not None:
-                outranked.append(_finding(rule, m, {**base, **rule.defaults, **m.captures}))
+                outranked.append(_finding(rule, m, _values(rule, base, m)))
             continue
-        shown.append((rule, _finding(rule, m, {**base, **rule.defaults, **m.captures})))
+        shown.append((rule, _finding(rule, m, _values(rule, base, m))))
     # Priority orders the errors (the cause leads); other findings keep the log's order.
     shown.sort(key=lambda rf: (_SEVERITY_ORDER.get(rf[1].severity, 9),
                                -rf[0].priority if rf[1].severity == "error" else 0,

@@ -199,3 +199,31 @@ def test_client_version_reads_the_user_agent() -> None:
     assert Condition({"client_version": {"package": "keystoneauth1", "range": "<3.0"}})(ctx) \
         is None
     assert Condition({"failure": {"status": [502, 503], "fault_shape": "^omitted$"}})(ctx)
+
+
+@pytest.mark.parametrize(("paste", "rule", "title"), [
+    ("$ openstack network show net9\nResourceNotFound: 404: Client Error for url: "
+     "http://ctl:9696/v2.0/networks/net9, Network net9 could not be found.",
+     "generic.not-found", "Neutron has no such network (404): Network net9 could not be found."),
+    ("$ openstack server delete vm1\nCannot 'delete' instance 0b0d8f0e while it is in "
+     "task_state image_uploading (HTTP 409) (Request-ID: req-0b0d8f0e-1111-2222-3333-"
+     "444455556666)", "generic.conflict",
+     "Nova refused the server (409): Cannot 'delete' instance 0b0d8f0e while it is in "
+     "task_state image_uploading"),
+    ("$ openstack volume create --size 10 v1\nInvalid input received: Availability zone "
+     "'nova2' is invalid. (HTTP 400)", "generic.bad-request",
+     "Cinder rejected the request (400): Invalid input received: Availability zone 'nova2' "
+     "is invalid"),
+    ("$ nova boot --flavor m1.tiny vm1\nERROR (Forbidden): Quota exceeded for instances: "
+     "Requested 1, but already used 10 of 10 instances (HTTP 403)", "known.quota-exceeded-for",
+     "Quota exceeded for instances: Requested 1, but already used 10 of 10 instances"),
+    ("$ openstack server list\nHttpException: 503: Server Error for url: "
+     "http://ctl:8774/v2.1/servers/detail, Service Unavailable", "generic.backend-unavailable",
+     "The load balancer in front of Nova answered 503"),
+])
+def test_a_paste_of_the_output_names_who_refused_what(paste: str, rule: str,
+                                                      title: str) -> None:
+    report = diagnose(_trace(paste), load_knowledge(user=False))
+    first = report.findings[0]
+    assert (report.outcome, first.id) == ("failure", rule)
+    assert first.title.startswith(title)

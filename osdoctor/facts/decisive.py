@@ -40,6 +40,7 @@ _CLIENT_FAILED = re.compile(
     r"^(?P<xx>[45])xx (?:Client|Server) error|"
     r"Expected HTTP response code \[[\d, ]+\] when accessing \[(?P<gm>[A-Z]+) (?P<gurl>\S+)\],"
     r" but got (?P<gstatus>\d{3}) instead|"
+    r"(?P<sstatus>[45]\d\d): (?:Client|Server) Error for url: (?P<surl>https?://[^\s,]+)|"
     r"^Error contacting \w+ server|"
     r"^(?:Unable to establish connection to|SSL exception connecting to) |"
     r"^Could not find versioned identity endpoints|"
@@ -52,6 +53,8 @@ _STATUS_WORDS = re.compile(r"\b(?P<status>[45]\d\d) (?:Not Found|Forbidden|Unaut
 _EXCEPTION_LINE = re.compile(
     r"^(?:[a-z_][\w]*\.)*(?P<type>[A-Z]\w*(?:Error|Exception|Failure|NotFound|Unauthorized|"
     r"Forbidden|Conflict|Timeout|Options|Unavailable))(?: \(HTTP \d+\))?: (?P<message>.*)$")
+_NOUN = re.compile(r"^openstack (?:--?\S+ )*(?:[a-z]+ )*?(?P<noun>[a-z]+) (?:create|delete|set|"
+                   r"unset|show|list|add|remove|update|rebuild|resize|start|stop|reboot)\b")
 _HTTP_ERROR = re.compile(r"\(HTTP [45]\d\d\)")
 _ATTEMPT = re.compile(r"Attempt (\d+) of (\d+)")
 _CLASS_IN_TEXT = re.compile(r"<class '(?P<cls>[\w.]+)'>")
@@ -336,7 +339,10 @@ def _text_failure(printed: list[tuple[int, str, Message]], error: ClientError | 
             failure.method, failure.url = gm.group("gm"), gm.group("gurl")
             failure.status = int(gm.group("gstatus"))
     sm = _CLIENT_FAILED.search(text) if text else None
-    if sm and sm.group("status"):
+    if sm and sm.group("sstatus"):
+        failure.status = int(sm.group("sstatus"))
+        failure.url = failure.url or sm.group("surl")
+    elif sm and sm.group("status"):
         failure.status = int(sm.group("status"))
     elif sm and sm.group("xx"):
         status = _STATUS_WORDS.search(text)
@@ -373,6 +379,9 @@ def _text_failure(printed: list[tuple[int, str, Message]], error: ClientError | 
     if fault is not None and failure.status is None:
         failure.status = _status_of_type(fault.type)
     failure.service, failure.service_name = stype, service_name(stype)
+    if not failure.resource:
+        nm = _NOUN.search(agent)
+        failure.resource = nm.group("noun") if nm else ""
     failure.fault = fault
     rid = _REQUEST_ID.search(text) if text else None
     failure.request_id = rid.group(1) if rid else ""

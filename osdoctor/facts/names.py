@@ -90,17 +90,25 @@ def singular(word: str) -> str:
     return word
 
 
+_PREFIX = re.compile(r"^(?:v\d[\w.]*|AUTH_\w+|[0-9a-f]{32})$", re.I)
+_ACTIONS = frozenset({"action", "detail", "states", "provision", "power", "actions"})
+
+
 def resource_of(path: str) -> str:
     """What a request path is about: ``/v2.0/ports/x`` -> ``port``; ``/servers/x/action``
-    -> ``server``; ``/v3/auth/tokens`` -> ``token``."""
+    -> ``server``; ``/v2.0/networks/net9`` -> ``network`` (a name where an ID goes).
+    Below the version and project prefix, REST paths alternate collection and item."""
     parts = [p for p in path.partition("?")[0].split("/") if p]
-    while parts and (parts[-1] in ("action", "detail", "states", "provision", "power")
-                     or _ID.match(parts[-1])):
+    while parts and _PREFIX.match(parts[0]):
+        parts.pop(0)
+    while parts and parts[-1] in _ACTIONS:
         parts.pop()
-    words = [p for p in parts if not _ID.match(p)]
-    if not words:
-        return "version document" if parts or path in ("", "/") else ""
-    return singular(words[-1])
+    if not parts:
+        return "version document" if path.strip("/") else ""
+    collection = parts[-1] if len(parts) % 2 else parts[-2]
+    if _ID.match(collection):
+        return ""
+    return singular(collection)
 
 
 def is_version_root(path: str) -> bool:

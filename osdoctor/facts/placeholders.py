@@ -7,6 +7,8 @@ carries its own leading colon).
 
 from __future__ import annotations
 
+import re
+
 from osdoctor.facts.model import Facts, Failure
 
 _SHORT = 140
@@ -44,12 +46,28 @@ def short(text: str, width: int = _SHORT) -> str:
     return text if len(text) <= width else text[: width - 1].rstrip() + "…"
 
 
+# What a client wraps around the service's words: an SDK exception's prefix, the
+# status and request id it appends.
+_WRAPPING = [
+    re.compile(r"^\w+: [45]\d\d: (?:Client|Server) Error for url: \S+?, "),
+    re.compile(r"^(?:ERROR(?: \(\w+\))?: |Error contacting \w+ server: )"),
+    re.compile(r"(?:\.|\s)*\(HTTP \d{3}\)(?: \(Request-ID: [\w-]+\))?(?:\.? Attempt \d+ of \d+)?$"),
+]
+
+
+def clean_words(text: str) -> str:
+    """The service's words inside a client's error line."""
+    for rx in _WRAPPING:
+        text = rx.sub("", text).strip()
+    return text
+
+
 def _words(facts: Facts, failure: Failure | None) -> str:
     if failure is not None and failure.fault is not None and failure.fault.message \
             and failure.fault.shape != "omitted":
         return failure.fault.message
     if facts.client_error is not None:
-        return facts.client_error.text
+        return clean_words(facts.client_error.text) or facts.client_error.text
     if facts.exception is not None:
         exc = facts.exception
         return f"{exc.type}: {exc.message}" if exc.message else exc.type
@@ -121,7 +139,7 @@ def values(facts: Facts) -> dict[str, str]:
             "failure_method": f.method, "failure_url": f.url.partition("?")[0],
             "failure_path": f.path,
             "endpoint": f.endpoint, "service_type": f.service or "unknown",
-            "service_name": f.service_name or "the service", "resource": f.resource or "request",
+            "service_name": f.service_name or "the service", "resource": f.resource,
             "request_id": f.request_id, "inner": f.inner,
             "request_id_note": f" (request id {f.request_id})" if f.request_id else "",
         })
