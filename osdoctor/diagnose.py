@@ -52,6 +52,11 @@ def _rule_applies(rule: Rule, match: ScenarioMatch | None) -> bool:
     return True
 
 
+def _capital(title: str) -> str:
+    """A title starts with a capital, whatever placeholder comes first ("the service")."""
+    return title[:1].upper() + title[1:]
+
+
 def _finding(rule: Rule, m: Match, values: dict[str, str]) -> Finding:
     seen: set[int] = set()
     evidence: list[Evidence] = []
@@ -64,7 +69,7 @@ def _finding(rule: Rule, m: Match, values: dict[str, str]) -> Finding:
     return Finding(
         id=rule.id,
         severity=rule.severity,
-        title=fill(rule.title, values),
+        title=_capital(fill(rule.title, values)),
         explanation=reflow(fill(rule.explanation, values)),
         next_steps=[fill(s, values) for s in rule.next_steps],
         evidence=evidence,

@@ -185,6 +185,17 @@ def _exchange_failure(ex: Exchange, agent: str) -> Failure:
     return failure
 
 
+_INTERRUPTED = (130, 143, -2, -15)
+"""Exit codes of a client stopped by Ctrl-C or a kill while it waited."""
+
+
+def _answered_before(exchanges: list[Exchange], ex: Exchange) -> bool:
+    key = (ex.request.method, ex.path or split_url(ex.request.url)[1])
+    return any(o is not ex and o.response is not None
+               and (o.request.method, o.path or split_url(o.request.url)[1]) == key
+               for o in exchanges)
+
+
 def _auth_sent(ex: Exchange) -> str:
     if ex.service == "identity" and ex.request.method == "POST":
         return ""
@@ -319,7 +330,7 @@ def _async_failure(trace: Trace) -> AsyncFailure | None:
 
 
 def _text_failure(printed: list[tuple[int, str, Message]], error: ClientError | None,
-                  agent: str) -> Failure | None:
+                  agent: str, command: str = "") -> Failure | None:
     """A failure known only from printed text: the client's error line and any fault
     body quoted beside it (a paste of the output, an Ansible or terraform log)."""
     fault: Fault | None = None
@@ -364,7 +375,7 @@ def _text_failure(printed: list[tuple[int, str, Message]], error: ClientError | 
         base, path, _ = split_url(failure.url)
         failure.endpoint, failure.path = base, path
         failure.resource = resource_of(path)
-    stype = service_for(None, failure.url, agent)
+    stype = service_for(None, failure.url, agent, command or _typed(printed))
     for _l, t, _m in printed:
         says = _SERVICE_SAYS.search(t)
         if says and says.group("name"):
@@ -380,7 +391,7 @@ def _text_failure(printed: list[tuple[int, str, Message]], error: ClientError | 
         failure.status = _status_of_type(fault.type)
     failure.service, failure.service_name = stype, service_name(stype)
     if not failure.resource:
-        nm = _NOUN.search(agent)
+        nm = _NOUN.search(command or _typed(printed))
         failure.resource = nm.group("noun") if nm else ""
     failure.fault = fault
     rid = _REQUEST_ID.search(text) if text else None
@@ -444,6 +455,15 @@ def _hung_in_text(printed: list[tuple[int, str, Message]]) -> Failure | None:
 
 _TYPED = re.compile(r"(?:^|[#$>]\s*|^\+ |[“\"`]\s*)(?P<cmd>(?:openstack|nova|cinder|neutron|glance|"
                     r"heat|ironic|baremetal|keystone|swift|gnocchi|system)\s[^“”\"`]*)")
+
+
+def _typed(printed: list[tuple[int, str, Message]]) -> str:
+    """The command line typed at a prompt in a paste, or given by the parser."""
+    for _line, text, m in printed[:50]:
+        tm = _TYPED.search(text)
+        if tm:
+            return tm.group("cmd").strip()
+    return ""
 
 
 def _agent(trace: Trace) -> str:
@@ -541,7 +561,7 @@ def facts_of(trace: Trace, live: bool = False) -> Facts:
                 and _HTTP_ERROR.search(facts.client_error.text):
             # A wrapper's exit status (an Ansible task's rc, a shell loop) over a client
             # that printed an HTTP error: the status hides the failure, the words do not.
-            facts.failure = _text_failure(printed, facts.client_error, agent)
+            facts.failure = _text_failure(printed, facts.client_error, agent, trace.command or "")
         return facts
     last_line = exchanges[-1].last_line if exchanges else 0
     later_error = facts.client_error is not None and facts.client_error.line > last_line
@@ -550,8 +570,11 @@ def facts_of(trace: Trace, live: bool = False) -> Facts:
             facts.client_error is not None and facts.client_error.line > decisive.first_line) \
             or bool(trace.tracebacks)
         if decisive.response is None and decisive.error is None and (
-                trace.exit_code is not None or later_error or trace.tracebacks):
-            terminal = False                  # not hung: the client went on and said why
+                trace.exit_code not in (None, *_INTERRUPTED) or later_error or trace.tracebacks
+                or _answered_before(exchanges, decisive)):
+            # Not hung: the client went on and said why, or a poll it had made many
+            # times was interrupted between two answers.
+            terminal = False
         if terminal:
             facts.auth_sent = _auth_sent(decisive)
             facts.failure = _exchange_failure(decisive, agent)
@@ -570,7 +593,7 @@ def facts_of(trace: Trace, live: bool = False) -> Facts:
     if hung is not None:
         facts.failure = hung
         return facts
-    from_text = _text_failure(printed, facts.client_error, agent)
+    from_text = _text_failure(printed, facts.client_error, agent, trace.command or "")
     if from_text is not None:
         facts.failure = from_text
     elif facts.exception is not None:

@@ -53,8 +53,9 @@ _ID = re.compile(r"^(?:[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a
 _VERSION_PATH = re.compile(r"^v\d+(\.\d+)?$")
 
 
-def service_for(service: str | None, url: str, agent: str = "") -> str:
-    """The catalog type of a request, from the parser's reading, the agent or the port."""
+def service_for(service: str | None, url: str, agent: str = "", command: str = "") -> str:
+    """The catalog type of a request, from the parser's reading, the agent, the port or
+    the command line."""
     for rx, stype in _AGENTS:
         if agent and rx.search(agent):
             return stype
@@ -65,7 +66,7 @@ def service_for(service: str | None, url: str, agent: str = "") -> str:
         if found:
             return found
     for rx, stype in _COMMANDS:
-        if agent and rx.search(agent):
+        if (agent and rx.search(agent)) or (command and rx.search(command)):
             return stype
     return ""
 
