@@ -38,11 +38,12 @@ CASES: dict[str, tuple[str, list[str], list[str]]] = {
         "generic.auth-refused", ["Keystone refused", "project admin", "no role"],
         ["role assignment list", "project show"]),
     "nova-2013-list-hang-unreachable-publicurl": (
-        "generic.failure", ["waiting", "240.0.1.5:8774"], ["240.0.1.5"]),
+        "generic.hung", ["hung", "240.0.1.5:8774"], ["--os-interface internal"]),
     "nova-2014-volume-list-endpointnotfound-jumpgate": (
         "generic.endpoint-not-found", ["no endpoint", "volume"], ["catalog list"]),
     "nova-2016-list-connectfailure-timeout-py2-nohandlers": (
-        "generic.failure", ["timed out", "192.175.27.106:5000"], ["192.175.27.106"]),
+        "generic.connection-timeout", ["timed out", "192.175.27.106:5000"],
+        ["192.175.27.106", "firewall"]),
     "heatclient-2016-stack-create-resource-type-not-found": (
         "known.heat-resource-type-not-found", ["OOShift::ContainerPort", "resource_registry"],
         ["resource_registry", "resource type list"]),
@@ -86,7 +87,7 @@ CASES: dict[str, tuple[str, list[str], list[str]]] = {
         ["allocate the network", "Network private could not be found"],
         ["network show"]),
     "osc-2025-nixos-journald-nameresolution-then-keystone-500": (
-        "osc.keystone-unreachable", ["Keystone", "controller does not resolve"], ["curl"]),
+        "generic.dns-failure", ["controller does not resolve", "Keystone"], ["/etc/hosts"]),
     "tripleo-2021-undercloud-install-ssl-verify-terminal-wrapped": (
         "generic.tls-failure", ["192.0.2.2:13000", "CERTIFICATE_VERIFY_FAILED"], ["--os-cacert"]),
 }
