@@ -458,8 +458,8 @@ _TYPED = re.compile(r"(?:^|[#$>]\s*|^\+ |[“\"`]\s*)(?P<cmd>(?:openstack|nova|c
 
 
 def _typed(printed: list[tuple[int, str, Message]]) -> str:
-    """The command line typed at a prompt in a paste, or given by the parser."""
-    for _line, text, m in printed[:50]:
+    """The command line typed at a prompt in a paste."""
+    for _line, text, _m in printed[:50]:
         tm = _TYPED.search(text)
         if tm:
             return tm.group("cmd").strip()
