@@ -53,7 +53,8 @@ def _rule_applies(rule: Rule, match: ScenarioMatch | None) -> bool:
 
 
 def _capital(title: str) -> str:
-    """A title starts with a capital, whatever placeholder comes first ("the service")."""
+    """A title that starts with a placeholder ("the service") starts with a capital; a
+    title written in lower case (a command's name) keeps it."""
     return title[:1].upper() + title[1:]
 
 
@@ -69,7 +70,8 @@ def _finding(rule: Rule, m: Match, values: dict[str, str]) -> Finding:
     return Finding(
         id=rule.id,
         severity=rule.severity,
-        title=_capital(fill(rule.title, values)),
+        title=_capital(fill(rule.title, values)) if rule.title.startswith("{") \
+        else fill(rule.title, values),
         explanation=reflow(fill(rule.explanation, values)),
         next_steps=[fill(s, values) for s in rule.next_steps],
         evidence=evidence,
