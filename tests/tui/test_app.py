@@ -244,3 +244,38 @@ async def test_a_steady_cursor_does_not_blink() -> None:
         assert prompt.cursor_blink is False
         assert prompt._blink_timer is not None and prompt._blink_timer._active.is_set() is False
         assert prompt._cursor_visible
+
+
+async def test_the_output_pane_shows_everything_the_client_printed() -> None:
+    """stdout and stderr alike, debug records aside: the per-stack lines and the
+    summary of a partial stack delete, not only its one ERROR line."""
+    log = Path(__file__).resolve().parents[1] / "fixtures" / "logs" / \
+        "heat.stack-delete.partial.log"
+    app = steady_app(log=log)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.main.state == "read")
+        await pilot.press("5")
+        pane = app.main.query_one("#stdout", RawLog)
+        assert pane.lines is not None
+        shown_lines = [pane.lines.text(pane.number_at(row)) for row in range(pane.row_count)]
+        assert shown_lines[:3] == ["Unable to delete 2 of the 3 stacks.",
+                                   "ERROR: The Stack (db) could not be found.", "Forbidden: app"]
+        assert [line.split("]: ")[-1] for line in shown_lines[3:]] == [
+            "DELETE_IN_PROGRESS  Stack DELETE started",
+            "DELETE_COMPLETE  Stack DELETE completed successfully"]
+
+
+async def test_a_live_run_s_output_pane_holds_its_printed_stderr_lines() -> None:
+    """A client prints its summary on stderr, among the debug records."""
+    log = Path(__file__).resolve().parents[1] / "fixtures" / "logs" / \
+        "heat.stack-delete.partial.log"
+    app = steady_app(command=[sys.executable, "-c", PRINTER, str(log), "0", "1"],
+                     assume_yes=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.main.state == "finished")
+        pane = app.main.query_one("#stdout", RawLog)
+        assert pane.lines is not None
+        shown_lines = [pane.lines.text(pane.number_at(row)) for row in range(pane.row_count)]
+        assert "Unable to delete 2 of the 3 stacks." in shown_lines
+        assert "Forbidden: app" in shown_lines
+        assert not any("cmd group" in line or line.startswith("REQ:") for line in shown_lines)
