@@ -64,6 +64,20 @@ def hold(gate: str, *lines: str) -> None:
         step.read(1)
 
 
+def replay(log: str, upto: int, gate: str, code: int) -> None:
+    """Print a log's first ``upto`` lines on stderr, as a client prints its debug
+    output, wait for the gate, print the rest and exit with ``code``."""
+    with open(log, encoding="utf-8", errors="replace") as handle:
+        lines = handle.readlines()
+    sys.stderr.writelines(lines[:upto])
+    sys.stderr.flush()
+    with open(gate, "rb", buffering=0) as step:
+        step.read(1)
+    sys.stderr.writelines(lines[upto:])
+    sys.stderr.flush()
+    raise SystemExit(code)
+
+
 def stubborn(ignore: str) -> None:
     """Ignore the named signals (comma-separated), say "ready", wait forever."""
     for name in filter(None, ignore.split(",")):
@@ -110,6 +124,8 @@ def main() -> None:
         input("Name: ")
     elif mode == "getpass":
         getpass.getpass()
+    elif mode == "replay":
+        replay(args[0], int(args[1]), args[2], int(args[3]))
     elif mode == "stubborn":
         stubborn(args[0] if args else "")
     elif mode == "family":

@@ -20,6 +20,7 @@ from osdoctor.tui.screens.dialogs import ConfirmRun
 from osdoctor.tui.steps import step_command
 from osdoctor.tui.widgets.rawlog import RawLog
 from osdoctor.tui.widgets.timeline import Timeline
+from tests.helpers.children import child, gate
 from tests.tui.conftest import steady_app, wait_until
 from tests.tui.logs import HANGER, PRINTER, client, refused_env
 
@@ -279,3 +280,46 @@ async def test_a_live_run_s_output_pane_holds_its_printed_stderr_lines() -> None
         assert "Unable to delete 2 of the 3 stacks." in shown_lines
         assert "Forbidden: app" in shown_lines
         assert not any("cmd group" in line or line.startswith("REQ:") for line in shown_lines)
+
+
+async def test_a_live_wait_raises_no_alarm_before_its_end(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three seconds into a stack create --poll 1, two empty rounds of events are
+    normal: nothing says the run ended, nor names an exit code, nor is an
+    error, until the client really exits (here 130, interrupted)."""
+    log = Path(__file__).resolve().parents[1] / "fixtures" / "logs" / \
+        "heat.stack-create.stalled.log"
+    seen: list[Message] = []
+    with gate(tmp_path) as (step, fd):
+        # An "openstack" that replays the real client's output of that create.
+        fake = tmp_path / "bin" / "openstack"
+        fake.parent.mkdir()
+        replay = child("replay", str(log), "70", step, "130")
+        fake.write_text(f"#!{sys.executable}\nimport os\nos.execv({replay[0]!r}, {replay!r})\n")
+        fake.chmod(0o755)
+        monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
+        app = steady_app(command=["openstack", "stack", "create", "--wait", "--poll", "1",
+                                  "-t", "template.yaml", "web"], assume_yes=True)
+        async with app.run_test(size=SIZE, message_hook=seen.append) as pilot:
+            screen = app.main
+
+            def diagnosed_so_far() -> bool:
+                grown = [i for i, m in enumerate(seen)
+                         if isinstance(m, TraceGrew) and m.lines >= 3 + 70]
+                return bool(grown) and any(isinstance(m, ReportReady)
+                                           for m in seen[grown[0]:])
+
+            await wait_until(pilot, diagnosed_so_far)
+            await pilot.pause()
+            assert screen.report is not None and screen.report.scenario is not None
+            await pilot.press("1")
+            said = " ".join(shown(app, s) for s in ("#status", "#verdict", "#diagnosis-body"))
+            assert "exit" not in said and "ended" not in said
+            assert " ERROR " not in said and "saw no progress" not in said
+            await pilot.press("3")
+            drawn = shown(app, "#scenario-body")
+            assert "exit None" not in drawn and "run ended" not in drawn
+            os.write(fd, b"x")
+            await wait_until(pilot, lambda: screen.state == "finished")
+            assert screen.result is not None and screen.result.exit_code == 130
+            assert "heat.wait-stalled" in [f.id for f in screen.report.findings]
