@@ -31,11 +31,12 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from osdoctor.session import SessionWriter
@@ -48,6 +49,11 @@ CANCEL_GRACE = 2.0
 #: it left behind still holds open, and how long to read such output at most.
 DRAIN_IDLE = 0.5
 DRAIN_LIMIT = 2.0
+
+#: Signals that tell osdoctor itself to stop: ``timeout`` or a service manager
+#: (SIGTERM), the terminal closing (SIGHUP). The client runs in its own session
+#: and never receives them: osdoctor must stop it before going.
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 #: Clients whose debug output osdoctor reads, by executable name.
 DEBUG_CLIENTS = frozenset({"openstack", "heat", "baremetal", "swift"})
@@ -70,6 +76,66 @@ _ENV_OPTIONS_WITH_VALUE = frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--
 
 class CommandError(Exception):
     """The command could not be started; the message is one line for the user."""
+
+
+class Stopped(Exception):
+    """osdoctor was told to stop (SIGTERM, SIGHUP) while the command ran: the
+    command was cancelled like a Ctrl-C and has ended, as ``result`` says."""
+
+    def __init__(self, signum: int, result: RunResult) -> None:
+        super().__init__(f"stopped by {signal.Signals(signum).name}")
+        self.signum = signum
+        self.result = result
+
+
+class _Signalled(BaseException):
+    """Raised in the main thread by a stop signal, to leave a blocking wait."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def on_stop_signals(react: Callable[[int], object]) -> Iterator[None]:
+    """While inside, a stop signal calls ``react(signum)`` in the main thread
+    instead of ending osdoctor at once (which would leave the client running).
+
+    Only the main thread may set signal handlers: elsewhere this does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, _frame: object) -> None:
+        react(signum)
+
+    previous = {sig: signal.signal(sig, handler) for sig in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
+def _raise_signalled(signum: int) -> None:
+    raise _Signalled(signum)
+
+
+def last_words(parts: Sequence[tuple[TextIO, str]]) -> None:
+    """Write osdoctor's last lines; a terminal that has closed (the very reason
+    for a SIGHUP) takes nothing more, and must not turn the exit into a
+    traceback: what is left to write, and Python's own flush at exit, go to
+    /dev/null instead."""
+    try:
+        for stream, text in parts:
+            stream.write(text)
+            stream.flush()
+    except OSError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        os.close(devnull)
 
 
 @dataclass(frozen=True, slots=True)
@@ -531,17 +597,36 @@ def run_foreground(
     cwd: str | Path | None = None,
     on_line: Callable[[OutputLine], object] | None = None,
     session: SessionWriter | None = None,
+    cancel_grace: float = CANCEL_GRACE,
 ) -> RunResult:
     """Run to the end in this thread; Ctrl-C cancels the command (a second
     Ctrl-C skips the grace period) instead of leaving it running.
 
     The child has its own process group, so the terminal's Ctrl-C reaches
-    osdoctor only: this function forwards it.
+    osdoctor only: this function forwards it. SIGTERM and SIGHUP cancel the
+    command the same way (repeating them does not shorten the grace); once it
+    has ended (and the session is closed), Stopped is raised with its result.
     """
-    run = Run(argv, env=env, cwd=cwd, on_line=on_line, session=session)
+    run = Run(argv, env=env, cwd=cwd, on_line=on_line, session=session,
+              cancel_grace=cancel_grace)
     run.start()
-    while True:
-        try:
-            return run.wait()
-        except KeyboardInterrupt:
-            run.cancel()
+    stopped_by: int | None = None
+    cancel = False
+    with on_stop_signals(_raise_signalled):
+        while True:
+            try:
+                if cancel:
+                    cancel = False
+                    run.cancel()
+                result = run.wait()
+                break
+            except KeyboardInterrupt:
+                cancel = True
+            except _Signalled as signalled:
+                # The first stop signal cancels; more of them (``timeout`` signals
+                # osdoctor and its group alike) must not cut the grace short.
+                cancel = stopped_by is None
+                stopped_by = stopped_by or signalled.signum
+    if stopped_by is not None:
+        raise Stopped(stopped_by, result)
+    return result

@@ -3,6 +3,7 @@ command palette's entries. Everything else lives in ``screens`` and ``widgets``.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable, Iterable
 from functools import partial
@@ -12,6 +13,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from osdoctor.runner import STOP_SIGNALS
 from osdoctor.tui.screens.main import MainScreen
 
 
@@ -30,9 +32,27 @@ class OsdoctorApp(App[int]):
         super().__init__()
         self.main = MainScreen(command, log, follow, assume_yes, session_folder, clock,
                                cursor_blink)
+        self.stopped_by: int | None = None
+        """The stop signal (SIGTERM, SIGHUP) that ended the app, if one did."""
+        self.handle_stop_signals = False
+        """Set by the command line: a stop signal then quits the app, so that the
+        run is cancelled and its session closed instead of the client orphaned."""
 
     def on_mount(self) -> None:
         self.push_screen(self.main)
+        if self.handle_stop_signals:
+            loop = asyncio.get_running_loop()
+            for sig in STOP_SIGNALS:
+                loop.add_signal_handler(sig, self.stop_signal, sig)
+        if self.stopped_by is not None:  # it came while the app was starting
+            self.exit()
+
+    def stop_signal(self, signum: int) -> None:
+        """Quit on a stop signal; before or after the event loop, only remember it."""
+        if self.stopped_by is None:
+            self.stopped_by = signum
+        if self.is_running:
+            self.exit()
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

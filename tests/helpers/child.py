@@ -86,6 +86,22 @@ def stubborn(ignore: str) -> None:
     threading.Event().wait()
 
 
+def signals(report: str) -> None:
+    """Ignore SIGINT and SIGTERM but write each one down, one per line, to the
+    FIFO ``report`` after a "ready PID" line; only SIGKILL ends it (the FIFO's
+    end of file then tells the reader so)."""
+    out = open(report, "w", buffering=1)  # noqa: SIM115 - held until the process dies
+
+    def note(signum: int, _frame: object) -> None:
+        out.write(f"{signal.Signals(signum).name}\n")
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, note)
+    out.write(f"ready {os.getpid()}\n")
+    while True:
+        signal.pause()
+
+
 def family() -> None:
     """Start a grandchild that ignores SIGINT and SIGTERM, print both pids, wait."""
     grandchild = subprocess.Popen(
@@ -128,6 +144,8 @@ def main() -> None:
         replay(args[0], int(args[1]), args[2], int(args[3]))
     elif mode == "stubborn":
         stubborn(args[0] if args else "")
+    elif mode == "signals":
+        signals(args[0])
     elif mode == "family":
         family()
     elif mode == "orphan":
