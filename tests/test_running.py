@@ -52,6 +52,8 @@ def test_a_wait_with_empty_rounds_is_not_stalled_while_it_runs(kb: KnowledgeBase
     assert "heat.wait-stalled" not in [f.id for f in live.findings]
     assert not [f for f in live.findings if f.severity == "error"]
     assert live.scenario is not None and live.scenario.branch != "stalled"
+    if live.scenario.branch is None:  # no branch fits YET: that is no divergence
+        assert live.scenario.divergence is None
     assert not [t for t in _texts(live) if _EXIT_TALK.search(t)]
     # The same lines as a saved log cut there: the log ends without an exit.
     cut = diagnose(_head("heat.stack-create.stalled", STALLED_SO_FAR), kb)

@@ -115,6 +115,10 @@ def test_partial_delete_marks_the_accepted_stack_and_no_false_divergence(
     assert states["H-->>C: 200"] == [(StepState.SKIPPED, [])]
     assert report.scenario is not None
     assert not any(s.state is StepState.DIVERGED for s in report.scenario.steps)
+    # web's events were read (302 to its ID, then 200 at line 81), not answered 404
+    (gone,) = [s for s in report.scenario.steps
+               if s.label == "H-->>C: 404" and s.state is StepState.SKIPPED]
+    assert gone.answered == (200, 81)
 
 
 def test_a_503_does_not_observe_the_409_arrow(kb: KnowledgeBase) -> None:

@@ -77,7 +77,7 @@ def match_scenario(
         scenario = sorted(selected, key=lambda s: s.id)[0]
         near = [c for c in candidates if c.scenario == scenario.id]
         divergence = None
-        if near:
+        if near and not ctx.live:  # mid-run, no branch fits YET: the run is not over
             divergence = f"no documented branch fits; nearest is {near[0].branch}: " + \
                 "; ".join(near[0].reasons)
         result = ScenarioMatch(scenario.id, scenario.title, None, scenario.seed, scenario.section,
@@ -185,7 +185,8 @@ class _Walk:
         if found is None:
             instead = None
             if item.reply and last is not None:
-                instead = (last.status, _answer_line(last))
+                final = self.final_hop(last)
+                instead = (final.status, _answer_line(final))
             self.steps.append(StepResult(label, StepState.SKIPPED, answered=instead))
             return cursor, last
         ex = self.exchanges[found]
@@ -194,6 +195,13 @@ class _Walk:
         if item.reply:
             return cursor, last
         return (max(cursor, found + 1) if found >= start else cursor), ex
+
+    def final_hop(self, ex: Exchange) -> Exchange:
+        """The end of the redirects the client followed from ``ex``: its answer."""
+        for later in self.exchanges:  # hops come in order: one pass follows the chain
+            if later.redirected_from == ex.index:
+                ex = later
+        return ex
 
     def find(self, pattern: RequestPattern, start: int, end: int) -> int | None:
         for i in range(start, end):
