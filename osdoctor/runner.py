@@ -118,10 +118,6 @@ def on_stop_signals(react: Callable[[int], object]) -> Iterator[None]:
             signal.signal(sig, old)
 
 
-def _raise_signalled(signum: int) -> None:
-    raise _Signalled(signum)
-
-
 def last_words(parts: Sequence[tuple[TextIO, str]]) -> None:
     """Write osdoctor's last lines; a terminal that has closed (the very reason
     for a SIGHUP) takes nothing more, and must not turn the exit into a
@@ -609,24 +605,38 @@ def run_foreground(
     """
     run = Run(argv, env=env, cwd=cwd, on_line=on_line, session=session,
               cancel_grace=cancel_grace)
-    run.start()
-    stopped_by: int | None = None
-    cancel = False
-    with on_stop_signals(_raise_signalled):
+    received: list[int] = []
+    waiting = threading.Event()
+
+    def on_stop(signum: int) -> None:
+        received.append(signum)
+        if waiting.is_set():  # only a wait is left by an exception, never a start
+            raise _Signalled(signum)
+
+    # Set before the start: a signal that comes as the client starts is not lost.
+    with on_stop_signals(on_stop):
+        run.start()
+        stop_cancelled = False
+        interrupts = handled = 0
         while True:
             try:
-                if cancel:
-                    cancel = False
+                # The first stop signal cancels; more of them (``timeout`` signals
+                # osdoctor and its group alike) must not cut the grace short.
+                if received and not stop_cancelled:
+                    stop_cancelled = True
                     run.cancel()
+                if interrupts > handled:
+                    handled = interrupts
+                    run.cancel()
+                waiting.set()
                 result = run.wait()
                 break
             except KeyboardInterrupt:
-                cancel = True
-            except _Signalled as signalled:
-                # The first stop signal cancels; more of them (``timeout`` signals
-                # osdoctor and its group alike) must not cut the grace short.
-                cancel = stopped_by is None
-                stopped_by = stopped_by or signalled.signum
-    if stopped_by is not None:
-        raise Stopped(stopped_by, result)
+                interrupts += 1
+            except _Signalled:
+                pass
+            finally:
+                waiting.clear()
+    if received:
+        raise Stopped(received[0], result)
     return result
