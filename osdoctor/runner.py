@@ -311,6 +311,11 @@ class Run:
     def done(self) -> bool:
         return self._done.is_set()
 
+    @property
+    def cancelling(self) -> bool:
+        """cancel() was called: the SIGINT, SIGTERM, SIGKILL sequence is under way."""
+        return self._escalation is not None
+
     def start(self) -> None:
         """Start the command; raise CommandError when it cannot be started."""
         if self._process is not None:

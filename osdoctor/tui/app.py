@@ -4,6 +4,8 @@ command palette's entries. Everything else lives in ``screens`` and ``widgets``.
 from __future__ import annotations
 
 import asyncio
+import os
+import threading
 import time
 from collections.abc import Callable, Iterable
 from functools import partial
@@ -15,6 +17,12 @@ from textual.screen import Screen
 
 from osdoctor.runner import STOP_SIGNALS
 from osdoctor.tui.screens.main import MainScreen
+
+#: Seconds the app has to close down once a stop signal's run has ended. A
+#: terminal that has gone can leave Textual's shutdown waiting forever on its
+#: output thread; osdoctor then leaves without it (the run is over, the session
+#: closed: nothing is lost).
+EXIT_GRACE = 5.0
 
 
 class OsdoctorApp(App[int]):
@@ -37,6 +45,8 @@ class OsdoctorApp(App[int]):
         self.handle_stop_signals = False
         """Set by the command line: a stop signal then quits the app, so that the
         run is cancelled and its session closed instead of the client orphaned."""
+        self.closed = threading.Event()
+        """Set by the command line once the app's event loop has returned."""
 
     def on_mount(self) -> None:
         self.push_screen(self.main)
@@ -48,11 +58,27 @@ class OsdoctorApp(App[int]):
             self.exit()
 
     def stop_signal(self, signum: int) -> None:
-        """Quit on a stop signal; before or after the event loop, only remember it."""
+        """Quit on a stop signal; before or after the event loop, only remember it.
+
+        The run is stopped at once, off the event loop, whatever the app's own
+        shutdown does."""
         if self.stopped_by is None:
             self.stopped_by = signum
+            threading.Thread(target=self._stop_run, args=(signum,), name="osdoctor-stop",
+                             daemon=True).start()
         if self.is_running:
             self.exit()
+
+    def _stop_run(self, signum: int) -> None:
+        while True:
+            try:
+                self.main.stop()
+            except TimeoutError:
+                pass
+            if self.closed.wait(EXIT_GRACE):
+                return
+            if self.main.run is None or self.main.run.done:
+                os._exit(128 + signum)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

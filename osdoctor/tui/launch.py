@@ -29,6 +29,7 @@ def run_tui(command: list[str] | None = None, log: str | None = None, follow: bo
     # once: the run under way is stopped (and its session closed) first.
     with on_stop_signals(app.stop_signal):
         app.run()
+    app.closed.set()
     with on_stop_signals(app.stop_signal):  # the event loop, closing, reset them
         result = app.main.stop()
     words = []

@@ -162,7 +162,7 @@ def run_command(argv: list[str], post: Post, stop: Stop,
     post(RunStarted(run, argv))
     kb = knowledge()
     last_post = last_diagnosis = 0.0
-    changed = cancelled = False
+    changed = False
     while True:
         batch: list[OutputLine] = []
         try:
@@ -180,11 +180,10 @@ def run_command(argv: list[str], post: Post, stop: Stop,
         if changed and now - last_diagnosis >= DIAGNOSE_EVERY:
             post(source.report(kb))
             last_diagnosis, changed = now, False
-        if stop() and not cancelled:
+        if stop() and not run.cancelling:
             # Once: each further cancel() would skip a grace period of the
             # SIGINT, SIGTERM, SIGKILL sequence.
             run.cancel()
-            cancelled = True
         if run.done and lines.empty():
             break
     result = run.wait()

@@ -89,15 +89,16 @@ def stubborn(ignore: str) -> None:
 def signals(report: str) -> None:
     """Ignore SIGINT and SIGTERM but write each one down, one per line, to the
     FIFO ``report`` after a "ready PID" line; only SIGKILL ends it (the FIFO's
-    end of file then tells the reader so)."""
-    out = open(report, "w", buffering=1)  # noqa: SIM115 - held until the process dies
+    end of file then tells the reader so). Unbuffered writes: a handler may run
+    in the middle of the "ready" line's."""
+    fd = os.open(report, os.O_WRONLY)
 
     def note(signum: int, _frame: object) -> None:
-        out.write(f"{signal.Signals(signum).name}\n")
+        os.write(fd, f"{signal.Signals(signum).name}\n".encode())
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, note)
-    out.write(f"ready {os.getpid()}\n")
+    os.write(fd, f"ready {os.getpid()}\n".encode())
     while True:
         signal.pause()
 

@@ -493,8 +493,12 @@ class MainScreen(Screen[None]):
             self.notify("No evidence lines (yet).")
 
     def stop(self) -> RunResult | None:
-        """Cancel a running command and wait for it: called when the app exits."""
+        """Cancel a running command and wait for it: called when the app exits.
+
+        A cancel already under way is waited for, not repeated (which would cut
+        its grace periods short)."""
         if self.run is not None and not self.run.done:
-            self.run.cancel()
+            if not self.run.cancelling:
+                self.run.cancel()
             return self.run.wait(timeout=30)
         return None
