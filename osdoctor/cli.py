@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from enum import IntEnum
 from pathlib import Path
@@ -257,7 +258,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from osdoctor.diagnose import diagnose
     from osdoctor.live import LiveTrace
     from osdoctor.paths import PrivateStorageError
-    from osdoctor.runner import CommandError, insert_debug, run_foreground
+    from osdoctor.runner import CommandError, Stopped, insert_debug, last_words, run_foreground
     from osdoctor.session import SessionWriter
 
     argv = insert_debug(cmd)
@@ -278,21 +279,30 @@ def cmd_run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"\r\x1b[2Krunning {cmd[0]}: {lines} lines, {exchanges} requests")
             sys.stderr.flush()
 
+    stopped_by: int | None = None
     try:
         result = run_foreground(argv, on_line=on_line, session=session)
     except CommandError as exc:
         session.close(None)
         return _fail(str(exc))
-    if show_progress:
-        sys.stderr.write("\r\x1b[2K")
+    except Stopped as stop:
+        # SIGTERM or SIGHUP: the client was stopped and the session closed; the
+        # report is still written, as far as a terminal is still there to take it.
+        result, stopped_by = stop.result, stop.signum
     trace = live.finish(result)
     kb = load_kb(args)
     report = diagnose(trace, kb)
-    sys.stdout.write(_render(report, args))
-    print(f"osdoctor: session saved in {session.path}"
-          + (" (cancelled: the server-side action may still be running)"
-             if result.cancelled else ""), file=sys.stderr)
+    end = (f"osdoctor: stopped by {signal.Signals(stopped_by).name}, and the command with it; "
+           if stopped_by is not None else "osdoctor: ")
+    last_words([(sys.stderr, "\r\x1b[2K" if show_progress else ""),
+               (sys.stdout, _render(report, args)),
+               (sys.stderr, f"{end}session saved in {session.path}"
+                + (" (cancelled: the server-side action may still be running)"
+                   if result.cancelled else "") + "\n")])
+    if stopped_by is not None:
+        return 128 + stopped_by
     return Exit.FAILURE if report.outcome == "failure" else Exit.SUCCESS
+
 
 
 def cmd_open(args: argparse.Namespace) -> int:

@@ -150,7 +150,8 @@ def apply_rules(kb: KnowledgeBase, ctx: Context, match: ScenarioMatch | None,
 
 def diagnose(trace: Trace, kb: KnowledgeBase, live: bool = False) -> Report:
     """The report of a trace. ``live``: the command is still running (the TUI's interim
-    diagnoses), so the request it is waiting on is not reported as a hang."""
+    diagnoses, a followed file), so the request it is waiting on is not reported as
+    a hang, and nothing that depends on how it ends is said."""
     ctx = Context(trace, "unknown", live=live)
     outcome = ctx.outcome = provisional_outcome(trace, ctx.facts())
     match, _m, candidates = match_scenario(kb, ctx)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 #: Body text kept per exchange, at most (characters). Larger bodies keep their
@@ -264,15 +265,31 @@ class Finding:
     what reports point the user at."""
 
 
+class StepState(StrEnum):
+    """What the log says about one documented step."""
+
+    OBSERVED = "observed"
+    """An exchange of the log matches the step, status included."""
+    SKIPPED = "skipped"
+    """No exchange of the log matches it."""
+    DIVERGED = "diverged"
+    """Not in the log, and the first step the run's failing branch missed."""
+    UNCHECKED = "unchecked"
+    """The step leaves no trace in a debug log (a local check, a printed table)."""
+
+
 @dataclass(slots=True)
 class StepResult:
     """One documented step of a scenario and what the run did with it."""
 
     label: str
-    state: str
-    """"observed", "skipped" or "diverged"."""
+    state: StepState
     lines: list[int] = field(default_factory=list)
+    """For an observed step, the line of its request (a reply arrow: of the answer)."""
     note: str | None = None
+    answered: tuple[int | None, int] | None = None
+    """For a reply arrow not observed: what its request was answered instead
+    (status, line), when that request was seen."""
 
 
 @dataclass(slots=True)

@@ -31,11 +31,12 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from osdoctor.session import SessionWriter
@@ -48,6 +49,11 @@ CANCEL_GRACE = 2.0
 #: it left behind still holds open, and how long to read such output at most.
 DRAIN_IDLE = 0.5
 DRAIN_LIMIT = 2.0
+
+#: Signals that tell osdoctor itself to stop: ``timeout`` or a service manager
+#: (SIGTERM), the terminal closing (SIGHUP). The client runs in its own session
+#: and never receives them: osdoctor must stop it before going.
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 #: Clients whose debug output osdoctor reads, by executable name.
 DEBUG_CLIENTS = frozenset({"openstack", "heat", "baremetal", "swift"})
@@ -70,6 +76,62 @@ _ENV_OPTIONS_WITH_VALUE = frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--
 
 class CommandError(Exception):
     """The command could not be started; the message is one line for the user."""
+
+
+class Stopped(Exception):
+    """osdoctor was told to stop (SIGTERM, SIGHUP) while the command ran: the
+    command was cancelled like a Ctrl-C and has ended, as ``result`` says."""
+
+    def __init__(self, signum: int, result: RunResult) -> None:
+        super().__init__(f"stopped by {signal.Signals(signum).name}")
+        self.signum = signum
+        self.result = result
+
+
+class _Signalled(BaseException):
+    """Raised in the main thread by a stop signal, to leave a blocking wait."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def on_stop_signals(react: Callable[[int], object]) -> Iterator[None]:
+    """While inside, a stop signal calls ``react(signum)`` in the main thread
+    instead of ending osdoctor at once (which would leave the client running).
+
+    Only the main thread may set signal handlers: elsewhere this does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, _frame: object) -> None:
+        react(signum)
+
+    previous = {sig: signal.signal(sig, handler) for sig in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
+def last_words(parts: Sequence[tuple[TextIO, str]]) -> None:
+    """Write osdoctor's last lines; a terminal that has closed (the very reason
+    for a SIGHUP) takes nothing more, and must not turn the exit into a
+    traceback: what is left to write, and Python's own flush at exit, go to
+    /dev/null instead."""
+    try:
+        for stream, text in parts:
+            stream.write(text)
+            stream.flush()
+    except OSError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        os.close(devnull)
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +310,11 @@ class Run:
     @property
     def done(self) -> bool:
         return self._done.is_set()
+
+    @property
+    def cancelling(self) -> bool:
+        """cancel() was called: the SIGINT, SIGTERM, SIGKILL sequence is under way."""
+        return self._escalation is not None
 
     def start(self) -> None:
         """Start the command; raise CommandError when it cannot be started."""
@@ -531,17 +598,50 @@ def run_foreground(
     cwd: str | Path | None = None,
     on_line: Callable[[OutputLine], object] | None = None,
     session: SessionWriter | None = None,
+    cancel_grace: float = CANCEL_GRACE,
 ) -> RunResult:
     """Run to the end in this thread; Ctrl-C cancels the command (a second
     Ctrl-C skips the grace period) instead of leaving it running.
 
     The child has its own process group, so the terminal's Ctrl-C reaches
-    osdoctor only: this function forwards it.
+    osdoctor only: this function forwards it. SIGTERM and SIGHUP cancel the
+    command the same way (repeating them does not shorten the grace); once it
+    has ended (and the session is closed), Stopped is raised with its result.
     """
-    run = Run(argv, env=env, cwd=cwd, on_line=on_line, session=session)
-    run.start()
-    while True:
-        try:
-            return run.wait()
-        except KeyboardInterrupt:
-            run.cancel()
+    run = Run(argv, env=env, cwd=cwd, on_line=on_line, session=session,
+              cancel_grace=cancel_grace)
+    received: list[int] = []
+    waiting = threading.Event()
+
+    def on_stop(signum: int) -> None:
+        received.append(signum)
+        if waiting.is_set():  # only a wait is left by an exception, never a start
+            raise _Signalled(signum)
+
+    # Set before the start: a signal that comes as the client starts is not lost.
+    with on_stop_signals(on_stop):
+        run.start()
+        stop_cancelled = False
+        interrupts = handled = 0
+        while True:
+            try:
+                # The first stop signal cancels; more of them (``timeout`` signals
+                # osdoctor and its group alike) must not cut the grace short.
+                if received and not stop_cancelled:
+                    stop_cancelled = True
+                    run.cancel()
+                if interrupts > handled:
+                    handled = interrupts
+                    run.cancel()
+                waiting.set()
+                result = run.wait()
+                break
+            except KeyboardInterrupt:
+                interrupts += 1
+            except _Signalled:
+                pass
+            finally:
+                waiting.clear()
+    if received:
+        raise Stopped(received[0], result)
+    return result

@@ -104,7 +104,8 @@ class Context:
     _facts: Facts | None = None
     _values: dict[str, str] | None = None
     live: bool = False
-    """The command is still running: a request without an answer yet is no hang."""
+    """The command is still running: a request without an answer yet is no hang,
+    and its end, so its exit code, is not known yet."""
     scope: list[Exchange] | None = None
     """The exchanges request conditions see, when narrower than the trace's: one
     target's (see ``kb.targets``)."""
@@ -594,6 +595,10 @@ class Condition:
 
         def ev(ctx: Context) -> Match | None:
             code = ctx.trace.exit_code
+            if ctx.live and code is None:
+                # No exit yet is not "no exit in the log": what depends on the end
+                # waits for it, and a command that has not ended has not failed.
+                return Match() if holds(0) else None
             if not holds(code):
                 return None
             line = ctx.trace.exit_line

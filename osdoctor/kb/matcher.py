@@ -10,11 +10,11 @@ user (``--why-not``) and a rule author can see why.
 
 from __future__ import annotations
 
-from osdoctor.kb.conditions import Context, Match, evaluate_all
+from osdoctor.kb.conditions import Context, Match, RequestPattern, evaluate_all
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.kb.placeholders import fill
-from osdoctor.kb.schema import Branch, DiagramItem, Scenario
-from osdoctor.model import Candidate, Exchange, ScenarioMatch, StepResult
+from osdoctor.kb.schema import Branch, DiagramBlock, DiagramItem, Scenario
+from osdoctor.model import Candidate, Exchange, ScenarioMatch, StepResult, StepState
 
 
 def _selected(kb: KnowledgeBase, command: str | None) -> list[Scenario]:
@@ -60,7 +60,7 @@ def match_scenario(
         scenario = sorted(selected, key=lambda s: s.id)[0]
         near = [c for c in candidates if c.scenario == scenario.id]
         divergence = None
-        if near:
+        if near and not ctx.live:  # mid-run, no branch fits YET: the run is not over
             divergence = f"no documented branch fits; nearest is {near[0].branch}: " + \
                 "; ".join(near[0].reasons)
         result = ScenarioMatch(scenario.id, scenario.title, None, scenario.seed, scenario.section,
@@ -89,53 +89,127 @@ def _flatten(items: list[DiagramItem], branch: str | None) -> list[DiagramItem]:
         if item.kind == "message":
             out.append(item)
         elif item.kind in ("alt", "loop"):
-            for block in item.blocks:
-                if item.kind == "alt" and block.branches and branch not in block.branches:
-                    continue
+            for block in _taken(item, branch):
                 out.extend(_flatten(block.items, branch))
     return out
 
 
+def _taken(item: DiagramItem, branch: str | None) -> list[DiagramBlock]:
+    """The blocks of a loop or an alternative that the branch goes through."""
+    if item.kind == "loop":
+        return list(item.blocks)
+    return [b for b in item.blocks if not b.branches or branch in b.branches]
+
+
+def step_label(item: DiagramItem) -> str:
+    return f"{item.source}{'-->>' if item.reply else '->>'}{item.target}: {item.text}"
+
+
+def _answer_line(ex: Exchange) -> int:
+    if ex.response is not None:
+        return ex.response.line
+    return ex.error.line if ex.error is not None else ex.first_line
+
+
+class _Walk:
+    """The documented sequence laid over the exchanges.
+
+    A step is observed only by an exchange its pattern matches, status
+    included: the first one at or after the documented position, else one
+    earlier in the log (the step happened, out of the documented order). A
+    reply arrow is first checked against the exchange of the request just
+    matched, since the diagram draws a request and its answer as two arrows
+    of one exchange. Inside a loop every step may come from any round, so
+    each is looked for from the start of the loop.
+    """
+
+    def __init__(self, exchanges: list[Exchange], branch: str | None) -> None:
+        self.exchanges = exchanges
+        self.branch = branch
+        self.steps: list[StepResult] = []
+        self.optional: list[bool] = []
+        """Per step: inside an alternative the branch may take more than one way
+        through, so that its absence says nothing."""
+
+    def sequence(self, items: list[DiagramItem], cursor: int, loop_start: int | None,
+                 optional: bool, last: Exchange | None) -> int:
+        for item in items:
+            if item.kind == "message":
+                cursor, last = self.message(item, cursor, loop_start, optional, last)
+            elif item.kind == "loop":
+                end = cursor
+                for block in _taken(item, self.branch):
+                    end = max(end, self.sequence(block.items, cursor, cursor, optional, last))
+                cursor = end
+            elif item.kind == "alt":
+                blocks = _taken(item, self.branch)
+                several = optional or len(blocks) > 1
+                end = cursor
+                for block in blocks:
+                    end = max(end, self.sequence(block.items, cursor, loop_start, several, last))
+                cursor = end
+        return cursor
+
+    def message(self, item: DiagramItem, cursor: int, loop_start: int | None, optional: bool,
+                last: Exchange | None) -> tuple[int, Exchange | None]:
+        label = step_label(item)
+        self.optional.append(optional)
+        pattern = item.pattern
+        if pattern is None:
+            self.steps.append(StepResult(label, StepState.UNCHECKED))
+            return cursor, last
+        if item.reply and last is not None and pattern.match(last) is not None:
+            self.steps.append(StepResult(label, StepState.OBSERVED, [_answer_line(last)]))
+            return cursor, last
+        start = cursor if loop_start is None else loop_start
+        found = self.find(pattern, start, len(self.exchanges))
+        if found is None:
+            found = self.find(pattern, 0, start)
+        if found is None:
+            instead = None
+            if item.reply and last is not None:
+                final = self.final_hop(last)
+                instead = (final.status, _answer_line(final))
+            self.steps.append(StepResult(label, StepState.SKIPPED, answered=instead))
+            return cursor, last
+        ex = self.exchanges[found]
+        line = _answer_line(ex) if item.reply else ex.first_line
+        self.steps.append(StepResult(label, StepState.OBSERVED, [line]))
+        if item.reply:
+            return cursor, last
+        return (max(cursor, found + 1) if found >= start else cursor), ex
+
+    def final_hop(self, ex: Exchange) -> Exchange:
+        """The end of the redirects the client followed from ``ex``: its answer."""
+        for later in self.exchanges:  # hops come in order: one pass follows the chain
+            if later.redirected_from == ex.index:
+                ex = later
+        return ex
+
+    def find(self, pattern: RequestPattern, start: int, end: int) -> int | None:
+        for i in range(start, end):
+            if pattern.match(self.exchanges[i]) is not None:
+                return i
+        return None
+
+
 def _steps(scenario: Scenario, branch: Branch | None, ctx: Context,
            divergence: str | None) -> list[StepResult]:
-    """Walk the documented sequence over the exchanges, in order.
+    """Each documented step of the branch's path, marked as the log shows it.
 
-    A reply arrow is first checked against the answer of the request just matched
-    (the diagram draws a request and its answer as two arrows of one exchange).
-    For a failing branch, the first documented step missing after the last one
-    seen is where the run left the path.
+    For a failing branch, the first step that must happen on its path (not
+    one of several alternatives) and is missing after the last one seen is
+    where the run left the path; when there is none, the drawing puts the
+    divergence after the last step seen.
     """
-    exchanges: list[Exchange] = ctx.trace.exchanges
-    pos = 0
-    steps: list[StepResult] = []
-    last_matched: Exchange | None = None
-    for item in _flatten(scenario.diagram, branch.id if branch else None):
-        label = f"{item.source}{'-->>' if item.reply else '->>'}{item.target}: {item.text}"
-        if item.pattern is None:
-            steps.append(StepResult(label, "unchecked"))
-            continue
-        if item.reply and last_matched is not None \
-                and item.pattern.match(last_matched) is not None:
-            response = last_matched.response
-            steps.append(StepResult(label, "observed",
-                                    [response.line if response else last_matched.first_line]))
-            continue
-        found = None
-        for i in range(pos, len(exchanges)):
-            if item.pattern.match(exchanges[i]) is not None:
-                found = i
-                break
-        if found is not None:
-            last_matched = exchanges[found]
-            steps.append(StepResult(label, "observed", [last_matched.first_line]))
-            pos = found + 1
-        else:
-            steps.append(StepResult(label, "skipped"))
+    walk = _Walk(ctx.trace.exchanges, branch.id if branch else None)
+    walk.sequence(scenario.diagram, 0, None, False, None)
+    steps = walk.steps
     if divergence and branch is not None and branch.outcome == "failure":
-        seen = [i for i, st in enumerate(steps) if st.state == "observed"]
+        seen = [i for i, st in enumerate(steps) if st.state is StepState.OBSERVED]
         after = seen[-1] + 1 if seen else 0
-        for st in steps[after:]:
-            if st.state == "skipped":
-                st.state, st.note = "diverged", divergence
+        for i in range(after, len(steps)):
+            if steps[i].state is StepState.SKIPPED and not walk.optional[i]:
+                steps[i].state, steps[i].note = StepState.DIVERGED, divergence
                 break
     return steps

@@ -16,7 +16,7 @@ from typing import Any
 from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.kb.yamlfile import YamlError, load_yaml
-from osdoctor.model import Report
+from osdoctor.model import Report, StepState
 from osdoctor.redact import redact_text
 
 MAX_LINES = 8
@@ -67,7 +67,7 @@ def evidence_lines(report: Report, rule: str | None = None) -> list[int]:
                 chosen.append(ev.line)
     if rule is None and not chosen and report.scenario is not None:
         for step in report.scenario.steps:
-            if step.state in ("observed", "diverged"):
+            if step.state in (StepState.OBSERVED, StepState.DIVERGED):
                 chosen.extend(n for n in step.lines if n and n not in chosen)
     chosen = chosen[:MAX_LINES]
     if rule is None and report.trace.exit_line and report.trace.exit_line not in chosen:

@@ -3,6 +3,9 @@ command palette's entries. Everything else lives in ``screens`` and ``widgets``.
 
 from __future__ import annotations
 
+import asyncio
+import os
+import threading
 import time
 from collections.abc import Callable, Iterable
 from functools import partial
@@ -12,7 +15,14 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from osdoctor.runner import STOP_SIGNALS
 from osdoctor.tui.screens.main import MainScreen
+
+#: Seconds the app has to close down once a stop signal's run has ended. A
+#: terminal that has gone can leave Textual's shutdown waiting forever on its
+#: output thread; osdoctor then leaves without it (the run is over, the session
+#: closed: nothing is lost).
+EXIT_GRACE = 5.0
 
 
 class OsdoctorApp(App[int]):
@@ -24,12 +34,51 @@ class OsdoctorApp(App[int]):
     def __init__(self, command: list[str] | None = None, log: Path | None = None,
                  follow: bool = False, assume_yes: bool = False,
                  session_folder: Path | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, cursor_blink: bool = True) -> None:
+        """``clock`` and ``cursor_blink`` are there for tests: a frozen clock and a
+        steady cursor make the screen a function of its input alone."""
         super().__init__()
-        self.main = MainScreen(command, log, follow, assume_yes, session_folder, clock)
+        self.main = MainScreen(command, log, follow, assume_yes, session_folder, clock,
+                               cursor_blink)
+        self.stopped_by: int | None = None
+        """The stop signal (SIGTERM, SIGHUP) that ended the app, if one did."""
+        self.handle_stop_signals = False
+        """Set by the command line: a stop signal then quits the app, so that the
+        run is cancelled and its session closed instead of the client orphaned."""
+        self.closed = threading.Event()
+        """Set by the command line once the app's event loop has returned."""
 
     def on_mount(self) -> None:
         self.push_screen(self.main)
+        if self.handle_stop_signals:
+            loop = asyncio.get_running_loop()
+            for sig in STOP_SIGNALS:
+                loop.add_signal_handler(sig, self.stop_signal, sig)
+        if self.stopped_by is not None:  # it came while the app was starting
+            self.exit()
+
+    def stop_signal(self, signum: int) -> None:
+        """Quit on a stop signal; before or after the event loop, only remember it.
+
+        The run is stopped at once, off the event loop, whatever the app's own
+        shutdown does."""
+        if self.stopped_by is None:
+            self.stopped_by = signum
+            threading.Thread(target=self._stop_run, args=(signum,), name="osdoctor-stop",
+                             daemon=True).start()
+        if self.is_running:
+            self.exit()
+
+    def _stop_run(self, signum: int) -> None:
+        while True:
+            try:
+                self.main.stop()
+            except TimeoutError:
+                pass
+            if self.closed.wait(EXIT_GRACE):
+                return
+            if self.main.run is None or self.main.run.done:
+                os._exit(128 + signum)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -11,14 +11,22 @@ from dataclasses import dataclass, field
 
 from rich.text import Text
 
+from osdoctor.kb.matcher import step_label
 from osdoctor.kb.schema import DiagramItem, Participant, Scenario
-from osdoctor.model import ScenarioMatch, StepResult
+from osdoctor.model import ScenarioMatch, StepResult, StepState
 
-MARK = {
-    "observed": ("✓ seen", "green"),
-    "diverged": ("✗ diverged", "bold red"),
-    "skipped": ("· skipped", "yellow"),
+#: The mark and style of each state: every state has one (a missing entry
+#: would leave a step of the run's path unmarked).
+MARK: dict[StepState, tuple[str, str]] = {
+    StepState.OBSERVED: ("✓ seen", "green"),
+    StepState.DIVERGED: ("✗ diverged", "bold red"),
+    StepState.SKIPPED: ("· skipped", "yellow"),
+    StepState.UNCHECKED: ("○ not logged", "dim"),
 }
+#: What the pane's legend says of each mark.
+LEGEND = ("✓ observed in the log   ✗ where the run left the documented path   "
+          "· documented but not in the log   ○ a step a debug log cannot show   "
+          "dim: other branches")
 #: Width of the left column that marks each step.
 GUTTER = 14
 _MIN_COLUMN = 16
@@ -87,16 +95,16 @@ class _Drawing:
             r.put(start, label, "bold underline" if p.actor else "bold reverse")
 
     def _next_step(self, item: DiagramItem) -> StepResult | None:
-        label = f"{item.source}{'-->>' if item.reply else '->>'}{item.target}: {item.text}"
-        if self.steps and self.steps[0].label == label:
+        if self.steps and self.steps[0].label == step_label(item):
             return self.steps.pop(0)
         return None
 
     def message(self, item: DiagramItem, taken: bool) -> None:
         step = self._next_step(item) if taken else None
-        state = step.state if step else None
-        style = {"observed": "green", "diverged": "bold red",
-                 "skipped": "yellow"}.get(state or "", "" if taken else "dim")
+        if step is not None and step.state is not StepState.UNCHECKED:
+            style = MARK[step.state][1]
+        else:
+            style = "" if taken else "dim"
         a = self.centres.get(item.source, 0)
         b = self.centres.get(item.target, 0)
         left, right = min(a, b), max(a, b)
@@ -110,11 +118,15 @@ class _Drawing:
             label_row.put(left + 2, item.text, style)
             arrow_row.put(left + 1, line * (right - left - 1), style)
             arrow_row.put(b + (-1 if b > a else 1), "▶" if b > a else "◀", style)
-        if step is not None and step.state in MARK:
+        if step is not None:
             word, mark_style = MARK[step.state]
             label_row.mark = Text(word, mark_style)
             if step.lines:
                 arrow_row.mark = Text(f"  line {step.lines[0]}", "dim")
+            elif step.answered is not None:
+                status, at = step.answered
+                label_row.put(len("".join(label_row.chars).rstrip()) + 2,
+                              f"(answered {status or 'nothing'}, line {at})", "dim")
             if step.note:
                 self.note_row(step.note)
         if step is not None and step is self.diverge_after:
@@ -154,9 +166,9 @@ class _Drawing:
 def draw(scenario: Scenario, match: ScenarioMatch) -> Text:
     """The documented sequence of ``scenario`` with the run's steps marked."""
     drawing = _Drawing(scenario.participants, match.steps, match.branch)
-    if match.divergence and not any(s.state == "diverged" for s in match.steps):
+    if match.divergence and not any(s.state is StepState.DIVERGED for s in match.steps):
         # no documented step failed to appear: the run left the path after the last one seen
-        seen = [s for s in match.steps if s.state == "observed"]
+        seen = [s for s in match.steps if s.state is StepState.OBSERVED]
         drawing.divergence = match.divergence
         drawing.diverge_after = seen[-1] if seen else None
     drawing.header()

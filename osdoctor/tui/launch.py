@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 
@@ -14,6 +15,7 @@ def run_tui(command: list[str] | None = None, log: str | None = None, follow: bo
     1 when the run or log shown last failed, 0 otherwise. A command still
     running when the user quits is cancelled first, and the user told so.
     """
+    from osdoctor.runner import last_words, on_stop_signals
     from osdoctor.tui.app import OsdoctorApp
 
     if log is not None and not Path(log).is_file():
@@ -22,13 +24,25 @@ def run_tui(command: list[str] | None = None, log: str | None = None, follow: bo
         return 2
     app = OsdoctorApp(command=command, log=Path(log) if log else None, follow=follow,
                       assume_yes=assume_yes)
-    app.run()
-    result = app.main.stop()
+    app.handle_stop_signals = True
+    # Before and after the event loop, a stop signal is remembered, not obeyed at
+    # once: the run under way is stopped (and its session closed) first.
+    with on_stop_signals(app.stop_signal):
+        app.run()
+    app.closed.set()
+    with on_stop_signals(app.stop_signal):  # the event loop, closing, reset them
+        result = app.main.stop()
+    words = []
+    if app.stopped_by is not None:
+        words.append(f"osdoctor: stopped by {signal.Signals(app.stopped_by).name}\n")
     if result is not None and result.cancelled:
-        print("osdoctor: the command was cancelled on exit; the server-side action keeps "
-              "running", file=sys.stderr)
+        words.append("osdoctor: the command was cancelled on exit; the server-side action "
+                     "keeps running\n")
     path = app.main.source_path
     if path is not None and app.main.run is not None:
-        print(f"osdoctor: session saved in {path}", file=sys.stderr)
+        words.append(f"osdoctor: session saved in {path}\n")
+    last_words([(sys.stderr, "".join(words))])
+    if app.stopped_by is not None:
+        return 128 + app.stopped_by
     report = app.main.report
     return 1 if report is not None and report.outcome == "failure" else 0

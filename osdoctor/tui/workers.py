@@ -9,9 +9,10 @@ the trace's lists, which the panes only read.
 from __future__ import annotations
 
 import queue
+import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from itertools import accumulate, repeat
 from operator import add
@@ -63,13 +64,34 @@ def knowledge() -> KnowledgeBase:
         return _kb
 
 
-def output_lines(trace: Trace) -> list[int]:
-    """Lines a plain log shows as the command's own output (tables, values)."""
-    numbers: list[int] = []
+#: Message kinds the client printed itself (as opposed to its debug records).
+_PRINTED = frozenset({"output", "error", "warning", "text"})
+#: Debug records that carry no logger prefix the parser knows, so that they
+#: read as plain text: osc's command groups and SDK clients, the SDK's
+#: catalog lookups, ironicclient's version choice, parameters, retries and waits.
+_DEBUG_RECORD = re.compile(
+    r"\S+ API version [\d.]+(?: \([\w ]+\))?, cmd group "
+    r"|\w+ client initialized using OpenStack SDK"
+    r"|params\(\{|Using bare metal API version |Baremetal API version: "
+    r"|Error contacting Ironic server: .* Attempt \d+ of \d+"
+    r"|Still waiting for nodes? |Node \S+ reached provision state "
+    r"|Service '[\w-]+' is not present in the service catalog"
+)
+
+
+def output_lines(trace: Trace, stdout: Iterable[int] = ()) -> list[int]:
+    """The lines that show what the client printed: everything on its stdout
+    (``stdout``, when the streams are known) and every line of either stream
+    that is not a debug record: a table, "Forbidden: app", the event log,
+    "Unable to delete 2 of the 3 stacks." on stderr."""
+    numbers = set(stdout)
     for message in trace.messages:
-        if message.kind in ("output", "error", "warning"):
-            numbers.extend(range(message.line, max(message.line, message.last_line) + 1))
-    return numbers
+        if message.kind in _PRINTED and not _DEBUG_RECORD.match(message.text):
+            if message.repeats > 1:  # the same line again, maybe past a traceback
+                numbers.update((message.line, message.last_line))
+            else:  # one line, or a wrapped one joined
+                numbers.update(range(message.line, max(message.line, message.last_line) + 1))
+    return sorted(numbers)
 
 
 class LiveSource:
@@ -107,7 +129,8 @@ class LiveSource:
         return TraceGrew(len(self.store), len(self.trace.exchanges), self.elapsed)
 
     def report(self, kb: KnowledgeBase, final: bool = False) -> ReportReady:
-        return ReportReady(diagnose(self.trace, kb, live=not final), final, list(self.stdout))
+        return ReportReady(diagnose(self.trace, kb, live=not final), final,
+                           output_lines(self.trace, self.stdout))
 
     def finish(self, result: RunResult, kb: KnowledgeBase) -> ReportReady:
         trace = self.live.finish(result)
@@ -115,7 +138,7 @@ class LiveSource:
             self.store.append(0, f"#note {note}")
         self.store.append(0, f"#exit {result.exit_code} {result.duration:.3f}")
         self.elapsed = result.duration
-        return ReportReady(diagnose(trace, kb), True, self.stdout)
+        return ReportReady(diagnose(trace, kb), True, output_lines(trace, self.stdout))
 
 
 def run_command(argv: list[str], post: Post, stop: Stop,
@@ -157,7 +180,9 @@ def run_command(argv: list[str], post: Post, stop: Stop,
         if changed and now - last_diagnosis >= DIAGNOSE_EVERY:
             post(source.report(kb))
             last_diagnosis, changed = now, False
-        if stop():
+        if stop() and not run.cancelling:
+            # Once: each further cancel() would skip a grace period of the
+            # SIGINT, SIGTERM, SIGKILL sequence.
             run.cancel()
         if run.done and lines.empty():
             break
@@ -260,10 +285,14 @@ class _LogReader:
 
 
 def load_log(path: Path, post: Post, stop: Stop, follow: bool = False,
-             wake: threading.Event | None = None) -> None:
+             wake: threading.Event | None = None,
+             clock: Callable[[], float] = time.monotonic) -> None:
     """Read, parse and diagnose a saved log or session; with ``follow``, keep
-    reading what another process appends, like ``tail -f``, until stopped."""
-    began = time.monotonic()
+    reading what another process appends, like ``tail -f``, until stopped.
+
+    ``clock`` times the reading (the screen says how long it took): the
+    screen's own, so that a test that freezes it sees no duration."""
+    began = clock()
     try:
         if path.is_dir():
             raise IsADirectoryError(f"{path} is a folder, not a log file")
@@ -289,10 +318,10 @@ def load_log(path: Path, post: Post, stop: Stop, follow: bool = False,
         if follow:
             _follow(reader, post, stop, kb, wake or threading.Event())
         trace = parser.finish()
-        stdout = reader.stdout if store.session else output_lines(trace)
+        stdout = output_lines(trace, reader.stdout)
         post(TraceGrew(reader.number, len(trace.exchanges)))
         post(ReportReady(diagnose(trace, kb), True, stdout))
-        post(LoadFinished(time.monotonic() - began))
+        post(LoadFinished(clock() - began))
     except OSError as error:
         post(SourceFailed(_read_error(path, error)))
     finally:
@@ -310,7 +339,7 @@ def _follow(reader: _LogReader, post: Post, stop: Stop, kb: KnowledgeBase,
             changed = True
         now = time.monotonic()
         if changed and now - last_diagnosis >= DIAGNOSE_EVERY:
-            stdout = reader.stdout if reader.store.session else output_lines(parser.trace)
+            stdout = output_lines(parser.trace, reader.stdout)
             post(ReportReady(diagnose(parser.trace, kb, live=True), False, stdout))
             last_diagnosis, changed = now, False
         wake.wait(FOLLOW_POLL)

@@ -64,12 +64,43 @@ def hold(gate: str, *lines: str) -> None:
         step.read(1)
 
 
+def replay(log: str, upto: int, gate: str, code: int) -> None:
+    """Print a log's first ``upto`` lines on stderr, as a client prints its debug
+    output, wait for the gate, print the rest and exit with ``code``."""
+    with open(log, encoding="utf-8", errors="replace") as handle:
+        lines = handle.readlines()
+    sys.stderr.writelines(lines[:upto])
+    sys.stderr.flush()
+    with open(gate, "rb", buffering=0) as step:
+        step.read(1)
+    sys.stderr.writelines(lines[upto:])
+    sys.stderr.flush()
+    raise SystemExit(code)
+
+
 def stubborn(ignore: str) -> None:
     """Ignore the named signals (comma-separated), say "ready", wait forever."""
     for name in filter(None, ignore.split(",")):
         signal.signal(getattr(signal, name), signal.SIG_IGN)
     print("ready", flush=True)
     threading.Event().wait()
+
+
+def signals(report: str) -> None:
+    """Ignore SIGINT and SIGTERM but write each one down, one per line, to the
+    FIFO ``report`` after a "ready PID" line; only SIGKILL ends it (the FIFO's
+    end of file then tells the reader so). Unbuffered writes: a handler may run
+    in the middle of the "ready" line's."""
+    fd = os.open(report, os.O_WRONLY)
+
+    def note(signum: int, _frame: object) -> None:
+        os.write(fd, f"{signal.Signals(signum).name}\n".encode())
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, note)
+    os.write(fd, f"ready {os.getpid()}\n".encode())
+    while True:
+        signal.pause()
 
 
 def family() -> None:
@@ -110,8 +141,12 @@ def main() -> None:
         input("Name: ")
     elif mode == "getpass":
         getpass.getpass()
+    elif mode == "replay":
+        replay(args[0], int(args[1]), args[2], int(args[3]))
     elif mode == "stubborn":
         stubborn(args[0] if args else "")
+    elif mode == "signals":
+        signals(args[0])
     elif mode == "family":
         family()
     elif mode == "orphan":
