@@ -24,9 +24,12 @@ class OsdoctorApp(App[int]):
     def __init__(self, command: list[str] | None = None, log: Path | None = None,
                  follow: bool = False, assume_yes: bool = False,
                  session_folder: Path | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, cursor_blink: bool = True) -> None:
+        """``clock`` and ``cursor_blink`` are there for tests: a frozen clock and a
+        steady cursor make the screen a function of its input alone."""
         super().__init__()
-        self.main = MainScreen(command, log, follow, assume_yes, session_folder, clock)
+        self.main = MainScreen(command, log, follow, assume_yes, session_folder, clock,
+                               cursor_blink)
 
     def on_mount(self) -> None:
         self.push_screen(self.main)

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
 
+from osdoctor.tui.app import OsdoctorApp
 from tests.tui.logs import make_refused_log
+
+#: The time every test screen reads: frozen, so that no duration ("running
+#: 2.1s", "read in 1.4s") depends on how loaded the machine is.
+FROZEN_AT = 1000.0
 
 
 @pytest.fixture(autouse=True)
@@ -34,3 +40,12 @@ async def wait_until(pilot: Pilot[object], condition: Callable[[], bool],
         if time.monotonic() > deadline:
             raise AssertionError("condition not reached in time")
         await pilot.pause(0.02)
+
+
+def steady_app(**options: Any) -> OsdoctorApp:
+    """The app as the tests drive it: a frozen clock, a cursor that does not
+    blink and no animation, so that what the screen shows depends on its
+    input alone, never on when it is looked at."""
+    app = OsdoctorApp(clock=lambda: FROZEN_AT, cursor_blink=False, **options)
+    app.animation_level = "none"
+    return app

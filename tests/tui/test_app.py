@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import stat
 import sys
 from pathlib import Path
@@ -19,7 +20,7 @@ from osdoctor.tui.screens.dialogs import ConfirmRun
 from osdoctor.tui.steps import step_command
 from osdoctor.tui.widgets.rawlog import RawLog
 from osdoctor.tui.widgets.timeline import Timeline
-from tests.tui.conftest import wait_until
+from tests.tui.conftest import steady_app, wait_until
 from tests.tui.logs import HANGER, PRINTER, client, refused_env
 
 pytestmark = pytest.mark.anyio
@@ -35,7 +36,7 @@ def shown(app: OsdoctorApp, selector: str) -> str:
 
 
 async def test_open_a_log_and_navigate_with_keys(refused_log: Path) -> None:
-    app = OsdoctorApp(log=refused_log)
+    app = steady_app(log=refused_log)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.main
         await wait_until(pilot, lambda: screen.state == "read")
@@ -61,7 +62,7 @@ async def test_open_a_log_and_navigate_with_keys(refused_log: Path) -> None:
 
 async def test_copy_a_next_step_and_export_the_report(refused_log: Path,
                                                       osdoctor_home: Path) -> None:
-    app = OsdoctorApp(log=refused_log)
+    app = steady_app(log=refused_log)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.main.state == "read")
         await pilot.press("1", "c")
@@ -80,7 +81,7 @@ async def test_a_live_run_is_diagnosed_as_it_goes(refused_log: Path,
                                                   osdoctor_home: Path) -> None:
     seen: list[Message] = []
     command = [sys.executable, "-c", PRINTER, str(refused_log), "0.01", "1"]
-    app = OsdoctorApp(command=command)
+    app = steady_app(command=command)
     async with app.run_test(size=SIZE, message_hook=seen.append) as pilot:
         screen = app.main
         await wait_until(pilot, lambda: screen.state == "finished")
@@ -106,7 +107,7 @@ async def test_the_real_client_runs_live(monkeypatch: pytest.MonkeyPatch) -> Non
         monkeypatch.delenv(key)
     for key, value in refused_env().items():
         monkeypatch.setenv(key, value)
-    app = OsdoctorApp(command=[client(), "server", "show", "web-1"])
+    app = steady_app(command=[client(), "server", "show", "web-1"])
     async with app.run_test(size=SIZE) as pilot:
         screen = app.main
         await wait_until(pilot, lambda: screen.state == "finished", timeout=60)
@@ -116,7 +117,7 @@ async def test_the_real_client_runs_live(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 async def test_cancel_stops_the_child_and_warns(osdoctor_home: Path) -> None:
-    app = OsdoctorApp(command=[sys.executable, "-c", HANGER])
+    app = steady_app(command=[sys.executable, "-c", HANGER])
     async with app.run_test(size=SIZE) as pilot:
         screen = app.main
         await wait_until(pilot, lambda: screen.counts[0] >= 4)
@@ -133,7 +134,7 @@ async def test_cancel_stops_the_child_and_warns(osdoctor_home: Path) -> None:
 
 async def test_a_destructive_command_asks_first(refused_log: Path) -> None:
     command = [sys.executable, "-c", PRINTER, str(refused_log), "0", "0", "delete"]
-    app = OsdoctorApp(command=command)
+    app = steady_app(command=command)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmRun))
         await pilot.press("n")
@@ -145,7 +146,7 @@ async def test_a_destructive_command_asks_first(refused_log: Path) -> None:
 
 
 async def test_the_empty_session_prompts_and_reopens_recent_runs(refused_log: Path) -> None:
-    app = OsdoctorApp()
+    app = steady_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = app.main
         assert app.focused is not None and app.focused.id == "prompt"
@@ -165,7 +166,7 @@ async def test_follow_reads_what_another_process_appends(refused_log: Path,
     lines = refused_log.read_bytes().splitlines(keepends=True)
     growing = tmp_path / "growing.log"
     growing.write_bytes(b"".join(lines[:30]))
-    app = OsdoctorApp(log=growing, follow=True)
+    app = steady_app(log=growing, follow=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.main
         await wait_until(pilot, lambda: screen.counts[0] == 30)
@@ -195,7 +196,7 @@ async def test_probe_key_asks_first_then_marks_the_finding(
         if key.startswith("OS_") and value:
             monkeypatch.setenv(key, value)
 
-    app = OsdoctorApp(log=refused_log)
+    app = steady_app(log=refused_log)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.main
         await wait_until(pilot, lambda: screen.state == "read" and screen.final)
@@ -214,3 +215,32 @@ async def test_probe_key_asks_first_then_marks_the_finding(
         statuses = {status for _name, status, _detail in view.probes.values()}
         assert statuses == {"confirmed"}
         assert "Live check CONFIRMED" in shown(app, "#diagnosis-body")
+
+
+async def test_the_reading_time_comes_from_the_injected_clock(refused_log: Path) -> None:
+    """The status bar's "read in 1.4s" follows the screen's clock, not the machine's:
+    a slow clock shows it however fast the read, a frozen one never does."""
+    ticks = iter(range(0, 10_000, 7))
+    slow = steady_app(log=refused_log)
+    slow.main.clock = lambda: float(next(ticks))
+    async with slow.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: slow.main.state == "read")
+        assert re.search(r"read in \d+\.\ds", shown(slow, "#status"))
+    frozen = steady_app(log=refused_log)
+    async with frozen.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: frozen.main.state == "read")
+        assert "read in" not in shown(frozen, "#status")
+
+
+async def test_a_steady_cursor_does_not_blink() -> None:
+    """The prompt's cursor is drawn the same whatever the moment of the snapshot."""
+    from textual.widgets import Input
+
+    app = steady_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        prompt = app.main.query_one("#prompt", Input)
+        assert app.focused is prompt
+        assert prompt.cursor_blink is False
+        assert prompt._blink_timer is not None and prompt._blink_timer._active.is_set() is False
+        assert prompt._cursor_visible

@@ -17,10 +17,9 @@ import pytest
 
 from osdoctor.parse.parser import KEEP_FIRST, KEEP_LAST
 from osdoctor.render.common import row_count
-from osdoctor.tui.app import OsdoctorApp
 from osdoctor.tui.widgets.rawlog import RawLog
 from osdoctor.tui.widgets.timeline import Timeline
-from tests.tui.conftest import wait_until
+from tests.tui.conftest import steady_app, wait_until
 from tests.tui.logs import make_big_log
 
 pytestmark = pytest.mark.anyio
@@ -35,7 +34,7 @@ def big_log(refused_log: Path, tmp_path_factory: pytest.TempPathFactory) -> Path
 
 async def test_fifty_thousand_exchanges_open_and_scroll(big_log: Path) -> None:
     began = time.perf_counter()
-    app = OsdoctorApp(log=big_log)
+    app = steady_app(log=big_log)
     async with app.run_test(size=(160, 50)) as pilot:
         screen = app.main
         timeline = screen.query_one(Timeline)

@@ -10,9 +10,8 @@ from rich.console import Console
 from textual.widgets import Static
 
 from osdoctor.diagnose import diagnose, parse_path
-from osdoctor.tui.app import OsdoctorApp
 from osdoctor.tui.workers import knowledge
-from tests.tui.conftest import wait_until
+from tests.tui.conftest import steady_app, wait_until
 from tests.tui.logs import FIXTURES
 
 pytestmark = pytest.mark.anyio
@@ -23,7 +22,7 @@ LOGS = sorted(FIXTURES.glob("*.log"))
 @pytest.mark.parametrize("log", LOGS, ids=[p.stem for p in LOGS])
 async def test_open_shows_the_scenario_branch_and_findings(log: Path) -> None:
     expected = diagnose(parse_path(log), knowledge())
-    app = OsdoctorApp(log=log)
+    app = steady_app(log=log)
     async with app.run_test(size=(160, 50)) as pilot:
         await wait_until(pilot, lambda: app.main.state == "read")
         report = app.main.report

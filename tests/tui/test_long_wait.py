@@ -11,9 +11,8 @@ import pytest
 from osdoctor.diagnose import parse_path
 from osdoctor.model import Trace
 from osdoctor.parse.parser import FOLD_KEEP, Parser
-from osdoctor.tui.app import OsdoctorApp
 from tests.test_parser_rounds import POLLS, polling_log
-from tests.tui.conftest import wait_until
+from tests.tui.conftest import steady_app, wait_until
 
 pytestmark = pytest.mark.anyio
 
@@ -39,7 +38,7 @@ async def test_a_long_wait_reads_as_explain_reads_it(long_wait: Path,
         return finish(self)
 
     monkeypatch.setattr(Parser, "finish", spy)
-    app = OsdoctorApp(log=long_wait)
+    app = steady_app(log=long_wait)
     async with app.run_test(size=(140, 40)) as pilot:
         screen = app.main
         await wait_until(pilot, lambda: screen.state == "read" and screen.final, timeout=60)

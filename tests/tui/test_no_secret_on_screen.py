@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from osdoctor.tui.app import OsdoctorApp
 from osdoctor.tui.linestore import FileLines, MemoryLines
 from tests.secret_corpus import ALL_SECRETS, CASES
-from tests.tui.conftest import wait_until
+from tests.tui.conftest import steady_app, wait_until
 
 KEY_BODY = ["MIIEowIBAAKCAQEAfakeKeyBodyLineNumberOne0123456789abcdefghij",
             "fakeKeyBodyLineNumberTwo0123456789abcdefghijklmnopqrstuvwxyzAB",
@@ -60,7 +59,7 @@ def test_live_lines_are_redacted_as_they_arrive() -> None:
 @pytest.mark.anyio
 async def test_opened_log_shows_no_secret_in_any_pane(tmp_path: Path) -> None:
     log = write_log(tmp_path / "secrets.log")
-    app = OsdoctorApp(log=log)
+    app = steady_app(log=log)
     async with app.run_test(size=(160, 50)) as pilot:
         screen = app.main
         await wait_until(pilot, lambda: screen.state == "read" and screen.final)

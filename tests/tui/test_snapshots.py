@@ -15,7 +15,7 @@ import pytest
 from textual.pilot import Pilot
 
 from osdoctor.tui.app import OsdoctorApp
-from tests.tui.conftest import wait_until
+from tests.tui.conftest import steady_app, wait_until
 
 SIZE = (140, 40)
 Compare = Callable[..., bool]
@@ -29,12 +29,6 @@ def local_log(refused_log: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     return Path("refused.log")
 
 
-def still(app: OsdoctorApp) -> OsdoctorApp:
-    """No animations: a tab underline caught mid-slide would differ run to run."""
-    app.animation_level = "none"
-    return app
-
-
 def _opened(app: OsdoctorApp) -> Callable[[Pilot[object]], object]:
     async def ready(pilot: Pilot[object]) -> None:
         await wait_until(pilot, lambda: app.main.state == "read")
@@ -44,20 +38,20 @@ def _opened(app: OsdoctorApp) -> Callable[[Pilot[object]], object]:
 
 
 def test_diagnosis_of_an_opened_log(snap_compare: Compare, local_log: Path) -> None:
-    app = still(OsdoctorApp(log=local_log))
+    app = steady_app(log=local_log)
     assert snap_compare(app, terminal_size=SIZE, run_before=_opened(app))
 
 
 def test_scenario_of_an_opened_log(snap_compare: Compare, local_log: Path) -> None:
     # (the raw log pane is left out: the client's tracebacks name its install paths)
-    app = still(OsdoctorApp(log=local_log))
+    app = steady_app(log=local_log)
     assert snap_compare(app, terminal_size=SIZE, run_before=_opened(app), press=["3"])
 
 
 def test_confirmation_of_a_destructive_command(snap_compare: Compare) -> None:
-    app = still(OsdoctorApp(command=["openstack", "stack", "delete", "web"]))
+    app = steady_app(command=["openstack", "stack", "delete", "web"])
     assert snap_compare(app, terminal_size=SIZE)
 
 
 def test_empty_session_prompt(snap_compare: Compare) -> None:
-    assert snap_compare(still(OsdoctorApp()), terminal_size=SIZE)
+    assert snap_compare(steady_app(), terminal_size=SIZE)

@@ -77,9 +77,10 @@ class MainScreen(Screen[None]):
     def __init__(self, command: list[str] | None = None, log: Path | None = None,
                  follow: bool = False, assume_yes: bool = False,
                  session_folder: Path | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, cursor_blink: bool = True) -> None:
         super().__init__()
         self.initial_command, self.initial_log, self.follow = command, log, follow
+        self.cursor_blink = cursor_blink
         self.assume_yes = assume_yes
         self.session_folder = session_folder
         self.clock = clock
@@ -106,8 +107,8 @@ class MainScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         yield Static(id="verdict")
-        yield Input(placeholder="command to run, e.g. openstack server list  (enter runs it, "
-                                "escape closes)", id="prompt")
+        yield self._input("command to run, e.g. openstack server list  (enter runs it, "
+                          "escape closes)", "prompt")
         with Horizontal(id="body"):
             with Vertical(id="left"):
                 yield Static(id="timeline-head")
@@ -121,11 +122,16 @@ class MainScreen(Screen[None]):
                     yield ScenarioView(id="scenario-view")
                 with TabPane("4 Log", id="log"):
                     yield RawLog(id="rawlog")
-                    yield Input(placeholder="search the log (enter: find, n/N: next/previous)",
-                                id="search")
+                    yield self._input("search the log (enter: find, n/N: next/previous)",
+                                      "search")
                 with TabPane("5 Output", id="output"):
                     yield RawLog(id="stdout")
         yield Footer()
+
+    def _input(self, placeholder: str, name: str) -> Input:
+        field = Input(placeholder=placeholder, id=name)
+        field.cursor_blink = self.cursor_blink
+        return field
 
     def on_mount(self) -> None:
         self.query_one("#search").display = False
@@ -190,7 +196,8 @@ class MainScreen(Screen[None]):
         worker = get_current_worker()
         self.follow_wake = threading.Event()
         wake = self.follow_wake
-        workers.load_log(path, self.post_message, lambda: worker.is_cancelled, follow, wake)
+        workers.load_log(path, self.post_message, lambda: worker.is_cancelled, follow, wake,
+                          self.clock)
 
     def _reset(self, state: str, title: str) -> None:
         self.trace = self.lines = self.report = None
