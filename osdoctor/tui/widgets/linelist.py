@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
@@ -32,7 +31,7 @@ class LineList(ScrollView, can_focus=True):
         Binding("enter", "choose", "Open", show=False),
     ]
 
-    COMPONENT_CLASSES = {"linelist--cursor"}
+    COMPONENT_CLASSES = {"linelist--cursor", "linelist--cursor-blurred"}
 
     class CursorMoved(Message):
         """The cursor is on a new row."""
@@ -52,6 +51,8 @@ class LineList(ScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.cursor = 0
+        self.touched = False
+        """Whether the user moved the cursor: then nothing moves it for them."""
         self._count = 0
         self._widest = 0
 
@@ -84,11 +85,13 @@ class LineList(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         text = self.render_row(row, width)
         if row == self.cursor:
-            cursor = self.get_component_rich_style("linelist--cursor")
-            if not self.has_focus:
-                cursor = Style(bgcolor=cursor.bgcolor, dim=True) if cursor.bgcolor else cursor
-            text.stylize(cursor)
+            # One style for the whole row: a status coloured for a dark background
+            # would be unreadable on the cursor's (red on orange).
+            cursor = self.get_component_rich_style(
+                "linelist--cursor" if self.has_focus else "linelist--cursor-blurred")
+            text = Text(text.plain, no_wrap=True, end="")
             text.pad_right(max(0, width + scroll_x - text.cell_len))
+            text.stylize(cursor)
         if text.cell_len > self._widest:
             self._widest = text.cell_len
             self.call_later(self._grow)
@@ -117,18 +120,22 @@ class LineList(ScrollView, can_focus=True):
             self.refresh(Region(0, y, self.size.width, 1))
 
     def action_move(self, delta: int) -> None:
+        self.touched = True
         self.move_to(self.cursor + delta)
 
     def action_page(self, direction: int) -> None:
+        self.touched = True
         self.move_to(self.cursor + direction * max(1, self.scrollable_content_region.height - 1))
 
     def action_edge(self, end: int) -> None:
+        self.touched = True
         self.move_to(self._count - 1 if end else 0)
 
     def action_choose(self) -> None:
         self.post_message(self.Chosen(self, self.cursor))
 
     def on_click(self, event: events.Click) -> None:
+        self.touched = True
         self.move_to(self.scroll_offset.y + event.y)
 
     def on_focus(self) -> None:
