@@ -99,7 +99,7 @@ async def test_a_run_in_progress_shows_that_it_runs_and_what_the_poll_read(
         await pilot.pause()
         text = screen_text(app)
         assert "● running 0.0s" in text
-        assert "polling: BUILD (scheduling)" in text  # in the status line
+        assert "last read: BUILD (scheduling)" in text  # in the status line
         assert "RUNNING  Nothing has failed so far." in text
         assert RUNNING_STEP[:40] in text
         await pilot.press("ctrl+c")

@@ -165,6 +165,7 @@ class MainScreen(Screen[None]):
         self._show_status()
 
     def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self.query_one("#search").display = False
         self._show_status()
         if self.initial_command:
@@ -173,6 +174,14 @@ class MainScreen(Screen[None]):
             self.open_log(self.initial_log, self.follow)
         else:
             self.action_prompt()
+
+    def _theme_changed(self, _theme: object) -> None:
+        """Some text colours follow the theme's background (see ``tui.palette``)."""
+        if self.report is not None:
+            self.query_one(DiagnosisView).show(self.report, self.final)
+        self.detail_stale = True
+        self._show_detail()
+        self.query_one(Timeline).refresh()
 
     # -- starting sources --------------------------------------------------
     @property
@@ -426,7 +435,7 @@ class MainScreen(Screen[None]):
         polling = (timeline.row_state(timeline.row_count - 1)
                    if self.state in ("running", "reading", "cancelling") else None)
         if polling:
-            text.append(f" polling: {polling} ", "bold")
+            text.append(f" last read: {polling} ", "bold")
         text.append(f" {self.title_text or 'no command yet: press r to run one'} ", "bold")
         lines, exchanges = self.counts
         text.append(f"│ {exchanges} requests │ {lines} lines ", "dim")

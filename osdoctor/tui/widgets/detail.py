@@ -13,9 +13,9 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from osdoctor.model import Body, Exchange
-from osdoctor.render.rows import TimelineRow, status_class, status_text, template_path
+from osdoctor.render.rows import TimelineRow, status_text, template_path
 from osdoctor.tui.linestore import LineStore
-from osdoctor.tui.widgets.timeline import STATUS_STYLE
+from osdoctor.tui.widgets.timeline import status_style
 
 #: Beyond this many characters a body is shown as text, not pretty JSON.
 PRETTY_LIMIT = 20_000
@@ -51,7 +51,7 @@ def _body(body: Body | None) -> RenderableType:
 
 
 def describe(row: TimelineRow, lines: LineStore | None,
-             number: int | None = None) -> RenderableType:
+             number: int | None = None, dark: bool = True) -> RenderableType:
     """Everything known about the row's exchange, as one renderable; ``number``
     is the row's place in the timeline (from 0)."""
     ex: Exchange = row.shown
@@ -62,7 +62,7 @@ def describe(row: TimelineRow, lines: LineStore | None,
     head.append(f"{ex.request.method} ", "bold")
     head.append(ex.request.url)
     head.append("  →  ")
-    head.append(status_text(ex), STATUS_STYLE.get(status_class(ex), ""))
+    head.append(status_text(ex), status_style(ex, dark))
     if ex.response and ex.response.reason:
         head.append(f" {ex.response.reason}")
     parts.append(head)
@@ -119,5 +119,5 @@ class ExchangeDetail(VerticalScroll):
         if row is None:
             body.update(Text("No exchange selected.", "dim"))
         else:
-            body.update(describe(row, lines, number))
+            body.update(describe(row, lines, number, self.app.current_theme.dark))
         self.scroll_home(animate=False)

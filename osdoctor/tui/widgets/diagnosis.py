@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 
 from osdoctor.model import Finding, Report
 from osdoctor.render.common import headline_finding, scenario_runbook, summary_line
+from osdoctor.tui.palette import warn
 from osdoctor.tui.steps import step_command
 
 SEVERITY_STYLE = {"error": "bold white on red", "warning": "bold black on yellow",
@@ -100,7 +101,8 @@ def _badge(finding: Finding) -> Text:
     return head
 
 
-def _why(finding: Finding, probe: tuple[str, str, str] | None = None) -> RenderableType:
+def _why(finding: Finding, probe: tuple[str, str, str] | None = None,
+         dark: bool = True) -> RenderableType:
     """Explanation, live check, evidence and references: what follows a title."""
     parts: list[RenderableType] = [Text(finding.explanation)]
     if probe is not None:
@@ -113,7 +115,7 @@ def _why(finding: Finding, probe: tuple[str, str, str] | None = None) -> Rendera
         ev = Text("Evidence:\n", "bold")
         for item in finding.evidence:
             ev.append(f"  line {item.line:<7} ", "dim")
-            ev.append(item.text[:200] + "\n", "yellow")
+            ev.append(item.text[:200] + "\n", warn(dark))
         ev.rstrip()
         parts.append(ev)
     if finding.runbook:
@@ -122,21 +124,26 @@ def _why(finding: Finding, probe: tuple[str, str, str] | None = None) -> Rendera
 
 
 def describe(report: Report | None, final: bool,
-             probes: dict[int, tuple[str, str, str]] | None = None) -> RenderableType:
+             probes: dict[int, tuple[str, str, str]] | None = None,
+             dark: bool = True) -> RenderableType:
     """What follows the pinned headline: why, then the scenario and branch."""
     if report is None:
         return Text("Waiting for the first lines…", "dim")
     parts: list[RenderableType] = []
     first = headline_finding(report)
     if first is not None:
-        parts += [_why(first, (probes or {}).get(report.findings.index(first))), Text("")]
+        parts += [_why(first, (probes or {}).get(report.findings.index(first)), dark), Text("")]
     match = report.scenario
     if match is not None:
         scen = Text()
         scen.append("Scenario  ", "bold")
         scen.append(f"{match.title}  (runbook {scenario_runbook(match)})\n")
         scen.append("Branch    ", "bold")
-        scen.append(f"{match.branch or '—'}: {match.branch_title or ''}")
+        if match.branch is not None:
+            scen.append(f"{match.branch}: {match.branch_title or ''}")
+        else:
+            scen.append("none fits yet" if not final else "none of the documented branches",
+                        "dim")
         if match.divergence and (final or match.branch is not None):
             # Mid-run, "no branch fits yet" is not a divergence: the run is not over.
             scen.append("\nDiverged  ", "bold red")
@@ -144,7 +151,7 @@ def describe(report: Report | None, final: bool,
         parts.append(scen)
     problems = report.trace.problems
     if problems:
-        parts.append(Text("\nReading problems: " + "; ".join(problems[:3]), "yellow"))
+        parts.append(Text("\nReading problems: " + "; ".join(problems[:3]), warn(dark)))
     if not report.findings:
         parts.append(Text("\nNo findings" + ("." if final else " yet."), "dim"))
     return Group(*parts)
@@ -162,9 +169,10 @@ class FindingBox(Collapsible):
     """One finding below the headline: title, why, and its own next steps."""
 
     def __init__(self, finding: Finding, probe: tuple[str, str, str] | None,
-                 collapsed: bool) -> None:
+                 collapsed: bool, dark: bool) -> None:
         self.finding = finding
-        children: list[Static | OptionList] = [Static(_why(finding, probe), classes="why")]
+        children: list[Static | OptionList] = [Static(_why(finding, probe, dark),
+                                                      classes="why")]
         if finding.next_steps:
             children.append(Static(Text("Next steps", "bold"), classes="steps-title"))
             children.append(OptionList(*[Option(s) for s in finding.next_steps],
@@ -198,7 +206,8 @@ class DiagnosisView(Vertical):
     def show(self, report: Report | None, final: bool) -> None:
         probes = self.probes if report is not None and report is self.probed else {}
         self.query_one("#headline-title", Static).update(self._title(report, final))
-        self.query_one("#diagnosis-body", Static).update(describe(report, final, probes))
+        dark = self.app.current_theme.dark
+        self.query_one("#diagnosis-body", Static).update(describe(report, final, probes, dark))
         first = headline_finding(report) if report is not None else None
         steps = self.query_one("#steps", OptionList)
         wanted = list(first.next_steps) if first is not None else []
@@ -210,10 +219,10 @@ class DiagnosisView(Vertical):
             if wanted:
                 steps.highlighted = min(highlighted or 0, len(wanted) - 1)
         self.query_one("#headline").set_class(not wanted, "-no-steps")
-        signature = _signature(report, probes)
+        signature = (_signature(report, probes), dark)
         if signature != self._shown:
             self._shown = signature
-            self._show_others(report, first, probes)
+            self._show_others(report, first, probes, dark)
 
     @staticmethod
     def _title(report: Report | None, final: bool) -> Text:
@@ -230,7 +239,7 @@ class DiagnosisView(Vertical):
         return text
 
     def _show_others(self, report: Report | None, first: Finding | None,
-                     probes: dict[int, tuple[str, str, str]]) -> None:
+                     probes: dict[int, tuple[str, str, str]], dark: bool) -> None:
         others = self.query_one("#others", Vertical)
         for box in others.query(FindingBox):
             self._collapsed[box.finding.id] = box.collapsed
@@ -248,7 +257,7 @@ class DiagnosisView(Vertical):
                 widgets.append(Static(Text(f"{GROUPS.get(group, group.title())} ({count})",
                                            "bold underline"), classes="group-title"))
             collapsed = self._collapsed.get(finding.id, finding.severity == "info")
-            widgets.append(FindingBox(finding, probes.get(index), collapsed))
+            widgets.append(FindingBox(finding, probes.get(index), collapsed, dark))
         if widgets:
             others.mount_all(widgets)
 

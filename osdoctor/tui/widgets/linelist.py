@@ -7,15 +7,48 @@ view, instead of a DataTable that builds every cell.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import ClassVar
 
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.color import Color
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+
+#: The WCAG contrast ratio that text needs against its background.
+TEXT_CONTRAST = 4.5
+
+
+def _luminance(color: Color) -> float:
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(color.r) + 0.7152 * channel(color.g) + 0.0722 * channel(color.b)
+
+
+def contrast(one: Color, other: Color) -> float:
+    light, dark = sorted((_luminance(one), _luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@lru_cache(maxsize=16)
+def readable(style: Style) -> Style:
+    """``style`` with its background darkened (or lightened, under dark text)
+    until its text has ``TEXT_CONTRAST``: some themes' cursor colours fall short."""
+    if style.color is None or style.bgcolor is None:
+        return style
+    fg, bg = Color.from_rich_color(style.color), Color.from_rich_color(style.bgcolor)
+    for _ in range(20):
+        if contrast(fg, bg) >= TEXT_CONTRAST:
+            break
+        bg = bg.darken(0.04) if fg.brightness > bg.brightness else bg.lighten(0.04)
+    return style + Style(bgcolor=bg.rich_color)
 
 
 class LineList(ScrollView, can_focus=True):
@@ -87,8 +120,8 @@ class LineList(ScrollView, can_focus=True):
         if row == self.cursor:
             # One style for the whole row: a status coloured for a dark background
             # would be unreadable on the cursor's (red on orange).
-            cursor = self.get_component_rich_style(
-                "linelist--cursor" if self.has_focus else "linelist--cursor-blurred")
+            cursor = readable(self.get_component_rich_style(
+                "linelist--cursor" if self.has_focus else "linelist--cursor-blurred"))
             text = Text(text.plain, no_wrap=True, end="")
             text.pad_right(max(0, width + scroll_x - text.cell_len))
             text.stylize(cursor)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from rich.text import Text
+from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
 
@@ -12,6 +13,7 @@ from osdoctor.model import Exchange, Trace
 from osdoctor.render.common import row_count
 from osdoctor.render.polls import poll_state
 from osdoctor.render.rows import RowBuilder, TimelineRow, status_class, status_text
+from osdoctor.tui.palette import warn
 from osdoctor.tui.widgets.linelist import LineList
 
 
@@ -30,6 +32,11 @@ STATUS_STYLE = {
     "pending": "dim",
     "1xx": "dim",
 }
+
+
+def status_style(ex: Exchange, dark: bool) -> str:
+    kind = status_class(ex)
+    return warn(dark) if kind == "4xx" else STATUS_STYLE.get(kind, "")
 
 
 def _seconds(value: float | None) -> str:
@@ -55,6 +62,8 @@ DROP_ORDER = ("gap", "time", "service")
 #: The path keeps at least this many cells before a column is dropped for it.
 MIN_PATH = 24
 _TIME, _METHOD, _STATUS = 7, 6, 8
+#: The share of a one-column screen's height the timeline takes, at most.
+SHARE = 0.3
 
 
 def fit_columns(width: int, rows: int, timed: bool, service: int) -> Columns:
@@ -134,6 +143,14 @@ class Timeline(LineList):
             self._columns = columns
             self.post_message(self.ColumnsChanged())
 
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """As many lines as rows, up to ``SHARE`` of the screen when the screen is
+        one column (there the list is sized by its rows, and the panes get the rest)."""
+        rows = self.virtual_size.height
+        if self.screen.has_class("-narrow"):
+            rows = min(rows, max(3, int(viewport.height * SHARE)))
+        return rows
+
     @property
     def columns(self) -> Columns:
         return fit_columns(self.scrollable_content_region.width or self.size.width,
@@ -175,6 +192,7 @@ class Timeline(LineList):
         item = self.builder.rows[row]
         ex = item.shown
         c = self.columns
+        plain = self.app.no_color
         text = Text(no_wrap=True, overflow="ellipsis")
         # Row numbers, not request numbers: folded polls and redirect hops would
         # make those skip (1, 2, 3, 5, 7); the exchange pane gives the request's.
@@ -191,16 +209,20 @@ class Timeline(LineList):
                             "dim")
         text.append(f"{ex.request.method:<{_METHOD}} ", "bold")
         if c.service:
-            text.append(f"{ex.service or '?':<{c.service}} ", "magenta")
+            # Without colours, dark hues turn into a grey close to the background.
+            text.append(f"{ex.service or '?':<{c.service}} ", "" if plain else "magenta")
         status = status_text(ex, short=True)
         if item.redirect is not None:
             status = f"{status_text(item.redirect, short=True)}→{status}"
-        text.append(f"{status:<{_STATUS}} ", STATUS_STYLE.get(status_class(ex), ""))
+        text.append(f"{status:<{_STATUS}} ",
+                    "bold" if plain else status_style(ex, self.app.current_theme.dark))
         path = item.first.path or item.first.request.url
         if item.first.query:
             path += "?" + item.first.query
         count = row_count(item)
         state = self.row_state(row)
+        if state and item.count < 2 and width - text.cell_len - len(count) - len(state) < MIN_PATH:
+            state = None  # a single read gives way to its path; a poll's progress does not
         suffix = count + (f" {state}" if state else "")
         room = max(8, width - text.cell_len - len(suffix))
         if len(path) > room:
