@@ -9,7 +9,7 @@ from rich.segment import Segment
 
 from osdoctor.tui.app import OsdoctorApp
 from osdoctor.tui.widgets.timeline import Timeline
-from tests.tui.conftest import wait_until
+from tests.tui.conftest import steady_app, wait_until
 from tests.tui.logs import FIXTURES
 from tests.tui.screen import screen_text
 
@@ -43,7 +43,7 @@ def _cursor_row(app: OsdoctorApp) -> list[Segment]:
 
 @pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
 async def test_the_selected_row_has_text_contrast_in_both_themes(theme: str) -> None:
-    app = OsdoctorApp(log=LOG)
+    app = steady_app(log=LOG)
     async with app.run_test(size=SIZE) as pilot:
         app.theme = theme
         await wait_until(pilot, lambda: app.main.state == "read")
@@ -59,7 +59,7 @@ async def test_the_selected_row_has_text_contrast_in_both_themes(theme: str) -> 
 async def test_without_colours_the_selected_row_is_reversed(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
-    app = OsdoctorApp(log=LOG)
+    app = steady_app(log=LOG)
     async with app.run_test(size=SIZE) as pilot:
         assert app.no_color
         await wait_until(pilot, lambda: app.main.state == "read")
@@ -69,7 +69,7 @@ async def test_without_colours_the_selected_row_is_reversed(
 
 
 async def test_a_toast_replaces_the_one_before() -> None:
-    app = OsdoctorApp(log=LOG)
+    app = steady_app(log=LOG)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await wait_until(pilot, lambda: app.main.state == "read")
         await pilot.press("x")  # "Nothing is running"

@@ -18,7 +18,7 @@ from osdoctor.tui.app import OsdoctorApp
 from osdoctor.tui.steps import step_command
 from osdoctor.tui.widgets.diagnosis import RUNNING_STEP, SUCCESS_STEP
 from osdoctor.tui.workers import knowledge
-from tests.tui.conftest import wait_until
+from tests.tui.conftest import steady_app, wait_until
 from tests.tui.logs import FIXTURES, PRINT_THEN_WAIT
 from tests.tui.screen import screen_text
 
@@ -40,7 +40,7 @@ POLLING = FIXTURES / "osc.server-create.active.log"
 async def opened(log: Path, size: tuple[int, int]
                  ) -> AsyncIterator[tuple[OsdoctorApp, Pilot[object], str]]:
     """The app on ``log`` once it is read, with the screen's text then."""
-    app = OsdoctorApp(log=log)
+    app = steady_app(log=log)
     async with app.run_test(size=size) as pilot:
         await wait_until(pilot, lambda: app.main.state == "read")
         await pilot.pause()
@@ -91,7 +91,7 @@ def _cut_after_first_poll() -> int:
 async def test_a_run_in_progress_shows_that_it_runs_and_what_the_poll_read(
         size: tuple[int, int]) -> None:
     command = [sys.executable, "-c", PRINT_THEN_WAIT, str(POLLING), str(_cut_after_first_poll())]
-    app = OsdoctorApp(command=command, clock=lambda: 100.0)
+    app = steady_app(command=command)
     async with app.run_test(size=size) as pilot:
         screen = app.main
         await wait_until(pilot, lambda: "BUILD (scheduling)" in screen_text(app)
