@@ -21,18 +21,25 @@ from osdoctor.tui.steps import step_command
 
 SEVERITY_STYLE = {"error": "bold white on red", "warning": "bold black on yellow",
                   "info": "bold white on blue"}
-OUTCOME_STYLE = {"failure": "bold white on red", "success": "bold black on green",
+OUTCOME_STYLE = {"failure": "bold white on red", "cancelled": "bold white on red",
+                 "success": "bold black on green",
                  "unknown": "bold black on yellow", "running": "bold black on cyan"}
 #: The headings of the other findings, by severity, in the order they come.
 GROUPS = {"error": "Also failing", "warning": "Warnings", "info": "Notes"}
 RUNNING_STEP = "x cancels the client (what it asked the cloud to do keeps running)"
 SUCCESS_STEP = "Nothing to do: the command did what it was asked."
+CANCELLED_STEP = ("Check the state of what the command asked for (show or list it) "
+                  "before running it again: the cloud may still be doing it.")
 
 
 def is_running(report: Report, final: bool) -> bool:
     """While the command runs, a branch that looks healthy so far is not a
     success: only the exit code says that."""
     return not final and report.trace.exit_code is None
+
+
+def cancelled(report: Report) -> bool:
+    return any(m.kind == "cancelled" for m in report.trace.messages[-3:])
 
 
 def headline(report: Report, final: bool) -> tuple[str, Finding | None]:
@@ -42,6 +49,8 @@ def headline(report: Report, final: bool) -> tuple[str, Finding | None]:
         return first.title, first
     if is_running(report, final):
         return "Nothing has failed so far.", None
+    if cancelled(report):
+        return "Cancelled before the command ended: nothing failed before that.", None
     return summary_line(report), None
 
 
@@ -52,6 +61,8 @@ def first_step(report: Report, final: bool) -> str:
         return first.next_steps[0] if first.next_steps else "No next step is documented for it."
     if is_running(report, final):
         return RUNNING_STEP
+    if cancelled(report):
+        return CANCELLED_STEP
     if report.outcome == "success":
         return SUCCESS_STEP
     return "Read the log pane (4) from the end: no rule explains this failure yet."
@@ -62,7 +73,7 @@ def verdict(report: Report, final: bool, scenario: bool = True) -> Text:
     and scenario › branch when there is room for it."""
     text = Text()
     running = is_running(report, final)
-    outcome = "running" if running else report.outcome
+    outcome = "running" if running else "cancelled" if cancelled(report) else report.outcome
     text.append(f" {outcome.upper()} ", OUTCOME_STYLE.get(outcome, "bold"))
     title, _first = headline(report, final)
     text.append(f" {title}", "bold")
