@@ -108,3 +108,4 @@ async def test_a_run_in_progress_shows_that_it_runs_and_what_the_poll_read(
         text = screen_text(app)
         assert "✗ cancelled: exit" in text
         assert "● running" not in text
+        assert "CANCELLED  " in text  # whatever the diagnosis says of the interrupted client

@@ -34,7 +34,6 @@ from textual.worker import get_current_worker
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.model import Report, Trace
 from osdoctor.paths import PrivateStorageError, exports_dir, sessions_dir, write_private
-from osdoctor.render.decisive import decisive_exchange
 from osdoctor.runner import Run, RunResult, insert_debug
 from osdoctor.tui import workers
 from osdoctor.tui.linestore import LineStore
@@ -292,19 +291,18 @@ class MainScreen(Screen[None]):
         timeline = self.query_one(Timeline)
         timeline.sync()
         if message.final:
-            self._open_on_decisive(message.report)
+            self._open_on_decisive(message.decisive)
         self._show_detail()
         self._show_status()
 
-    def _open_on_decisive(self, report: Report) -> None:
+    def _open_on_decisive(self, decisive: int | None) -> None:
         """Put the cursor on the exchange that decided the failure (else on the
         last, where a run ends), unless the user has already moved it."""
         timeline = self.query_one(Timeline)
         if timeline.touched:
             return
-        ex = decisive_exchange(report)
-        if ex is not None:
-            timeline.select_exchange(ex.index)
+        if decisive is not None:
+            timeline.select_exchange(decisive)
         else:
             timeline.move_to(timeline.row_count - 1)
 
