@@ -28,7 +28,11 @@ from osdoctor.tui.messages import RunFinished, RunStarted  # noqa: E402
 from osdoctor.tui.widgets.timeline import Timeline  # noqa: E402
 from osdoctor.tui.workers import LiveSource, knowledge  # noqa: E402
 
-SIZE = (150, 42)
+#: The sizes people use: a default terminal, a laptop's half screen, a wide one.
+SIZES = ((80, 24), (120, 36), (160, 45))
+#: Pictures taken at every size; then those taken at one size only (after "failing-run").
+EVERY_SIZE = ("live-run", "failing-run")
+ONE_SIZE = {(80, 24): ("exchange", "2"), (120, 36): ("scenario", "3")}
 #: Committed fixture logs to show, best first (a failing run with findings):
 #: a stack delete --wait that exits 1 although the stack IS deleted.
 PREFERRED: tuple[str, ...] = ("heat.stack-delete.gone-but-error.log",)
@@ -36,8 +40,6 @@ PREFERRED: tuple[str, ...] = ("heat.stack-delete.gone-but-error.log",)
 LINE_GAP = 0.012
 IN_PROGRESS = 0.6
 STARTED = datetime(2026, 11, 1, 12, 0, 0, tzinfo=UTC)
-
-
 def choose_log(workdir: Path) -> Path:
     for name in PREFERRED:
         candidate = ROOT / "tests" / "fixtures" / "logs" / name
@@ -55,7 +57,13 @@ def _argv(log: Path) -> list[str]:
     return [words[0], "--debug", *words[1:]]
 
 
-async def _shoot(log: Path, out_dir: Path) -> list[Path]:
+def names() -> list[str]:
+    """The files ``build`` writes, sorted."""
+    every = [f"{shot}-{w}x{h}.svg" for shot in EVERY_SIZE for w, h in SIZES]
+    return sorted(every + [f"{shot}-{w}x{h}.svg" for (w, h), (shot, _key) in ONE_SIZE.items()])
+
+
+async def _shoot(log: Path, out_dir: Path, size: tuple[int, int]) -> list[Path]:
     lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
     argv = _argv(log)
     outputs = [OutputLine(i * LINE_GAP, 2, text) for i, text in enumerate(lines)]
@@ -64,15 +72,17 @@ async def _shoot(log: Path, out_dir: Path) -> list[Path]:
     app = OsdoctorApp(command=None, clock=lambda: 100.0)
     app.main.initial_command = None
     written: list[Path] = []
+    suffix = f"-{size[0]}x{size[1]}.svg"
 
     app.animation_level = "none"  # the tab underline must not be caught mid-slide
 
-    def save(name: str) -> None:
-        path = out_dir / name
-        path.write_text(app.export_screenshot(title=f"osdoctor: {name[:-4]}"), encoding="utf-8")
+    def save(shot: str) -> None:
+        path = out_dir / (shot + suffix)
+        path.write_text(app.export_screenshot(title=f"osdoctor: {shot} at {size[0]}x{size[1]}"),
+                        encoding="utf-8")
         written.append(path)
 
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         screen = app.main
         screen.state = "starting"
         source = LiveSource(argv, "replay", STARTED)
@@ -86,7 +96,7 @@ async def _shoot(log: Path, out_dir: Path) -> list[Path]:
         await pilot.pause()
         screen.query_one(Timeline).focus()
         await pilot.pause()
-        save("live-run.svg")
+        save("live-run")
 
         source.feed(outputs[cut:])
         duration = round(len(outputs) * LINE_GAP, 3)
@@ -98,16 +108,13 @@ async def _shoot(log: Path, out_dir: Path) -> list[Path]:
         await pilot.pause()
         await pilot.press("1")
         await pilot.wait_for_scheduled_animations()
-        save("failing-run.svg")
+        save("failing-run")
 
-        screen.query_one(Timeline).focus()
-        await pilot.press("end", "enter")
-        await pilot.wait_for_scheduled_animations()
-        save("exchange-detail.svg")
-
-        await pilot.press("3")
-        await pilot.wait_for_scheduled_animations()
-        save("scenario.svg")
+        if size in ONE_SIZE:
+            shot, key = ONE_SIZE[size]
+            await pilot.press(key)
+            await pilot.wait_for_scheduled_animations()
+            save(shot)
     return written
 
 
@@ -116,7 +123,7 @@ def build(out_dir: Path, log: Path | None = None) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as work:
         chosen = log if log is not None else choose_log(Path(work))
-        return asyncio.run(_shoot(chosen, out_dir))
+        return [path for size in SIZES for path in asyncio.run(_shoot(chosen, out_dir, size))]
 
 
 if __name__ == "__main__":

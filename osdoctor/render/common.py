@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from osdoctor.facts import report_facts
-from osdoctor.model import Exchange, NearMiss, Report, ScenarioMatch
+from osdoctor.model import Exchange, Finding, NearMiss, Report, ScenarioMatch
 from osdoctor.render.rows import RowBuilder, TimelineRow, status_text
 from osdoctor.runbook.pages import branch_anchor, scenario_page
 
@@ -98,12 +98,18 @@ def short_path(ex: Exchange, width: int = 60) -> str:
     return path if len(path) <= width else path[: width - 1] + "…"
 
 
+def headline_finding(report: Report) -> Finding | None:
+    """The finding every format leads with: the first error, in the order the
+    diagnosis gave the findings (front ends do not re-sort them)."""
+    return next((f for f in report.findings if f.severity == "error"), None)
+
+
 def summary_line(report: Report) -> str:
     """One sentence on what happened, for the top of every format."""
     t = report.trace
-    errors = [f for f in report.findings if f.severity == "error"]
-    if errors:
-        return errors[0].title            # the cause, even in a paste of the output only
+    first = headline_finding(report)
+    if first is not None:
+        return first.title                # the cause, even in a paste of the output only
     if not t.openstack_lines:
         return "Nothing from an OpenStack client was found in this input."
     if report.outcome == "success":

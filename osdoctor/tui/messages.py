@@ -57,6 +57,9 @@ class ReportReady(Message):
     final: bool
     stdout: list[int]
     """Line numbers of what the command printed on stdout (its own output)."""
+    decisive: int | None = None
+    """The index of the exchange that decided a failed run (a final report's):
+    found on the worker's thread, since on a long log it takes a while."""
 
     def can_replace(self, message: Message) -> bool:
         return isinstance(message, ReportReady) and not message.final

@@ -23,10 +23,11 @@ from textual.message import Message
 from osdoctor.diagnose import diagnose
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.live import LiveTrace
-from osdoctor.model import Trace
+from osdoctor.model import Report, Trace
 from osdoctor.parse.lines import MAX_LINE, clean
 from osdoctor.parse.parser import Parser
 from osdoctor.paths import PrivateStorageError
+from osdoctor.render.decisive import decisive_exchange
 from osdoctor.runner import CommandError, OutputLine, Run, RunResult
 from osdoctor.session import FORMAT_VERSION, MAGIC, SessionWriter, is_session, redact_command
 from osdoctor.tui.linestore import FileLines, MemoryLines
@@ -94,6 +95,11 @@ def output_lines(trace: Trace, stdout: Iterable[int] = ()) -> list[int]:
     return sorted(numbers)
 
 
+def final_report(report: Report, stdout: list[int]) -> ReportReady:
+    ex = decisive_exchange(report)
+    return ReportReady(report, True, stdout, ex.index if ex is not None else None)
+
+
 class LiveSource:
     """A running command's lines as the panes see them: parsed as they come,
     numbered as in its session file (three header lines first)."""
@@ -138,7 +144,7 @@ class LiveSource:
             self.store.append(0, f"#note {note}")
         self.store.append(0, f"#exit {result.exit_code} {result.duration:.3f}")
         self.elapsed = result.duration
-        return ReportReady(diagnose(trace, kb), True, output_lines(trace, self.stdout))
+        return final_report(diagnose(trace, kb), output_lines(trace, self.stdout))
 
 
 def run_command(argv: list[str], post: Post, stop: Stop,
@@ -320,7 +326,7 @@ def load_log(path: Path, post: Post, stop: Stop, follow: bool = False,
         trace = parser.finish()
         stdout = output_lines(trace, reader.stdout)
         post(TraceGrew(reader.number, len(trace.exchanges)))
-        post(ReportReady(diagnose(trace, kb), True, stdout))
+        post(final_report(diagnose(trace, kb), stdout))
         post(LoadFinished(clock() - began))
     except OSError as error:
         post(SourceFailed(_read_error(path, error)))

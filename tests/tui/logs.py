@@ -30,6 +30,20 @@ with open(path, encoding="utf-8", errors="replace") as f:
 sys.exit(code)
 """
 
+#: A client that stops answering half way: prints a log's first lines on stderr,
+#: then waits forever (a run in progress, until the test cancels it).
+PRINT_THEN_WAIT = r"""
+import sys, threading
+path, count = sys.argv[1], int(sys.argv[2])
+with open(path, encoding="utf-8", errors="replace") as f:
+    for number, line in enumerate(f):
+        if number == count:
+            break
+        sys.stderr.write(line)
+sys.stderr.flush()
+threading.Event().wait()
+"""
+
 #: A command that prints a line and then waits forever: cancelled by the tests.
 HANGER = r"""
 import threading

@@ -23,6 +23,7 @@ from osdoctor.tui.widgets.timeline import Timeline
 from tests.helpers.children import child, gate
 from tests.tui.conftest import steady_app, wait_until
 from tests.tui.logs import HANGER, PRINTER, client, refused_env
+from tests.tui.screen import screen_text
 
 pytestmark = pytest.mark.anyio
 
@@ -45,11 +46,12 @@ async def test_open_a_log_and_navigate_with_keys(refused_log: Path) -> None:
         assert "Keystone could not be reached" in shown(app, "#diagnosis-body")
         timeline = screen.query_one(Timeline)
         assert timeline.row_count == 2
-        await pilot.press("down", "enter")
-        assert screen.query_one(TabbedContent).active == "exchange"
-        detail = shown(app, "#detail-body")
-        assert "POST http://127.0.0.1:9/v3/auth/tokens" in detail
-        assert "connection-refused" in detail
+        await pilot.press("up", "down", "enter")
+        # side by side, the exchange is under the timeline: enter goes there
+        assert app.focused is not None and app.focused.id == "side-detail"
+        text = screen_text(app)
+        assert "POST http://127.0.0.1:9/v3/auth/tokens" in text
+        assert "connection-refused" in text
         await pilot.press("3")
         scenario = shown(app, "#scenario-body")
         assert "✓ seen" in scenario and "✗ diverged" in scenario

@@ -1,4 +1,5 @@
-"""``osdoctor open`` shows, for every fixture log, what ``osdoctor explain`` says."""
+"""``osdoctor open`` shows, for every fixture log, what ``osdoctor explain`` says,
+and opens a failed run on the exchange that decided it."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ from rich.console import Console
 from textual.widgets import Static
 
 from osdoctor.diagnose import diagnose, parse_path
+from osdoctor.render.decisive import decisive_exchange
+from osdoctor.tui.widgets.timeline import Timeline
 from osdoctor.tui.workers import knowledge
 from tests.tui.conftest import steady_app, wait_until
 from tests.tui.logs import FIXTURES
+from tests.tui.screen import screen_text
 
 pytestmark = pytest.mark.anyio
 
@@ -37,3 +41,17 @@ async def test_open_shows_the_scenario_branch_and_findings(log: Path) -> None:
         elif expected.scenario is not None:       # a documented command, no known branch
             assert f"{expected.scenario.id} › " in verdict
         assert report.outcome.upper() in verdict
+        decisive = decisive_exchange(expected)
+        timeline = app.main.query_one(Timeline)
+        text = screen_text(app)
+        if decisive is None:
+            assert timeline.cursor == max(0, timeline.row_count - 1)
+            return
+        row = timeline.builder.row_of(decisive.index)
+        assert timeline.cursor == row
+        shown = timeline.builder.rows[row]
+        assert shown.first.index <= decisive.index <= shown.last.index
+        # the exchange pane, under the timeline at this width, shows that request
+        # (a redirect hop's row shows where it led)
+        assert f"row {row + 1} {decisive.request.method}" in text
+        assert f"request {shown.shown.index + 1} · service" in text

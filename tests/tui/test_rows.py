@@ -94,6 +94,6 @@ def test_a_live_report_that_looks_healthy_so_far_is_not_a_success() -> None:
     running = Report(trace=Trace(), outcome="success", scenario=match)
     text = verdict(running, final=False).plain
     assert text.startswith(" RUNNING ") and "deleted so far" in text
-    assert "nothing has failed so far" in text
+    assert "Nothing has failed so far" in text
     done = Report(trace=Trace(exit_code=0), outcome="success", scenario=match)
     assert verdict(done, final=True).plain.startswith(" SUCCESS ")

@@ -25,7 +25,10 @@ def test_screenshots_are_current(tmp_path: Path) -> None:
     module = _script()
     written = module.build(tmp_path)  # type: ignore[attr-defined]
     names = sorted(p.name for p in written)
-    assert names == ["exchange-detail.svg", "failing-run.svg", "live-run.svg", "scenario.svg"]
+    assert names == module.names()  # type: ignore[attr-defined]
+    for size in ("80x24", "120x36", "160x45"):
+        assert f"failing-run-{size}.svg" in names and f"live-run-{size}.svg" in names
+    assert sorted(p.name for p in (ROOT / "screenshots").glob("*.svg")) == names
     stale = [name for name in names
              if (ROOT / "screenshots" / name).read_text(encoding="utf-8")
              != (tmp_path / name).read_text(encoding="utf-8")]

@@ -1,5 +1,11 @@
-"""The incident screen: timeline on the left, the panes on the right, the
-verdict always in view at the top.
+"""The incident screen: the run state and the cause always in view at the top,
+the timeline and the exchange that decided the failure, the diagnosis with
+the headline finding pinned.
+
+The layout follows the width (``HORIZONTAL_BREAKPOINTS``): below 100 columns
+one column (the headline's first next step gets its own line at the top, since
+the diagnosis pane may be behind another tab); from 100 on, the timeline with
+the selected exchange under it on the left and the panes on the right.
 
 The screen owns one source at a time (a running command or an opened log),
 fed by a thread worker from ``tui.workers``; it only reacts to the messages
@@ -19,6 +25,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input, OptionList, Static, TabbedContent, TabPane
@@ -41,18 +48,22 @@ from osdoctor.tui.messages import (
 )
 from osdoctor.tui.screens.dialogs import ConfirmProbe, ConfirmRun, RecentSessions
 from osdoctor.tui.widgets.detail import ExchangeDetail
-from osdoctor.tui.widgets.diagnosis import DiagnosisView, verdict
+from osdoctor.tui.widgets.diagnosis import DiagnosisView, next_line, verdict
 from osdoctor.tui.widgets.linelist import LineList
 from osdoctor.tui.widgets.rawlog import RawLog
 from osdoctor.tui.widgets.scenario import ScenarioView
-from osdoctor.tui.widgets.timeline import Timeline
+from osdoctor.tui.widgets.timeline import Timeline, TimelineHead
 
 CANCEL_NOTE = ("the client was stopped, but what it asked the cloud to do keeps running "
                "server-side (a stack create, a node deploy...): check its state before retrying")
 TABS = ("diagnosis", "exchange", "scenario", "log", "output")
+#: Width from which the panes stand side by side (see the module's docstring).
+WIDE = 100
+BUSY, BAD, GOOD = "bold black on yellow", "bold white on red", "bold black on green"
 
 
 class MainScreen(Screen[None]):
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE, "-wide")]
     BINDINGS = [
         Binding("ctrl+c", "cancel", "Cancel run", priority=True, show=False),
         Binding("x", "cancel", "Cancel run"),
@@ -107,12 +118,14 @@ class MainScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         yield Static(id="verdict")
+        yield Static(id="next")
         yield self._input("command to run, e.g. openstack server list  (enter runs it, "
                           "escape closes)", "prompt")
         with Horizontal(id="body"):
             with Vertical(id="left"):
-                yield Static(id="timeline-head")
+                yield TimelineHead(id="timeline-head")
                 yield Timeline(id="timeline")
+                yield ExchangeDetail(id="side-detail")
             with TabbedContent(id="tabs", initial="diagnosis"):
                 with TabPane("1 Diagnosis", id="diagnosis"):
                     yield DiagnosisView(id="diagnosis-view")
@@ -133,7 +146,25 @@ class MainScreen(Screen[None]):
         field.cursor_blink = self.cursor_blink
         return field
 
+    @property
+    def wide(self) -> bool:
+        return self.has_class("-wide")
+
+    def on_resize(self) -> None:
+        """Side by side, the exchange is under the timeline: its tab goes."""
+        tabs = self.query_one(TabbedContent)
+        if self.wide:
+            if tabs.active == "exchange":
+                tabs.active = "diagnosis"
+            tabs.hide_tab("exchange")
+        else:
+            tabs.show_tab("exchange")
+        self.detail_stale = True
+        self._show_detail()
+        self._show_status()
+
     def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self.query_one("#search").display = False
         self._show_status()
         if self.initial_command:
@@ -142,6 +173,14 @@ class MainScreen(Screen[None]):
             self.open_log(self.initial_log, self.follow)
         else:
             self.action_prompt()
+
+    def _theme_changed(self, _theme: object) -> None:
+        """Some text colours follow the theme's background (see ``tui.palette``)."""
+        if self.report is not None:
+            self.query_one(DiagnosisView).show(self.report, self.final)
+        self.detail_stale = True
+        self._show_detail()
+        self.query_one(Timeline).refresh()
 
     # -- starting sources --------------------------------------------------
     @property
@@ -153,7 +192,7 @@ class MainScreen(Screen[None]):
         from osdoctor.cli import destructive_word
 
         if self.running:
-            self.notify("A command is running: cancel it first (x).", severity="warning")
+            self.say("A command is running: cancel it first (x).", severity="warning")
             return
         word = destructive_word(command)
         if word is not None and not self.assume_yes:
@@ -161,7 +200,7 @@ class MainScreen(Screen[None]):
                 if yes:
                     self._launch(command)
                 else:
-                    self.notify("Not run.")
+                    self.say("Not run.")
                     if self.trace is None:
                         self.action_prompt()
 
@@ -183,7 +222,7 @@ class MainScreen(Screen[None]):
 
     def open_log(self, path: Path, follow: bool = False) -> None:
         if self.running:
-            self.notify("A command is running: cancel it first (x).", severity="warning")
+            self.say("A command is running: cancel it first (x).", severity="warning")
             return
         self._reset("reading", str(path))
         self.follow = follow
@@ -235,7 +274,6 @@ class MainScreen(Screen[None]):
         timeline = self.query_one(Timeline)
         had_rows = timeline.row_count
         timeline.sync()
-        self.query_one("#timeline-head", Static).update(timeline.header())
         self.query_one("#rawlog", RawLog).sync()
         if not had_rows and timeline.row_count:
             self._show_detail()
@@ -250,9 +288,23 @@ class MainScreen(Screen[None]):
         log.evidence = {e.line for f in message.report.findings for e in f.evidence}
         log.refresh()
         self.query_one("#stdout", RawLog).sync(message.stdout)
-        self.query_one(Timeline).sync()
+        timeline = self.query_one(Timeline)
+        timeline.sync()
+        if message.final:
+            self._open_on_decisive(message.decisive)
         self._show_detail()
         self._show_status()
+
+    def _open_on_decisive(self, decisive: int | None) -> None:
+        """Put the cursor on the exchange that decided the failure (else on the
+        last, where a run ends), unless the user has already moved it."""
+        timeline = self.query_one(Timeline)
+        if timeline.touched:
+            return
+        if decisive is not None:
+            timeline.select_exchange(decisive)
+        else:
+            timeline.move_to(timeline.row_count - 1)
 
     @on(RunFinished)
     def _run_finished(self, message: RunFinished) -> None:
@@ -267,7 +319,7 @@ class MainScreen(Screen[None]):
             self.state = "cancelled" if message.result.cancelled else "finished"
             if message.result.cancelled:
                 self.note = CANCEL_NOTE
-                self.notify("Cancelled: " + CANCEL_NOTE, severity="warning", timeout=10)
+                self.say("Cancelled: " + CANCEL_NOTE, severity="warning", timeout=10)
             elif message.result.notes:
                 self.note = "; ".join(message.result.notes)
         self._show_status()
@@ -283,8 +335,12 @@ class MainScreen(Screen[None]):
     @on(SourceFailed)
     def _failed(self, message: SourceFailed) -> None:
         self.state, self.note = "failed", message.error
-        self.notify(message.error, severity="error", timeout=10)
+        self.say(message.error, severity="error", timeout=10)
         self._show_status()
+
+    @on(Timeline.ColumnsChanged)
+    def _columns_changed(self) -> None:
+        self.query_one(TimelineHead).refresh()
 
     @on(LineList.CursorMoved, "#timeline")
     def _cursor(self) -> None:
@@ -299,7 +355,7 @@ class MainScreen(Screen[None]):
         try:
             command = shlex.split(event.value)
         except ValueError as error:
-            self.notify(f"cannot read that command: {error}", severity="error")
+            self.say(f"cannot read that command: {error}", severity="error")
             return
         if command:
             self.start_command(command)
@@ -308,12 +364,18 @@ class MainScreen(Screen[None]):
     def _search_submitted(self, event: Input.Submitted) -> None:
         log = self.query_one("#rawlog", RawLog)
         if not log.find(event.value):
-            self.notify(f"not found: {event.value}", severity="warning")
+            self.say(f"not found: {event.value}", severity="warning")
         log.focus()
 
-    @on(OptionList.OptionSelected, "#steps")
+    @on(OptionList.OptionSelected, "#steps, .finding-steps")
     def _step_chosen(self) -> None:
         self.action_copy_step()
+
+    def say(self, message: str, severity: SeverityLevel = "information",
+            timeout: float | None = None) -> None:
+        """A toast that replaces the one before: stacked toasts hide each other."""
+        self.app.clear_notifications()
+        self.notify(message, severity=severity, timeout=timeout)
 
     # -- showing -------------------------------------------------------------
     def _kb(self) -> KnowledgeBase | None:
@@ -322,43 +384,68 @@ class MainScreen(Screen[None]):
     def _show_detail(self) -> None:
         """Describe the exchange under the cursor, if the pane is in view: holding
         a key down over 50,000 rows must not lay out a hidden pane each time."""
-        if self.query_one(TabbedContent).active != "exchange":
+        if self.wide:
+            pane = self.query_one("#side-detail", ExchangeDetail)
+        elif self.query_one(TabbedContent).active == "exchange":
+            pane = self.query_one("#detail", ExchangeDetail)
+        else:
             self.detail_stale = True
             return
         self.detail_stale = False
         timeline = self.query_one(Timeline)
-        self.query_one(ExchangeDetail).show(timeline.row(timeline.cursor), self.lines)
+        pane.show(timeline.row(timeline.cursor), self.lines, timeline.cursor)
 
     @on(TabbedContent.TabActivated)
     def _tab_shown(self) -> None:
         if self.detail_stale:
             self._show_detail()
 
+    def _run_state(self) -> str:
+        """Running (with the time), the exit code, cancelled: what a glance needs."""
+        if self.state == "running" and self.started is not None:
+            return f"● running {self.clock() - self.started:.1f}s"
+        if self.result is not None:
+            mark = "✓" if self.result.exit_code == 0 and not self.result.cancelled else "✗"
+            return (f"{mark} {self.state}: exit {self.result.exit_code} "
+                    f"after {self.result.duration:.1f}s")
+        if self.state == "reading" and self.follow:
+            return "following"
+        if self.state == "read" and self.trace is not None:
+            code = self.trace.exit_code
+            return f"log read: exit {code}" if code is not None else "log read: no exit code"
+        return self.state
+
+    def _state_style(self) -> str:
+        if self.state in ("running", "starting", "cancelling", "reading"):
+            return BUSY
+        if self.state in ("cancelled", "failed"):
+            return BAD
+        code = (self.result.exit_code if self.result is not None
+                else self.trace.exit_code if self.trace is not None else None)
+        if code is None:
+            return "bold"
+        return GOOD if code == 0 else BAD
+
     def _show_status(self) -> None:
         text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(" osdoctor ", "bold reverse")
+        text.append(f" {self._run_state()} ", self._state_style())
+        timeline = self.query_one(Timeline)
+        polling = (timeline.row_state(timeline.row_count - 1)
+                   if self.state in ("running", "reading", "cancelling") else None)
+        if polling:
+            text.append(f" last read: {polling} ", "bold")
         text.append(f" {self.title_text or 'no command yet: press r to run one'} ", "bold")
-        state_style = {"running": "bold yellow", "starting": "yellow", "cancelled": "bold red",
-                       "failed": "bold red", "finished": "bold green", "read": "green",
-                       "reading": "yellow"}.get(self.state, "dim")
-        state = self.state
-        if self.state == "running" and self.started is not None:
-            state = f"● running {self.clock() - self.started:.1f}s"
-        elif self.result is not None:
-            state = (f"{self.state}: exit {self.result.exit_code} "
-                     f"after {self.result.duration:.1f}s")
-        elif self.state == "reading" and self.follow:
-            state = "following"
-        text.append(f"│ {state} ", state_style)
         lines, exchanges = self.counts
         text.append(f"│ {exchanges} requests │ {lines} lines ", "dim")
         if self.note:
             text.append(f"│ {self.note}", "red" if self.state in ("cancelled", "failed") else "dim")
         self.query_one("#status", Static).update(text)
-        banner = (verdict(self.report, self.final) if self.report is not None
+        banner = (verdict(self.report, self.final, scenario=self.wide)
+                  if self.report is not None
                   else Text(" waiting for the first requests…" if self.state != "idle" else "",
                             "dim"))
         self.query_one("#verdict", Static).update(banner)
+        self.query_one("#next", Static).update(next_line(self.report, self.final))
 
     # -- actions -------------------------------------------------------------
     def action_cancel(self) -> None:
@@ -370,9 +457,9 @@ class MainScreen(Screen[None]):
         elif self.follow and self.state == "reading":
             self.workers.cancel_group(self, "source")
             self.follow_wake.set()
-            self.notify("Stopped following the file.")
+            self.say("Stopped following the file.")
         else:
-            self.notify("Nothing is running (ctrl+q quits).")
+            self.say("Nothing is running (ctrl+q quits).")
 
     def action_prompt(self) -> None:
         prompt = self.query_one("#prompt", Input)
@@ -387,6 +474,9 @@ class MainScreen(Screen[None]):
         self.query_one(Timeline).focus()
 
     def action_tab(self, tab: str) -> None:
+        if tab == "exchange" and self.wide:
+            self.query_one("#side-detail").focus()
+            return
         self.query_one(TabbedContent).active = tab
         focus = {"diagnosis": "#steps", "log": "#rawlog", "output": "#stdout"}.get(tab)
         if focus and self.query_one(focus).display:
@@ -395,32 +485,32 @@ class MainScreen(Screen[None]):
     def action_copy_step(self) -> None:
         command = self.query_one(DiagnosisView).selected_command()
         if command is None:
-            self.notify("No next step to copy yet.", severity="warning")
+            self.say("No next step to copy yet.", severity="warning")
             return
         self.app.copy_to_clipboard(command)
-        self.notify(f"Copied: {command}")
+        self.say(f"Copied: {command}")
 
     def action_export(self) -> None:
         from osdoctor.render.markdown import render_markdown
 
         if self.report is None:
-            self.notify("Nothing to export yet.", severity="warning")
+            self.say("Nothing to export yet.", severity="warning")
             return
         stem = (self.source_path.name if self.source_path else "report").removesuffix(".log")
         path = exports_dir() / f"{stem.removesuffix('.session')}.md"
         try:
             write_private(path, render_markdown(self.report))
         except PrivateStorageError as error:
-            self.notify(str(error), severity="error")
+            self.say(str(error), severity="error")
             return
         self.export_path = path
-        self.notify(f"Report exported to {path}", timeout=10)
+        self.say(f"Report exported to {path}", timeout=10)
 
     def action_probe(self) -> None:
         """Plan the live checks of the findings (nothing sent), ask, then run them."""
         kb = self._kb()
         if self.report is None or not self.final or kb is None:
-            self.notify("Live checks run on a finished report.", severity="warning")
+            self.say("Live checks run on a finished report.", severity="warning")
             return
         from osdoctor.probe.cloudconfig import CloudConfigError, load_cloud_auth
         from osdoctor.probe.runner import contacts, plan
@@ -435,13 +525,13 @@ class MainScreen(Screen[None]):
         scope = Scope.from_trace(report.trace, {})
         planned = plan(report, kb, scope, cloud)
         if not planned:
-            self.notify("No finding of this report has a live check.")
+            self.say("No finding of this report has a live check.")
             return
         hosts = contacts(planned, cloud, scope)
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.notify("Checking against the live cloud…")
+                self.say("Checking against the live cloud…")
                 self._probe(report, planned, scope, cloud, cloud_error)
 
         if hosts:
@@ -465,7 +555,7 @@ class MainScreen(Screen[None]):
         view.probes, view.probed = results, report
         view.show(report, self.final)
         confirmed = sum(1 for _p, status, _d in results.values() if status == "confirmed")
-        self.notify(f"Live check: {confirmed} of {len(results)} confirmed.")
+        self.say(f"Live check: {confirmed} of {len(results)} confirmed.")
 
     def action_sessions(self) -> None:
         def chosen(path: Path | None) -> None:
@@ -483,14 +573,14 @@ class MainScreen(Screen[None]):
     def action_search_next(self, backwards: bool) -> None:
         log = self.query_one("#rawlog", RawLog)
         if log.search and not log.find(log.search, backwards):
-            self.notify(f"not found: {log.search}", severity="warning")
+            self.say(f"not found: {log.search}", severity="warning")
 
     def action_evidence(self, backwards: bool) -> None:
         self.query_one(TabbedContent).active = "log"
         log = self.query_one("#rawlog", RawLog)
         log.focus()
         if not log.next_evidence(backwards):
-            self.notify("No evidence lines (yet).")
+            self.say("No evidence lines (yet).")
 
     def stop(self) -> RunResult | None:
         """Cancel a running command and wait for it: called when the app exits.

@@ -13,9 +13,9 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from osdoctor.model import Body, Exchange
-from osdoctor.render.rows import TimelineRow, status_class, status_text, template_path
+from osdoctor.render.rows import TimelineRow, status_text, template_path
 from osdoctor.tui.linestore import LineStore
-from osdoctor.tui.widgets.timeline import STATUS_STYLE
+from osdoctor.tui.widgets.timeline import status_style
 
 #: Beyond this many characters a body is shown as text, not pretty JSON.
 PRETTY_LIMIT = 20_000
@@ -50,21 +50,25 @@ def _body(body: Body | None) -> RenderableType:
     return Text(text + note)
 
 
-def describe(row: TimelineRow, lines: LineStore | None) -> RenderableType:
-    """Everything known about the row's exchange, as one renderable."""
+def describe(row: TimelineRow, lines: LineStore | None,
+             number: int | None = None, dark: bool = True) -> RenderableType:
+    """Everything known about the row's exchange, as one renderable; ``number``
+    is the row's place in the timeline (from 0)."""
     ex: Exchange = row.shown
     parts: list[RenderableType] = []
     head = Text()
-    head.append(f"#{ex.index + 1} ", "dim")
+    if number is not None:
+        head.append(f"row {number + 1} ", "dim")
     head.append(f"{ex.request.method} ", "bold")
     head.append(ex.request.url)
     head.append("  →  ")
-    head.append(status_text(ex), STATUS_STYLE.get(status_class(ex), ""))
+    head.append(status_text(ex), status_style(ex, dark))
     if ex.response and ex.response.reason:
         head.append(f" {ex.response.reason}")
     parts.append(head)
     facts = Text(style="dim")
-    facts.append(f"service {ex.service or 'unknown'} · template {template_path(ex.path or '/')}")
+    facts.append(f"request {ex.index + 1} · service {ex.service or 'unknown'} · "
+                 f"template {template_path(ex.path or '/')}")
     if ex.time is not None:
         facts.append(f" · at {ex.time:.3f}s")
     facts.append(f" · lines {ex.first_line}-{ex.last_line}")
@@ -73,11 +77,12 @@ def describe(row: TimelineRow, lines: LineStore | None) -> RenderableType:
     parts.append(facts)
     if row.redirect is not None:
         hop = row.redirect
-        parts.append(Text(f"redirect: #{hop.index + 1} {hop.request.method} {hop.request.url} "
+        parts.append(Text(f"redirect: request {hop.index + 1} {hop.request.method} "
+                          f"{hop.request.url} "
                           f"answered {status_text(hop)}, followed to the request above", "cyan"))
     if row.count > 1:
         parts.append(Text(f"{row.count} identical requests folded into this row "
-                          f"(#{row.first.index + 1} to #{row.last.index + 1}); "
+                          f"(requests {row.first.index + 1} to {row.last.index + 1}); "
                           "showing the last", "cyan"))
     parts += [Text("\nRequest headers", "bold underline"), _headers(ex.request.headers),
               Text("\nRequest body", "bold underline"), _body(ex.request.body)]
@@ -108,10 +113,11 @@ class ExchangeDetail(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static(Text("No exchange selected.", "dim"), id="detail-body")
 
-    def show(self, row: TimelineRow | None, lines: LineStore | None) -> None:
+    def show(self, row: TimelineRow | None, lines: LineStore | None,
+             number: int | None = None) -> None:
         body = self.query_one("#detail-body", Static)
         if row is None:
             body.update(Text("No exchange selected.", "dim"))
         else:
-            body.update(describe(row, lines))
+            body.update(describe(row, lines, number, self.app.current_theme.dark))
         self.scroll_home(animate=False)

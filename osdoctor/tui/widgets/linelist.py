@@ -7,16 +7,48 @@ view, instead of a DataTable that builds every cell.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.color import Color
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+
+#: The WCAG contrast ratio that text needs against its background.
+TEXT_CONTRAST = 4.5
+
+
+def _luminance(color: Color) -> float:
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(color.r) + 0.7152 * channel(color.g) + 0.0722 * channel(color.b)
+
+
+def contrast(one: Color, other: Color) -> float:
+    light, dark = sorted((_luminance(one), _luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@lru_cache(maxsize=16)
+def readable(style: Style) -> Style:
+    """``style`` with its background darkened (or lightened, under dark text)
+    until its text has ``TEXT_CONTRAST``: some themes' cursor colours fall short."""
+    if style.color is None or style.bgcolor is None:
+        return style
+    fg, bg = Color.from_rich_color(style.color), Color.from_rich_color(style.bgcolor)
+    for _ in range(20):
+        if contrast(fg, bg) >= TEXT_CONTRAST:
+            break
+        bg = bg.darken(0.04) if fg.brightness > bg.brightness else bg.lighten(0.04)
+    return style + Style(bgcolor=bg.rich_color)
 
 
 class LineList(ScrollView, can_focus=True):
@@ -32,7 +64,7 @@ class LineList(ScrollView, can_focus=True):
         Binding("enter", "choose", "Open", show=False),
     ]
 
-    COMPONENT_CLASSES = {"linelist--cursor"}
+    COMPONENT_CLASSES = {"linelist--cursor", "linelist--cursor-blurred"}
 
     class CursorMoved(Message):
         """The cursor is on a new row."""
@@ -52,6 +84,8 @@ class LineList(ScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.cursor = 0
+        self.touched = False
+        """Whether the user moved the cursor: then nothing moves it for them."""
         self._count = 0
         self._widest = 0
 
@@ -84,11 +118,13 @@ class LineList(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         text = self.render_row(row, width)
         if row == self.cursor:
-            cursor = self.get_component_rich_style("linelist--cursor")
-            if not self.has_focus:
-                cursor = Style(bgcolor=cursor.bgcolor, dim=True) if cursor.bgcolor else cursor
-            text.stylize(cursor)
+            # One style for the whole row: a status coloured for a dark background
+            # would be unreadable on the cursor's (red on orange).
+            cursor = readable(self.get_component_rich_style(
+                "linelist--cursor" if self.has_focus else "linelist--cursor-blurred"))
+            text = Text(text.plain, no_wrap=True, end="")
             text.pad_right(max(0, width + scroll_x - text.cell_len))
+            text.stylize(cursor)
         if text.cell_len > self._widest:
             self._widest = text.cell_len
             self.call_later(self._grow)
@@ -117,18 +153,22 @@ class LineList(ScrollView, can_focus=True):
             self.refresh(Region(0, y, self.size.width, 1))
 
     def action_move(self, delta: int) -> None:
+        self.touched = True
         self.move_to(self.cursor + delta)
 
     def action_page(self, direction: int) -> None:
+        self.touched = True
         self.move_to(self.cursor + direction * max(1, self.scrollable_content_region.height - 1))
 
     def action_edge(self, end: int) -> None:
+        self.touched = True
         self.move_to(self._count - 1 if end else 0)
 
     def action_choose(self) -> None:
         self.post_message(self.Chosen(self, self.cursor))
 
     def on_click(self, event: events.Click) -> None:
+        self.touched = True
         self.move_to(self.scroll_offset.y + event.y)
 
     def on_focus(self) -> None:
