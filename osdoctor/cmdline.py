@@ -84,15 +84,16 @@ COMMAND_WORDS = frozenset(
     """.split()
 )
 
-#: Commands with a secret in a positional argument: the command words, the options
-#: that take a value there, and which positional arguments (after the command
-#: words, counted from 0; None for all of them) are secret.
-_POSITIONAL: tuple[tuple[tuple[str, ...], frozenset[str], tuple[int, ...] | None], ...] = (
-    (("credential", "create"), frozenset({"--type", "--project", "--project-domain"}), (1,)),
-    (("ec2", "credentials", "delete"), frozenset({"--user", "--user-domain"}), None),
-    (("ec2", "credentials", "show"), frozenset({"--user", "--user-domain"}), None),
-    (("token", "revoke"), frozenset(), None),
-    (("tempurl",), frozenset({"--digest", "--ip-range"}), (3,)),
+#: Commands with a secret in a positional argument: the command words, and which
+#: positional arguments after them (counted from 0; None for all) are secret.
+#: (Options with a value are skipped while counting: every ``--name`` not in
+#: _FLAGS takes one.)
+_POSITIONAL: tuple[tuple[tuple[str, ...], tuple[int, ...] | None], ...] = (
+    (("credential", "create"), (1,)),
+    (("ec2", "credentials", "delete"), None),
+    (("ec2", "credentials", "show"), None),
+    (("token", "revoke"), None),
+    (("tempurl",), (3,)),
 )
 
 
@@ -238,9 +239,11 @@ def _mask_positional(
 ) -> None:
     """The commands that take a secret as a positional argument."""
     plain = [words[i] for i in positional]
-    for command, _value_options, secret in _POSITIONAL:
+    firsts = {command[0] for command, _secret in _POSITIONAL}
+    starts = [at for at, word in enumerate(plain) if word in firsts]
+    for command, secret in _POSITIONAL:
         size = len(command)
-        for at in range(len(plain) - size + 1):
+        for at in starts:
             if tuple(plain[at : at + size]) != command:
                 continue
             rest = positional[at + size :]

@@ -4,6 +4,13 @@ The corpus lines (tests/secret_corpus.py) are placed in a log as the clients
 print them; the parsed trace itself is walked string by string (every front
 end renders from it), then each report format, the anonymised report, and a
 saved session of a real lab run are checked.
+
+Then the lab's secret cases, each a real client run with the lab's fake
+secrets in one shape: their fixtures in every explain format (plain,
+anonymised, --why-not), from stdin and in the runbook; and each case run
+again through ``osdoctor run --no-tui``, with its report, its saved session
+and the explanation of that session checked. (The TUI's checks of the same
+cases are in tests/tui/test_no_secret_on_screen.py.)
 """
 
 from __future__ import annotations
