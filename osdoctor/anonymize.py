@@ -396,27 +396,18 @@ class Anonymizer:
         return pattern.sub(lambda match: inverse[match.group()], text)
 
     def save_mapping(self, path: str | os.PathLike[str]) -> Path:
-        """Write the mapping as JSON, readable by the owner only (0600; a folder it
-        has to create is 0700): the mapping undoes the anonymisation."""
-        target = Path(path)
-        if not target.parent.exists():
-            target.parent.mkdir(mode=0o700, parents=True)
+        """Write the mapping as JSON, readable by the owner only (0600; every folder
+        it has to create, parents included, is 0700): the mapping undoes the
+        anonymisation."""
+        from osdoctor.paths import write_private
+
         document = {
             "format": "osdoctor-anonymize-mapping/1",
             "mapping": self._stand_in,
             "kinds": self._kind,
         }
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            os.fchmod(fd, 0o600)  # an existing file keeps its mode through O_CREAT
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                fd = -1
-                json.dump(document, handle, indent=2, ensure_ascii=False)
-                handle.write("\n")
-        finally:
-            if fd != -1:
-                os.close(fd)
-        return target
+        text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        return write_private(Path(path), text)
 
     @classmethod
     def load_mapping(cls, path: str | os.PathLike[str]) -> Anonymizer:

@@ -134,14 +134,17 @@ def cmd_explain(args: argparse.Namespace) -> int:
     shown = report
     if args.anonymize:
         from osdoctor.anonymize import Anonymizer
-        from osdoctor.paths import exports_dir
+        from osdoctor.paths import PrivateStorageError, exports_dir
 
         # Anonymise first, then diagnose and render: both shorten values, and a
         # cut id would no longer be recognised.
         anon = Anonymizer()
         anon.learn_from_trace(trace)
         shown = diagnose(anon.anonymize_trace(trace), kb)
-        mapping = anon.save_mapping(exports_dir() / f"anonymize-map-{os.getpid()}.json")
+        try:
+            mapping = anon.save_mapping(exports_dir() / f"anonymize-map-{os.getpid()}.json")
+        except PrivateStorageError as exc:
+            return _fail(f"cannot save the anonymisation mapping: {exc}")
         print(f"osdoctor: the mapping back to real names is in {mapping} (keep it private)",
               file=sys.stderr)
     sys.stdout.write(_render(shown, args))
@@ -240,7 +243,10 @@ def _confirm(argv: list[str], word: str, assume_yes: bool) -> bool:
         print(f"osdoctor: '{word}' changes the cloud and the client will not ask without a "
               "terminal; add --yes to run it anyway", file=sys.stderr)
         return False
-    answer = input(f"This command changes the cloud ({word}): {' '.join(argv)}\nRun it? [y/N] ")
+    from osdoctor.cmdline import command_text
+
+    answer = input(f"This command changes the cloud ({word}): {command_text(argv)}\n"
+                   "Run it? [y/N] ")
     return answer.strip().lower() in ("y", "yes")
 
 

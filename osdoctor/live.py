@@ -10,24 +10,34 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 
+from osdoctor.cmdline import command_text, known_secrets, prints_bare_secret
 from osdoctor.model import Message, Trace
 from osdoctor.parse.lines import Line, clean
 from osdoctor.parse.parser import Parser, _client_of
 from osdoctor.runner import OutputLine, RunResult
+from osdoctor.secretnames import MASK
 
 SESSION_HEADER_LINES = 3
 
 
 class LiveTrace:
-    """Thread-safe: the runner's reader thread feeds, a front end snapshots."""
+    """Thread-safe: the runner's reader thread feeds, a front end snapshots.
+
+    The command is known here, so its secret values (and its templates' hidden
+    parameters) are masked in every line, whatever their shape there (a
+    passphrase echoed word by word), and the standard output of ``-f value -c
+    secret`` whole."""
 
     def __init__(self, argv: Sequence[str], source: str = "-") -> None:
         self.parser = Parser(source)
         words = [a for a in argv if a not in ("--debug", "-d")]
         trace = self.parser.trace
-        trace.command = " ".join(words)
+        secrets = self.parser.secrets
+        secrets.update(known_secrets(argv))
+        trace.command = secrets.literals.mask(command_text(words))
         trace.command_line = 2
         trace.client = _client_of(words[0]) if words else "unknown"
+        self._bare = prints_bare_secret(argv)
         self._number = SESSION_HEADER_LINES
         self._lock = threading.Lock()
         self.lines_seen = 0
@@ -36,7 +46,10 @@ class LiveTrace:
         with self._lock:
             self._number += 1
             self.lines_seen += 1
-            self.parser.feed(Line(self._number, clean(out.text), time=out.time))
+            text = clean(out.text)
+            if self._bare and out.fd == 1:
+                text = MASK if text.strip() else text
+            self.parser.feed(Line(self._number, text, time=out.time))
             if out.cut:
                 self._number += 1
 

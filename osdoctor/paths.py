@@ -101,14 +101,36 @@ def private_dir(path: Path | str) -> Path:
         raise PrivateStorageError(f"refusing folder {target}: it is not a folder")
     if info.st_uid != os.getuid():
         raise PrivateStorageError(f"refusing folder {target}: it belongs to another user")
-    if stat.S_IMODE(info.st_mode) != 0o700:
-        try:
-            os.chmod(target, 0o700)
-        except OSError as error:
-            raise PrivateStorageError(
-                f"cannot make folder {target} private: {error.strerror}"
-            ) from None
+    _tighten(target)
+    for root in _own_roots():
+        if root != target and root in target.parents:
+            _tighten(root)
     return target
+
+
+def _own_roots() -> list[Path]:
+    """osdoctor's own top folders: made private too when one below them is used, so
+    that a folder an older version created open is closed. (``OSDOCTOR_HOME``
+    itself may be a folder of the user's that osdoctor did not create: left alone.)"""
+    return [data_dir(), config_dir(), cache_dir()]
+
+
+def _tighten(folder: Path) -> None:
+    """Make a folder of the user's 0700 (a symlink or someone else's is left alone:
+    ``private_dir`` refuses those where it matters)."""
+    try:
+        info = os.lstat(folder)
+    except OSError:
+        return
+    if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode) \
+            or info.st_uid != os.getuid() or stat.S_IMODE(info.st_mode) == 0o700:
+        return
+    try:
+        os.chmod(folder, 0o700)
+    except OSError as error:
+        raise PrivateStorageError(
+            f"cannot make folder {folder} private: {error.strerror}"
+        ) from None
 
 
 def write_private(path: Path | str, data: str | bytes) -> Path:

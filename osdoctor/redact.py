@@ -27,10 +27,20 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from itertools import accumulate, islice
 
-__all__ = ["MASK", "PemMasker", "contains_secret", "redact_line", "redact_lines", "redact_text"]
+from osdoctor.cmdline import redact_echoed_values
+from osdoctor.secretnames import MASK, is_secret_name
+from osdoctor.secretstream import SecretMemory, TableColumns, hidden_parameters
 
-MASK = "***"
-"""What a secret value becomes."""
+__all__ = [
+    "MASK",
+    "PemMasker",
+    "SecretMemory",
+    "StreamRedactor",
+    "contains_secret",
+    "redact_line",
+    "redact_lines",
+    "redact_text",
+]
 
 #: Lowercase words of which at least one is in every line a rule can change.
 _TRIGGERS = (
@@ -43,11 +53,13 @@ _TRIGGERS = (
     "eyj",
     "blob",
     "cookie",
-    "authoriz",
-    "_sig",
+    "auth",
+    "sig",
     "access",
     "data",
-    "credential",
+    "cred",
+    "pwd",
+    "payload",
 )
 
 #: Characters that end a line for ``str.splitlines``: a value never runs past one.
@@ -61,64 +73,11 @@ _HARMLESS_VALUES = frozenset(
 
 # --- which keys hold secrets ---------------------------------------------------
 
-_SECRET_KEYS = frozenset(
-    {
-        "blob",
-        "access",
-        "private_key",
-        "auth_key",
-        "priv_key",
-        "api_key",
-        "access_key",
-        "secret_key",
-        "temp_url_key",
-        "temp_url_key_2",
-        "cookie",
-        "set_cookie",
-        "authorization",
-        "proxy_authorization",
-    }
-)
-_SECRET_KEY_SUFFIXES = ("_auth_key", "_priv_key", "_private_key", "temp_url_key", "temp_url_key_2")
-#: Fragments of key names that carry a secret.
-_SECRET_FRAGMENTS = ("pass", "secret", "token")
-#: Fragments of key names that look secret but hold metadata (a date, a flag, a type).
-_METADATA_FRAGMENTS = (
-    "expir",
-    "prompt",
-    "lockout",
-    "_type",
-    "endpoint",
-    "_url",
-    "_uri",
-    "_file",
-    "regex",
-    "policy",
-    "length",
-    "hint",
-    "passthrough",
-    "upon_first_use",
-    "_ref",
-)
-_METADATA_PREFIXES = ("ignore_", "no_", "enable_", "disable_", "is_", "has_")
-
 
 def _is_secret_key(name: str, allow_data: bool = False) -> bool:
-    """Whether a key, option or table field called ``name`` holds a secret value.
-
-    ``allow_data`` adds ``data``, which is the secret blob of ``credential
-    create``/``set`` in cliff's Namespace lines and option lists.
-    """
-    key = name.strip().strip("-").lower().replace("-", "_").replace(" ", "_")
-    if key in _SECRET_KEYS or (allow_data and key == "data"):
-        return True
-    if key.endswith(_SECRET_KEY_SUFFIXES):
-        return True
-    if not any(fragment in key for fragment in _SECRET_FRAGMENTS):
-        return False
-    if key.endswith("_at") or key.startswith(_METADATA_PREFIXES):
-        return False
-    return not any(fragment in key for fragment in _METADATA_FRAGMENTS)
+    """Whether a key, option or table field called ``name`` holds a secret value
+    (see ``osdoctor.secretnames``)."""
+    return is_secret_name(name, allow_data)
 
 
 def _harmless(value: str) -> bool:
@@ -178,25 +137,52 @@ def _bare_end(text: str, start: int) -> int:
 
 
 # --- the rules -----------------------------------------------------------------
+#
+# Every rule is one forward pass over the line (``str.find`` and anchored
+# matches from known positions), and each rule masks by collecting spans: no
+# rule rescans what it has passed, so any line is redacted in linear time.
 
-_URL_CREDENTIALS = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://[^\s/@:'\"]+:)([^\s/@'\"]+)(?=@)")
 _TEMP_URL_SIG = re.compile(r"(temp_url_sig=)([^&\s'\"]+)", re.IGNORECASE)
 _FERNET = re.compile(r"gAAAAA[A-Za-z0-9_-]{20,}={0,2}")
-_JWT = re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")
 _PEM_INLINE = re.compile(
     r"(-----BEGIN [A-Z ]*PRIVATE KEY-----)(.+?)(-----END [A-Z ]*PRIVATE KEY-----|$)"
 )
+_URL_USER = re.compile(r"[^\s/@:'\"]+:")
+_URL_PASSWORD = re.compile(r"[^\s/@'\"]+")
+_JWT_RUN = re.compile(r"[A-Za-z0-9_.-]+")
+#: Query parameters that carry a secret, after ``?``/``&`` or their URL-encoded forms
+#: (a console URL's ``?path=%3Ftoken%3D...``, encoded once or twice more).
+_QUERY = re.compile(
+    r"(?:[?&;]|%(?:25){0,2}(?:3[Ff]|26))(?:temp_url_sig|signature|sig|x-amz-signature"
+    r"|x-amz-security-token|access_token|auth_token|token|secret|client_secret|api_key"
+    r"|apikey|key|password|passwd)(?P<sep>=|%(?:25){0,2}3[Dd])",
+    re.IGNORECASE,
+)
+_QUERY_VALUE = re.compile(r"[^&\s'\"#<>]*")
+_ENCODED_VALUE = re.compile(r"(?:[^%&\s'\"#<>\\]|%(?!(?:25){0,2}26)[0-9A-Fa-f]{2})*")
+#: A JSON patch operation's ``"path"`` (Ironic's ``node set``); its value is masked
+#: when the path's last segment names a secret.
+_PATCH_PATH = re.compile(r"\"path\"[ \t]*:[ \t]*\"(?P<path>[^\"\\]*)\"")
+_PATCH_VALUE = re.compile(r"\"value\"[ \t]*:[ \t]*")
 
 #: Words, lowercase, of which a secret key's name holds at least one.
-_KEY_WORDS = ("pass", "secret", "token", "blob", "key", "access", "data", "cookie", "authoriz")
+_KEY_WORDS = (
+    "pass", "secret", "token", "blob", "key", "access", "data", "cookie", "authoriz",
+    "cred", "pwd", "sig", "payload", "auth",
+)
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+_WORD_RUN = re.compile(r"[A-Za-z0-9_-]*")
 #: From a key's first character: the key, its closing quote and the separator.
 _KEY_TAIL = re.compile(r"[A-Za-z_][\w-]*(?P<rq>\\*['\"]|)[ \t]*(?P<sep>[:=])[ \t]*")
+_BACKSLASHES = re.compile(r"\\*")
 #: A following header in keystoneauth's one-line ``RESP: [200] A: x B: y`` form.
 _NEXT_HEADER = re.compile(r"[ \t]+[A-Za-z][A-Za-z0-9-]*:[ \t]")
+#: How far back before a ``:`` a namespaced key (``"OS-EXT-SRV-ATTR:user_data"``)
+#: looks for its opening quote.
+_NAMESPACE_REACH = 64
 
 
-def _candidates(low: str, words: tuple[str, ...]) -> list[int]:
+def _candidates(low: str, words: Iterable[str]) -> list[int]:
     """Sorted positions of ``words`` in ``low``."""
     found: list[int] = []
     for word in words:
@@ -208,11 +194,41 @@ def _candidates(low: str, words: tuple[str, ...]) -> list[int]:
     return found
 
 
+class _LineEnds:
+    """The first line break at or after a position, remembered: positions asked
+    for only grow, so the line is searched once."""
+
+    __slots__ = ("line", "end")
+
+    def __init__(self, line: str) -> None:
+        self.line = line
+        self.end = -1
+
+    def at(self, start: int) -> int:
+        if self.end < start:
+            self.end = _line_end(self.line, start)
+        return self.end
+
+
+def _rstrip_end(line: str, start: int, end: int) -> int:
+    while end > start and line[end - 1] in " \t":
+        end -= 1
+    return end
+
+
 def _value_span(
-    line: str, start: int, lq: str, rq: str, sep: str, key: str, key_start: int
+    line: str,
+    start: int,
+    quotes: tuple[str, str],
+    sep: str,
+    key: str,
+    key_start: int,
+    ends: _LineEnds,
+    indent: int,
 ) -> tuple[int, int] | None:
     """Where the value of a secret key begins and ends, or None when it is a
     structure (whose own keys are looked at one by one) or absent."""
+    lq, rq = quotes
     if start >= len(line):
         return None
     first = line[start]
@@ -222,17 +238,19 @@ def _value_span(
         return start + 1, _quoted_end(line, start + 1, first)
     if first == "\\":
         # JSON inside a JSON string: \"db_password\": \"S\"
-        quote_at = len(line) - len(line[start:].lstrip("\\"))
+        run = _BACKSLASHES.match(line, start)
+        assert run is not None
+        quote_at = run.end()
         if quote_at >= len(line) or line[quote_at] not in "'\"":
             return None
-        eol = _line_end(line, start)
+        eol = ends.at(start)
         end = line.find(line[start : quote_at + 1], quote_at + 1, eol)
         return quote_at + 1, end if end != -1 else eol
     if lq and not rq:
         # -H "X-Auth-Token: v" or 'db_password=S' in a quoted list item; inside a
         # JSON string the quotes are escaped (-H \"X-Auth-Token: v\"): the value
         # stops before the backslash, which must stay for the JSON to stay valid.
-        eol = _line_end(line, start)
+        eol = ends.at(start)
         closer = "\\" + lq if key_start >= 1 and line[key_start - 1] == "\\" else lq
         end = line.find(closer, start, eol)
         return start, end if end != -1 else eol
@@ -240,34 +258,91 @@ def _value_span(
         normal = key.lower().replace("-", "_")
         if normal in _HEADER_KEYS:
             # keystoneauth's RESP line: the value runs to the next header.
-            eol = _line_end(line, start)
+            eol = ends.at(start)
             following = _NEXT_HEADER.search(line, start, eol)
-            return start, len(line[: following.start() if following else eol].rstrip())
-        if not line[:key_start].strip(" -"):
+            return start, _rstrip_end(line, start, following.start() if following else eol)
+        if key_start <= indent:
             # A YAML mapping line ``secret: S``: the value is the rest of the line.
-            return start, len(line[: _line_end(line, start)].rstrip())
+            return start, _rstrip_end(line, start, ends.at(start))
     return start, _bare_end(line, start)
 
 
-def _redact_key_values(line: str, low: str) -> str:
+def _opening_quote(line: str, word: str, at: int) -> int:
+    """Where the opening quote of the key starting at ``at`` is (-1: none); a key
+    behind a namespace (``"OS-EXT-SRV-ATTR:user_data"``) has it before that."""
+    if at and line[at - 1] in "'\"":
+        return at - 1
+    if at and line[at - 1] == ":":
+        probe = at - 1
+        floor = max(0, at - _NAMESPACE_REACH)
+        while probe > floor and (line[probe - 1] in _WORD_CHARS or line[probe - 1] == ":"):
+            probe -= 1
+        if probe and line[probe - 1] in "'\"":
+            return probe - 1
+    return -1
+
+
+class _Splice:
+    """The masked spans of one line, in order, put together once at the end: a
+    rule never rebuilds the line per value (which made it quadratic)."""
+
+    __slots__ = ("line", "cursor", "_pieces", "_found")
+
+    def __init__(self, line: str, found: list[str] | None) -> None:
+        self.line = line
+        self.cursor = 0
+        self._pieces: list[str] = []
+        self._found = found
+
+    def mask(self, start: int, end: int, replacement: str = MASK) -> None:
+        """Replace ``line[start:end]`` (after the previous span); a mask is noted
+        in ``found``."""
+        if self._found is not None and replacement == MASK:
+            self._found.append(self.line[start:end])
+        self._pieces.append(self.line[self.cursor : start])
+        self._pieces.append(replacement)
+        self.cursor = end
+
+    def result(self) -> str:
+        if not self._pieces:
+            return self.line
+        self._pieces.append(self.line[self.cursor :])
+        return "".join(self._pieces)
+
+
+def _redact_key_values(
+    line: str, low: str, extra: frozenset[str] = frozenset(), found: list[str] | None = None
+) -> str:
     """Mask the value of every secret key: JSON, Python reprs, ``key=value``, YAML,
-    headers in curl, RESP and dict forms."""
-    positions = _candidates(low, _KEY_WORDS)
+    headers in curl, RESP and dict forms. ``extra`` adds names learnt from the
+    log itself (hidden Heat parameters)."""
+    separators = low.count(":") + low.count("=")
+    if not separators:
+        return line
+    if sum(low.count(word) for word in _KEY_WORDS) > separators:
+        # Fewer separators than key words (a command line of ``--pass x``): start
+        # from the separators instead, each giving the key just before it.
+        positions = _keys_before_separators(line)
+    else:
+        positions = _candidates(low, _KEY_WORDS)
+        if extra:
+            positions = sorted(positions + _candidates(line, extra))
     if not positions:
         return line
     allow_data = "Namespace(" in line
-    pieces: list[str] = []
-    cursor = 0
-    last_word = -1
+    ends = _LineEnds(line)
+    indent = len(line) - len(line.lstrip(" -"))
+    splice = _Splice(line, found)
+    skip = 0
     for pos in positions:
-        if pos < cursor:
+        if pos < skip:
             continue
         word = pos
-        while word > 0 and line[word - 1] in _WORD_CHARS:
+        while word > skip and line[word - 1] in _WORD_CHARS:
             word -= 1
-        if word == last_word or word < cursor:
-            continue
-        last_word = word
+        run = _WORD_RUN.match(line, pos)
+        assert run is not None
+        skip = max(run.end(), pos + 1)
         if word and line[word - 1] in "/.":
             # A path or host segment (``/v3/auth/tokens: ...``), not a key.
             continue
@@ -275,100 +350,211 @@ def _redact_key_values(line: str, low: str) -> str:
         if match is None:
             continue
         key = line[word : match.start("rq")]
-        lq = line[word - 1] if word and line[word - 1] in "'\"" else ""
+        quote_at = _opening_quote(line, key, word)
+        lq = line[quote_at] if quote_at >= 0 else ""
         rq = match["rq"].lstrip("\\")
-        if (rq and lq != rq) or not _is_secret_key(key, allow_data):
+        if (rq and lq != rq) or not (_is_secret_key(key, allow_data) or key in extra):
             continue
-        span = _value_span(line, match.end(), lq, rq, match["sep"], key, word - len(lq))
+        key_start = quote_at if quote_at >= 0 else word
+        span = _value_span(line, match.end(), (lq, rq), match["sep"], key, key_start, ends,
+                           indent)
         if span is None:
             continue
         value_start, value_end = span
+        skip = max(skip, value_end)
         if not _harmless(line[value_start:value_end].strip()):
-            pieces.append(line[cursor:value_start])
-            pieces.append(MASK)
-            cursor = value_end
-    if not pieces:
-        return line
-    pieces.append(line[cursor:])
-    return "".join(pieces)
+            splice.mask(value_start, value_end)
+    return splice.result()
+
+
+_SEPARATOR = re.compile(r"[:=]")
+
+
+def _keys_before_separators(line: str) -> list[int]:
+    """The last character of the word before each ``:`` or ``=`` (past spaces,
+    quotes and backslashes), in order."""
+    found: list[int] = []
+    for match in _SEPARATOR.finditer(line):
+        pos = match.start()
+        floor = found[-1] + 1 if found else 0
+        while pos > floor and line[pos - 1] in " \t\\'\"":
+            pos -= 1
+        if pos > floor and line[pos - 1] in _WORD_CHARS:
+            found.append(pos - 1)
+    return found
 
 
 _OPTION = re.compile(
     r"(?<!\S)(?P<name>--[A-Za-z][\w-]*(?:\*\*\*)?|--os\*\*\*)(?P<sep>=|[ \t]+)(?=[^\s-])"
 )
-_TABLE_ROW = re.compile(
-    r"^(?P<lead>[ \t]*\|[ \t]*)(?P<key>[^|]*?)(?P<mid>[ \t]*\|[ \t]*)(?P<val>.*?)"
-    r"(?P<tail>[ \t]*\|[ \t]*)$"
-)
 _CREDENTIAL_COMMAND = re.compile(r"(?<!application )\bcredential (?:create|set)\b")
-#: ``credential create`` options that take a value (the others are flags).
-_CREDENTIAL_VALUE_OPTIONS = frozenset({"--type", "--project", "--project-domain", "--user"})
+_START = "start with options:"
 
 
-def _mask_span(text: str, start: int, end: int) -> tuple[str, int]:
-    """Replace ``text[start:end]`` by the mask unless it is harmless; returns the new
-    text and the index just past the (possibly masked) value."""
-    value = text[start:end]
-    if _harmless(value.strip()):
-        return text, end
-    return text[:start] + MASK + text[end:], start + len(MASK)
-
-
-def _redact_options(line: str) -> str:
+def _redact_options(line: str, found: list[str] | None = None) -> str:
+    """``--secret-option value`` and ``--secret-option=value`` anywhere in a line
+    (a command pasted into a log, a wrapper's echo)."""
     allow_data = _CREDENTIAL_COMMAND.search(line) is not None
-    pos = 0
-    while True:
-        match = _OPTION.search(line, pos)
-        if match is None:
-            return line
-        pos = match.end()
+    splice = _Splice(line, found)
+    for match in _OPTION.finditer(line):
+        if match.start() < splice.cursor:
+            continue
         name = match["name"]
         if not (name.endswith(MASK) or _is_secret_key(name, allow_data)):
             continue
         start = match.end()
-        first = line[start]
-        if first in "'\"":
-            end = _quoted_end(line, start + 1, first)
-            line, pos = _mask_span(line, start + 1, end)
+        if line[start] in "'\"":
+            start += 1
+            end = _quoted_end(line, start, line[start - 1])
         else:
-            match = _NON_SPACE.match(line, start)
-            assert match is not None
-            line, pos = _mask_span(line, start, match.end())
+            run = _NON_SPACE.match(line, start)
+            assert run is not None
+            end = run.end()
+        if not _harmless(line[start:end].strip()):
+            splice.mask(start, end)
+    return splice.result()
 
 
-def _redact_credential_blob(line: str) -> str:
-    """``credential create [--type T] [--project P] <user> <data>``: the data is the
-    second positional argument, unmasked in osc-lib's ``START with options``."""
-    match = _CREDENTIAL_COMMAND.search(line)
-    if match is None or not match.group().endswith("create"):
+def _redact_start(line: str, low: str, found: list[str] | None = None) -> str:
+    """osc-lib's ``START with options: <argv joined by spaces>``: the command-line
+    redaction (``osdoctor.cmdline``), multi-word values included."""
+    at = low.find(_START)
+    if at == -1:
         return line
-    body = line.rstrip(_BREAKS)
-    words = body[match.end() :].split(" ")
-    positional: list[int] = []
-    skip = False
-    for index, word in enumerate(words):
-        if skip:
-            skip = False
-        elif word.startswith("-"):
-            skip = word in _CREDENTIAL_VALUE_OPTIONS or word.startswith("--os-")
-        elif word:
-            positional.append(index)
-    if len(positional) < 2:
+    head = at + len(_START)
+    body_end = len(line.rstrip(_BREAKS))
+    rest = line[head:body_end]
+    lead = len(rest) - len(rest.lstrip(" "))
+    redacted, values = redact_echoed_values(rest[lead:])
+    if found is not None:
+        found.extend(values)
+    if redacted == rest[lead:]:
         return line
-    index = positional[1]
-    if not _harmless(words[index]):
-        words[index] = MASK
-    return line[: match.end()] + " ".join(words) + line[len(body) :]
+    return line[: head + lead] + redacted + line[body_end:]
 
 
-def _redact_table_row(line: str) -> str:
-    match = _TABLE_ROW.match(line.rstrip(_BREAKS))
-    if match is None or not _is_secret_key(match["key"]):
+def _redact_url_credentials(line: str, found: list[str] | None = None) -> str:
+    """``scheme://user:password@host``: the password."""
+    splice = _Splice(line, found)
+    pos = line.find("://")
+    while pos != -1:
+        user = _URL_USER.match(line, pos + 3)
+        next_from = pos + 3
+        if user is not None and pos and line[pos - 1].isalnum():
+            password = _URL_PASSWORD.match(line, user.end())
+            assert password is not None
+            end = password.end()
+            if end > user.end() and end < len(line) and line[end] == "@" \
+                    and password.group() != MASK:
+                splice.mask(user.end(), end)
+            next_from = max(next_from, user.end())
+        pos = line.find("://", next_from)
+    return splice.result()
+
+
+def _redact_query(line: str, found: list[str] | None = None) -> str:
+    """Secret query parameters in URLs: ``?token=S``, ``&signature=S``, and their
+    URL-encoded forms inside another parameter (``?path=%3Ftoken%3DS``)."""
+    splice = _Splice(line, found)
+    for match in _QUERY.finditer(line):
+        if match.start() < splice.cursor:
+            continue
+        start = match.end()
+        encoded = match["sep"] != "=" or match.group()[0] == "%"
+        value = (_ENCODED_VALUE if encoded else _QUERY_VALUE).match(line, start)
+        assert value is not None
+        end = value.end()
+        if end > start and not _harmless(line[start:end]):
+            splice.mask(start, end)
+    return splice.result()
+
+
+def _redact_patch(line: str, found: list[str] | None = None) -> str:
+    """A JSON patch operation whose path names a secret: its ``"value"``
+    (``{"op": "add", "path": "/driver_info/ipmi_password", "value": "S"}``)."""
+    splice = _Splice(line, found)
+    for match in _PATCH_PATH.finditer(line):
+        segment = match["path"].rstrip("/").rpartition("/")[2]
+        if not is_secret_name(segment):
+            continue
+        begin = line.rfind("{", splice.cursor, match.start())
+        close = line.find("}", match.end())
+        begin = splice.cursor if begin == -1 else begin
+        close = len(line) if close == -1 else close
+        value = _PATCH_VALUE.search(line, begin, close)
+        if value is None or value.end() >= len(line) or line[value.end()] in "{[":
+            continue
+        start = value.end()
+        if line[start] == '"':
+            start += 1
+            end = _quoted_end(line, start, '"')
+        else:
+            end = _bare_end(line, start)
+        if start < splice.cursor or _harmless(line[start:end].strip()):
+            continue
+        splice.mask(start, end)
+    return splice.result()
+
+
+def _redact_jwt(line: str) -> str:
+    """JSON Web Tokens (``eyJ...``.``eyJ...``.``...``), found in runs of token
+    characters, each run split once."""
+    splice = _Splice(line, None)
+    pos = line.find("eyJ")
+    while pos != -1:
+        start = pos
+        while start > splice.cursor and (line[start - 1].isalnum() or line[start - 1] in "_.-") \
+                and line[start - 1].isascii():
+            start -= 1
+        run = _JWT_RUN.match(line, start)
+        assert run is not None
+        end = run.end()
+        masked = _mask_jwts(run.group())
+        if masked != run.group():
+            splice.mask(start, end, masked)
+        pos = line.find("eyJ", max(end, pos + 3))
+    return splice.result()
+
+
+def _mask_jwts(run: str) -> str:
+    parts = run.split(".")
+    out: list[str] = []
+    index = 0
+    while index < len(parts):
+        part = parts[index]
+        head = part.find("eyJ")
+        if (head != -1 and len(part) - head >= 11 and index + 2 < len(parts)
+                and parts[index + 1].startswith("eyJ") and len(parts[index + 1]) >= 11
+                and len(parts[index + 2]) >= 8):
+            out.append(part[:head] + MASK)
+            index += 3
+            continue
+        out.append(part)
+        index += 1
+    return ".".join(out)
+
+
+def _redact_table_row(line: str, found: list[str] | None = None) -> str:
+    """``| secret | S |``: a Field/Value table row whose field names a secret."""
+    body_end = len(line.rstrip(_BREAKS))
+    first = line.find("|", 0, body_end)
+    if first == -1 or line[:first].strip(" \t"):
         return line
-    value = match["val"]
-    if _harmless(value.strip()) or value.lstrip()[:1] in "{[":
+    second = line.find("|", first + 1, body_end)
+    last = line.rfind("|", 0, body_end)
+    if second == -1 or last <= second or line[last + 1 : body_end].strip(" \t"):
         return line
-    return match["lead"] + match["key"] + match["mid"] + MASK + match["tail"] + line[match.end() :]
+    if not _is_secret_key(line[first + 1 : second].strip(" \t")):
+        return line
+    value = line[second + 1 : last]
+    inner = value.strip(" \t")
+    if _harmless(inner) or inner[:1] in "{[":
+        return line
+    if found is not None:
+        found.append(inner)
+    lead = len(value) - len(value.lstrip(" \t"))
+    trail = len(value) - len(value.rstrip(" \t"))
+    return line[: second + 1 + lead] + MASK + line[last - trail :]
 
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -379,28 +565,40 @@ def _positional_lower(line: str) -> str:
     return line.lower() if line.isascii() else line.translate(_ASCII_LOWER)
 
 
-def _redact(line: str, low: str) -> str:
-    """Run every rule whose trigger word is in ``low`` (the lowercased line)."""
+def _redact(
+    line: str, low: str, extra: frozenset[str] = frozenset(), found: list[str] | None = None
+) -> str:
+    """Run every rule whose trigger word is in ``low`` (the lowercased line).
+
+    ``extra`` names more secret keys (learnt from the log); ``found``, when given,
+    receives every value a rule masked by where it stood.
+    """
     if len(low) != len(line):
         low = _positional_lower(line)  # so that positions in ``low`` match ``line``
     original = line
     if "private key-----" in low:
         line = _PEM_INLINE.sub(lambda m: m[1] + MASK + m[3], line)
     if "@" in low and "://" in low:
-        line = _URL_CREDENTIALS.sub(lambda m: m[0] if m[2] == MASK else m[1] + MASK, line)
+        line = _redact_url_credentials(line, found)
     if "temp_url_sig" in low:
         line = _TEMP_URL_SIG.sub(lambda m: m[1] + MASK, line)
-    if "--" in low:
-        line = _redact_options(line)
-        if "credential create" in low and "start with options" in low:
-            line = _redact_credential_blob(line)
-    line = _redact_key_values(line, low if line is original else _positional_lower(line))
+    if "=" in low or "%3d" in low:
+        line = _redact_query(line, found)
+    if _START in low:
+        line = _redact_start(line, low, found)
+    elif "--" in low:
+        line = _redact_options(line, found)
+    if '"path"' in low:
+        line = _redact_patch(line, found)
+    line = _redact_key_values(
+        line, low if line is original else _positional_lower(line), extra, found
+    )
     if "|" in low:
-        line = _redact_table_row(line)
+        line = _redact_table_row(line, found)
     if "gAAAAA" in line:
         line = _FERNET.sub(MASK, line)
     if "eyJ" in line:
-        line = _JWT.sub(MASK, line)
+        line = _redact_jwt(line)
     return line
 
 
@@ -415,11 +613,13 @@ def _may_hold_secret(low: str) -> bool:
         or "eyj" in low
         or "blob" in low
         or "cookie" in low
-        or "authoriz" in low
-        or "_sig" in low
+        or "auth" in low
+        or "sig" in low
         or "access" in low
         or "data" in low
-        or "credential" in low
+        or "cred" in low
+        or "pwd" in low
+        or "payload" in low
     )
 
 
@@ -445,37 +645,113 @@ _PEM_BEGIN = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----")
 _PEM_END = re.compile(r"-----END [A-Z ]*PRIVATE KEY-----")
 
 
-class PemMasker:
-    """Redacts line by line like ``redact_line`` and also masks the body of a
+#: Lines longer than this are redacted each time, not remembered.
+_REMEMBER_LINE = 4096
+#: Results remembered per stream (a polling log repeats its lines thousands of times).
+_REMEMBER_LINES = 4096
+
+
+class StreamRedactor:
+    """Redacts the lines of one stream in order: ``redact_line``, plus what only
+    the lines before can tell (see ``osdoctor.secretstream``): the body of a
     multi-line PEM private key (``keypair create`` prints one), whose lines
-    carry no trigger word of their own."""
+    carry no trigger word of their own; the cells of a table's secret columns;
+    values masked earlier wherever they show again (a bare ``-f value``
+    line, an access key in a URL path); hidden Heat parameters.
 
-    __slots__ = ("inside",)
+    The redactors of one log's streams share a ``SecretMemory``. ``bare``
+    marks a stream that holds nothing but secret values (the stdout of
+    ``-f value -c secret``): each of its lines is masked whole.
+    """
 
-    def __init__(self) -> None:
-        self.inside = False
+    __slots__ = ("memory", "bare", "_pem", "_tables", "_seen", "_generation")
+
+    def __init__(self, memory: SecretMemory | None = None, bare: bool = False) -> None:
+        self.memory = memory if memory is not None else SecretMemory()
+        self.bare = bare
+        self._pem = False
+        self._tables = TableColumns()
+        self._seen: dict[str, str] = {}
+        self._generation = self.memory.generation
+
+    @property
+    def inside(self) -> bool:
+        """True inside a private key block or a table: lines depend on the ones before."""
+        return self._pem or self._tables.active
 
     def feed(self, line: str) -> str:
-        """``line`` redacted; a line inside a private key block becomes ``***``."""
-        if self.inside:
+        """``line`` redacted, with everything learnt so far."""
+        if self._pem:
             end = _PEM_END.search(line)
             if end is None:
                 body = line.rstrip(_BREAKS)
                 return (MASK if body.strip() else body) + line[len(body) :]
-            self.inside = False
-            return redact_line(line)
-        begins = list(_PEM_BEGIN.finditer(line))
-        if begins and _PEM_END.search(line, begins[-1].end()) is None:
-            self.inside = True
-        return redact_line(line)
+            self._pem = False
+            return self._full(line)
+        if self.bare:
+            body = line.rstrip(_BREAKS)
+            return (MASK if body.strip() else body) + line[len(body) :]
+        if "-----BEGIN" in line:
+            begins = list(_PEM_BEGIN.finditer(line))
+            if begins and _PEM_END.search(line, begins[-1].end()) is None:
+                self._pem = True
+            return self._full(line)
+        if line[:1] in "+|" or self._tables.active or len(line) > _REMEMBER_LINE:
+            return self._full(line)
+        seen = self._seen
+        if self._generation != self.memory.generation:
+            seen.clear()
+            self._generation = self.memory.generation
+        done = seen.get(line)
+        if done is None:
+            done = self._full(line)
+            if self._generation != self.memory.generation:
+                seen.clear()  # learnt from this line: what was remembered is stale
+                self._generation = self.memory.generation
+            if len(seen) >= _REMEMBER_LINES:
+                seen.clear()
+            seen[line] = done
+        return done
+
+    def _full(self, line: str) -> str:
+        memory = self.memory
+        literals = memory.literals
+        if literals:
+            line = literals.mask(line)
+        if "hidden" in line:
+            names, defaults = hidden_parameters(line)
+            if names:
+                memory.learn_names(names)
+                literals.add(defaults)
+                line = literals.mask(line)
+        low = line.lower()
+        if memory.names or _may_hold_secret(low):
+            found: list[str] = []
+            line = _redact(line, low, memory.names, found)
+            if found:
+                before = literals.generation
+                literals.add(found)
+                if literals.generation != before:
+                    line = literals.mask(line)
+        if line[:1] in "+|" or self._tables.active:
+            line = self._tables.feed(line, line.rstrip(_BREAKS))
+        return line
 
 
-def _redact_batch(lines: list[str], pem: PemMasker) -> list[str]:
-    """Redact ``lines`` in place: the trigger words are looked for over the joined
-    batch at C speed, and only the lines holding one go through the rules."""
+#: The name this class had when it masked private keys only.
+PemMasker = StreamRedactor
+
+
+def _redact_batch(lines: list[str], stream: StreamRedactor) -> list[str]:
+    """Redact ``lines`` in place. Without any state in play, the trigger words are
+    looked for over the joined batch at C speed, and only the lines holding one
+    go through the rules; otherwise line by line."""
     text = "".join(lines)
-    if pem.inside or "PRIVATE KEY-----" in text:
-        return [pem.feed(line) for line in lines]
+    memory = stream.memory
+    if (stream.inside or stream.bare or memory.literals or memory.names
+            or "-----BEGIN" in text or "\n+-" in text or "\n|" in text
+            or text[:1] in "+|"):
+        return [stream.feed(line) for line in lines]
     low = _positional_lower(text)
     ends = list(accumulate(map(len, lines)))
     hits: set[int] = set()
@@ -485,9 +761,8 @@ def _redact_batch(lines: list[str], pem: PemMasker) -> list[str]:
             index = bisect_right(ends, pos)
             hits.add(index)
             pos = low.find(trigger, ends[index])
-    for index in hits:
-        line = lines[index]
-        lines[index] = _redact(line, _positional_lower(line))
+    for index in sorted(hits):
+        lines[index] = stream.feed(lines[index])
     return lines
 
 
@@ -498,12 +773,12 @@ def redact_lines(lines: Iterable[str], batch: int = 256) -> Iterator[str]:
     multi-line PEM private key is masked line by line.
     """
     iterator = iter(lines)
-    pem = PemMasker()
+    stream = StreamRedactor()
     while chunk := list(islice(iterator, batch)):
-        yield from _redact_batch(chunk, pem)
+        yield from _redact_batch(chunk, stream)
 
 
 def redact_text(text: str) -> str:
     """``text`` with every secret masked, line by line; the line count is unchanged."""
     lines = text.splitlines(keepends=True)
-    return "".join(_redact_batch(lines, PemMasker()))
+    return "".join(_redact_batch(lines, StreamRedactor()))

@@ -49,8 +49,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from osdoctor.paths import create_private, sessions_dir
-from osdoctor.redact import MASK, PemMasker, redact_line
+from osdoctor.cmdline import known_secrets, prints_bare_secret, redact_argv
+from osdoctor.paths import create_private, sessions_dir, write_private
+from osdoctor.redact import SecretMemory, StreamRedactor, redact_line
 
 if TYPE_CHECKING:
     from osdoctor.runner import OutputLine, RunResult
@@ -135,10 +136,12 @@ class SessionWriter:
         fd = create_private(self.path)
         self._file = os.fdopen(fd, "w", encoding="utf-8", errors="replace", newline="\n")
         self._lock = threading.Lock()
-        # Per stream, redact_line plus the state that masks the body lines of a
-        # multi-line private key (keypair create prints one): they hold no
-        # secret word of their own, so redact_line alone would pass them.
-        self._pem = {1: PemMasker(), 2: PemMasker()}
+        # Per stream, redact_line plus what only earlier lines say (a private
+        # key's body lines, a table's secret columns, values masked before);
+        # the two streams learn together.
+        self._memory = SecretMemory()
+        self._learnt_at_start = 0
+        self._pem = {1: StreamRedactor(self._memory), 2: StreamRedactor(self._memory)}
 
     @classmethod
     def for_command(cls, argv: Sequence[str], folder: Path | None = None) -> SessionWriter:
@@ -150,7 +153,14 @@ class SessionWriter:
         return self._file.closed
 
     def begin(self, argv: Sequence[str], started: datetime) -> None:
-        """Write the header: format version, redacted command, start time."""
+        """Write the header: format version, redacted command, start time.
+
+        The secret values of the command (and of the ``OS_*`` secret variables)
+        are masked in every line that follows, whatever their shape there; the
+        standard output of ``-f value -c secret`` is masked whole."""
+        self._memory.update(known_secrets(argv))
+        self._pem[1].bare = prints_bare_secret(argv)
+        self._learnt_at_start = self._memory.generation
         stamp = started.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         self._write(
             [
@@ -164,8 +174,8 @@ class SessionWriter:
         """Append output lines, redacted, and flush."""
         records: list[str] = []
         for line in lines:
-            pem = self._pem.get(line.fd)
-            text = pem.feed(line.text) if pem is not None else redact_line(line.text)
+            stream = self._pem.get(line.fd)
+            text = stream.feed(line.text) if stream is not None else redact_line(line.text)
             text = text.translate(_LINE_BREAKS)
             records.append(f"{line.time:.3f} {line.fd} {text}\n")
             if line.cut:
@@ -192,6 +202,19 @@ class SessionWriter:
                 self._file.flush()
             finally:
                 self._file.close()
+            if self._memory.generation != self._learnt_at_start:
+                self._mask_learnt()
+
+    def _mask_learnt(self) -> None:
+        """Mask, in what was written already, the values learnt during the run
+        (a value masked in a response body after an earlier line showed it)."""
+        try:
+            text = self.path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return
+        masked = self._memory.literals.mask(text)
+        if masked != text:
+            write_private(self.path, masked)
 
     def _write(self, records: list[str]) -> None:
         with self._lock:
@@ -202,18 +225,8 @@ class SessionWriter:
 
 
 def redact_command(argv: Sequence[str]) -> str:
-    """The argv as a JSON array, redacted.
-
-    Each word is redacted alone, and a word whose secret shows only after the
-    word before it (``--os-password S``) is masked whole.
-    """
-    alone = [redact_line(word) for word in argv]
-    words = list(alone)
-    for index in range(1, len(argv)):
-        pair = redact_line(f"{argv[index - 1]} {argv[index]}")
-        if pair != f"{alone[index - 1]} {alone[index]}":
-            words[index] = MASK
-    return json.dumps(words, ensure_ascii=False)
+    """The argv as a JSON array, redacted (``osdoctor.cmdline.redact_argv``)."""
+    return json.dumps(redact_argv(argv), ensure_ascii=False)
 
 
 def _one_line(text: str) -> str:

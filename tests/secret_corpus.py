@@ -6,11 +6,23 @@ clients against a local stub, secrets replaced by fakes). ``secrets`` must be
 gone after redaction; ``keep`` must still be there. Reused by every output
 format's tests: a report, a saved session or a screen must never show any of
 ``ALL_SECRETS``.
+
+The second half lists the real-client fixtures of the lab's secret cases
+(``generic.secret-*``), each carrying the lab's fake secrets in one shape, and
+what of a secret must never show: the value, its URL-encoded and base64
+forms, and any piece of ten characters.
 """
 
 from __future__ import annotations
 
+import base64
+import re
 from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote, quote_plus
+
+from osdoctor.lab import fakes
+from osdoctor.lab.case import CASES_DIR, Case, load_case
 
 SHA = "{SHA256}da0248ded026b8b0709554ec1f7a4347338e4e119eab1095638636b547001d66"
 UA = "openstacksdk/4.22.0 keystoneauth1/5.18.1 python-requests/2.34.2 CPython/3.11.7"
@@ -231,7 +243,9 @@ CASES: list[SecretCase] = [
         "START with options: --os-password (not masked by osc-lib)",
         "START with options: --debug --os-password OsPassFake26 user create --password *** bob",
         ("OsPassFake26",),
-        ("user create", "--password *** bob"),
+        # osc-lib masked the first word after --password; what follows may be the
+        # rest of a passphrase, so it goes too.
+        ("user create", "--password ***"),
     ),
     SecretCase(
         "START with options: --os-password=",
@@ -418,3 +432,72 @@ CLEAN_LINES: list[str] = [
     'http://127.0.0.1:18765 "POST /v3/auth/tokens HTTP/1.1" 201 4507',
     "/v1/AUTH_proj1/c/o?temp_url_expires=1796007903",
 ]
+
+
+# --- real-client fixtures ------------------------------------------------------------
+#
+# Each lab case ``generic.secret-<shape>`` (and any other case listed in
+# SECRET_CASE_IDS) runs a real client with the lab's fake secrets in one shape
+# the clients print them in; its fixture log is checked in every output. Adding
+# a case adds it to every check.
+
+ROOT = Path(__file__).resolve().parent.parent
+LOGS = ROOT / "tests" / "fixtures" / "logs"
+#: Cases outside the ``generic.secret-*`` family that carry a secret in a shape
+#: of their own (the family is where the command belongs).
+SECRET_CASE_IDS: tuple[str, ...] = (
+    "heat.stack-create.secret-parameter-names",
+    "heat.stack-create.secret-hidden-parameter",
+    "osc.server-create.secret-user-data",
+    "ironic.conflict-retry.secret-driver-info-patch",
+)
+#: Shortest piece of a secret that must not show.
+FRAGMENT = 10
+
+
+def secret_cases() -> list[Case]:
+    """Every lab case of the secret corpus, by id."""
+    paths = sorted((CASES_DIR / "generic").glob("secret-*.yaml"))
+    paths += [CASES_DIR / case_id.rpartition(".")[0] / f"{case_id.rpartition('.')[2]}.yaml"
+              for case_id in SECRET_CASE_IDS]
+    return [load_case(path) for path in paths]
+
+
+def secret_fixtures() -> list[Path]:
+    return [LOGS / f"{case.id}.log" for case in secret_cases()]
+
+
+def _base64_forms(value: bytes) -> set[str]:
+    """The parts of ``value``'s base64 that do not depend on what surrounds it."""
+    forms: set[str] = set()
+    for shift, skip in ((0, 0), (1, 2), (2, 3)):
+        encoded = base64.b64encode(b"\0" * shift + value).decode()
+        middle = encoded[skip:-4]
+        if len(middle) >= 8:
+            forms.add(middle)
+    return forms
+
+
+def secret_forms(secret: str) -> set[str]:
+    """What must never show of ``secret``: itself, its URL-encoded and base64
+    forms, and every piece of it FRAGMENT characters long."""
+    forms = {secret, quote(secret, safe=""), quote_plus(secret)}
+    forms |= _base64_forms(secret.encode())
+    forms |= {secret[i : i + FRAGMENT] for i in range(len(secret) - FRAGMENT + 1)}
+    return forms
+
+
+FAKE_FORMS: dict[str, str] = {form: secret for secret in fakes.FAKE_SECRETS
+                              for form in secret_forms(secret)}
+
+
+#: Secrets derived from the fake ones, which show under their own shape: a
+#: TempURL's signature (made with a fake key).
+DERIVED = re.compile(r"temp_url_sig=[0-9a-f]{16,}")
+
+
+def fixture_leaks(text: str, allowed: str = "") -> list[str]:
+    """Forms of the lab's fake secrets in ``text``; ``allowed`` (a file name, a
+    case id) may hold some pieces by chance, which are then not counted."""
+    found = [form for form in FAKE_FORMS if form in text and form not in allowed]
+    return sorted(found + DERIVED.findall(text))

@@ -186,3 +186,30 @@ def test_explain_anonymize_hides_names_and_saves_a_private_mapping(tmp_path: Pat
     (mapping,) = (tmp_path / "data" / "exports").glob("anonymize-map-*.json")
     assert mapping.stat().st_mode & 0o777 == 0o600
     assert "prod-db" in mapping.read_text() and str(mapping) in proc.stderr
+
+
+def test_every_folder_the_mapping_needs_is_created_private(tmp_path: Path) -> None:
+    """``--anonymize`` may be the first thing to create osdoctor's data folder: the
+    parents it creates are 0700 too, not the default mode."""
+    target = tmp_path / "home" / "data" / "exports" / "mapping.json"
+    Anonymizer().save_mapping(target)
+    for folder in (tmp_path / "home", tmp_path / "home" / "data", target.parent):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700, folder
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+
+
+def test_explain_anonymize_creates_the_data_folder_private(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from osdoctor.cli import main
+
+    log = tmp_path / "debug.log"
+    log.write_text(LOG, encoding="utf-8")
+    home = tmp_path / "fresh-home"
+    monkeypatch.setenv("OSDOCTOR_HOME", str(home))
+    assert main(["explain", str(log), "--anonymize", "--no-user-kb"]) in (0, 1)
+    capsys.readouterr()
+    (mapping,) = (home / "data" / "exports").glob("anonymize-map-*.json")
+    for folder in (home / "data", home / "data" / "exports"):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700, folder
+    assert stat.S_IMODE(mapping.stat().st_mode) == 0o600

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -170,3 +172,31 @@ def test_header_inside_a_json_string_keeps_the_json_valid(value: str) -> None:
     line = json.dumps({"step": f'curl -H "X-Auth-Token: {value}" http://h/v1'})
     out = redact_line(line)
     assert json.loads(out) == {"step": 'curl -H "X-Auth-Token: ***" http://h/v1'}
+
+
+def _cpu_seconds(line: str) -> float:
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        redact_line(line)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+@pytest.mark.parametrize("unit", [" --pass x", " --os-password a b network", " password=x",
+                                  " X-Auth-Token: {SHA1}x", "&token=x", "eyJ", "a://b:c",
+                                  ' "password": \\'])
+def test_work_grows_linearly_with_the_line(unit: str) -> None:
+    """Four times the line costs about four times the work, not sixteen (a 1 MB
+    line of ``--pass x`` once took a minute): the CPU time of the two sizes is
+    compared, with room to spare, never measured against a clock."""
+    small = "START with options: --debug" + unit * (100_000 // len(unit))
+    large = "START with options: --debug" + unit * (400_000 // len(unit))
+    assert _cpu_seconds(large) < 8 * max(_cpu_seconds(small), 1e-3)
+
+
+def test_a_long_options_line_is_masked_whole() -> None:
+    line = "START with options: --debug" + " --pass FakeValue1" * 50_000
+    redacted = redact_line(line)
+    assert "FakeValue1" not in redacted
+    assert redacted.count("--pass ***") == 50_000

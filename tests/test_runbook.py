@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -244,3 +245,14 @@ def test_html_pages_escape_what_the_markdown_sets_as_code(kb: KnowledgeBase) -> 
         raw = re.findall(r"<(/?)([a-z_]+(?: [a-z_]+)*)>", body)
         tags = {t for _slash, t in raw}
         assert not {t for t in tags if "_" in t or " " in t or t in _WORDS}, name
+
+
+def test_the_runbook_folders_and_pages_are_private(tmp_path: Path) -> None:
+    from osdoctor.runbook.write import write_runbook
+
+    folder = tmp_path / "new" / "runbook"
+    write_runbook({"index.md": "# Index\n", "scenarios/a.md": "# A\n"}, folder)
+    for path in (tmp_path / "new", folder, folder / "scenarios"):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o700, path
+    for path in (folder / "index.md", folder / "scenarios" / "a.md"):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path

@@ -250,6 +250,38 @@ def test_read_session_header_stops_at_the_first_data_line() -> None:
             ["openstack", "user", "create", "--password", "two words"],
             ["openstack", "user", "create", "--password", "***"],
         ),
+        (
+            ["openstack", "credential", "create", "--type", "totp", "demo", PASSWORD],
+            ["openstack", "credential", "create", "--type", "totp", "demo", "***"],
+        ),
+        (
+            ["swift", "-A", "http://127.0.0.1/auth/v1.0", "-U", "demo:demo", "-K", PASSWORD,
+             "stat"],
+            ["swift", "-A", "http://127.0.0.1/auth/v1.0", "-U", "demo:demo", "-K", "***",
+             "stat"],
+        ),
+        (
+            ["swift", "tempurl", "GET", "60", "/v1/AUTH_x/c/o", PASSWORD],
+            ["swift", "tempurl", "GET", "60", "/v1/AUTH_x/c/o", "***"],
+        ),
+        (
+            ["openstack", "ec2", "credentials", "delete", PASSWORD],
+            ["openstack", "ec2", "credentials", "delete", "***"],
+        ),
+        (
+            ["openstack", "stack", "create", "-t", "t.yaml", "--parameter",
+             f"rabbit_creds={PASSWORD}", "--parameter", "flavor=m1.small", "web"],
+            ["openstack", "stack", "create", "-t", "t.yaml", "--parameter", "rabbit_creds=***",
+             "--parameter", "flavor=m1.small", "web"],
+        ),
+        (
+            ["heat", "stack-create", "-P", f"db_password={PASSWORD};flavor=m1", "s"],
+            ["heat", "stack-create", "-P", "db_password=***;flavor=m1", "s"],
+        ),
+        (
+            ["env", f"OS_PASSWORD={PASSWORD}", "openstack", "server", "list"],
+            ["env", "OS_PASSWORD=***", "openstack", "server", "list"],
+        ),
     ],
 )
 def test_redact_command(argv: list[str], expected: list[str]) -> None:

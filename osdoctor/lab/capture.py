@@ -236,6 +236,27 @@ def _port_lock(port: int) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def prepare_run(
+    case: Case, stub_values: Mapping[str, str], home: Path, work: Path
+) -> tuple[list[str], dict[str, str]]:
+    """Write the case's files into ``work``; return its arguments (after the
+    client's name) and its environment, placeholders expanded: the client's run
+    as a capture makes it (tests run it the same way through osdoctor)."""
+    values = dict(stub_values, workdir=str(work))
+    for name, content in case.files.items():
+        target = work / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(expand_text(content, values), encoding="utf-8")
+    args = [str(arg) for arg in expand(list(case.command[1:]), values)]
+    env = base_env(home, values)
+    for key, value in case.env.items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = expand_text(value, values)
+    return args, env
+
+
 def _capture_case(
     case: Case, executable: Path, out_dir: Path, port: int, workroot: Path
 ) -> CaptureResult:
@@ -246,19 +267,8 @@ def _capture_case(
     except OSError as error:
         raise CaptureError(f"cannot listen on 127.0.0.1:{port}: {error}") from None
     try:
-        values = dict(stub.values, workdir=str(work))
-        for name, content in case.files.items():
-            target = work / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(expand_text(content, values), encoding="utf-8")
-        args = [str(arg) for arg in expand(list(case.command[1:]), values)]
+        args, env = prepare_run(case, stub.values, home, work)
         debug = ["--debug"] if case.debug else []
-        env = base_env(home, values)
-        for key, value in case.env.items():
-            if value is None:
-                env.pop(key, None)
-            else:
-                env[key] = expand_text(value, values)
         isolation = isolation_prefix() if case.network == "isolated" else ()
         exit_code, interrupted, output = _run(
             [*isolation, *no_aslr_prefix(), str(executable), *debug, *args],

@@ -145,6 +145,8 @@ class Cloud:
             "password": fakes.PASSWORD,
             "token": fakes.TOKEN,
             "extra_secret": fakes.EXTRA_SECRET,
+            "second_secret": fakes.SECOND_SECRET,
+            "passphrase": fakes.PASSPHRASE,
             "region": fakes.REGION,
             "auth_url": self.endpoint("identity") + "/v3",
         }

@@ -12,6 +12,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from osdoctor.lab import fakes
+from osdoctor.lab.placeholders import expand_text
+
+#: The fake secrets a case may name as the password the stub accepts.
+_FAKE_VALUES = {
+    "password": fakes.PASSWORD,
+    "extra_secret": fakes.EXTRA_SECRET,
+    "second_secret": fakes.SECOND_SECRET,
+    "passphrase": fakes.PASSPHRASE,
+}
 
 #: Service type -> path prefix under the stub's base URL, as put in the catalog.
 #: ``{project_id}`` is replaced by the fake project's id.
@@ -304,7 +313,9 @@ def parse_stub_config(stub: Any, routes: Any = None, where: str = "stub") -> Stu
         services=services,
         auth=auth,
         username=_str(raw.get("username", fakes.USER_NAME), f"{where}.username"),
-        password=_str(raw.get("password", fakes.PASSWORD), f"{where}.password"),
+        password=expand_text(
+            _str(raw.get("password", fakes.PASSWORD), f"{where}.password"), _FAKE_VALUES
+        ),
         ironic=ironic,
         vars=_str_map(raw.get("vars"), f"{where}.vars"),
         tls=_bool(raw.get("tls", False), f"{where}.tls"),

@@ -19,9 +19,13 @@ TOKEN = (
 #: Secrets a case may use for other purposes (application credentials, TempURL
 #: keys, parameters such as db_password): all fake, all checked by tests.
 EXTRA_SECRET = "FAKE-lab-secret-51c4a0"
+#: A second one, for cases that carry two secrets of different kinds.
+SECOND_SECRET = "FAKE-lab-other-8e27d3"
+#: A passphrase with spaces (osc-lib echoes it as several words).
+PASSPHRASE = "FAKE lab horse 6b1f battery staple"
 
 #: Every secret the lab knows; no osdoctor output may contain one of them.
-FAKE_SECRETS: tuple[str, ...] = (PASSWORD, TOKEN, EXTRA_SECRET)
+FAKE_SECRETS: tuple[str, ...] = (PASSWORD, TOKEN, EXTRA_SECRET, SECOND_SECRET, PASSPHRASE)
 
 USER_NAME = "demo"
 USER_ID = "4b2a0f3c8e6d4b1fa0c9d7e5b3a1f2e4"

@@ -14,6 +14,7 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
+from osdoctor.cmdline import command_text
 from osdoctor.model import (
     BODY_KEEP,
     Body,
@@ -32,7 +33,8 @@ from osdoctor.parse.lines import Line, decode_line, is_clean
 from osdoctor.parse.prefixes import PrefixStripper
 from osdoctor.parse.rounds import RoundTemplate, build_template, log_prefix
 from osdoctor.parse.services import ServiceMap
-from osdoctor.redact import PemMasker, redact_line
+from osdoctor.redact import PemMasker, SecretMemory, redact_line
+from osdoctor.scrub import scrub_trace
 
 _URLLIB3 = re.compile(r'(https?://\S+) "([A-Z]+) (\S+) HTTP/[\d.]+" (\d{3}) (\S+)')
 _HTTP_STATUS = re.compile(r"HTTP/\d(?:\.\d)? (\d{3}) ?(.*)")
@@ -55,10 +57,8 @@ _BIG_BODIES_KEPT = 64
 #: Exchanges kept at each end of a run of repeating requests; the middle is folded.
 FOLD_KEEP = 100
 _MAX_PERIOD = 8
-#: Recent lines whose redaction (and request lines whose reading) is remembered,
-#: and the longest line remembered.
+#: Recent request lines whose reading is remembered.
 _REMEMBER_LINES = 512
-_REMEMBER_LINE = 8 * 1024
 #: Lines remembered for making a round's template; longer rounds are read line by line.
 _TEMPLATE_LINES = 64
 #: Rounds matched by one call when they are many (fewer calls, same result).
@@ -239,7 +239,6 @@ class Parser:
         self._dropped_messages = 0
         self._cut_lines = 0
         self._pem = PemMasker()
-        self._seen: dict[str, str] = {}
         self._curls: dict[str, Curl | None] = {}
         self._exchange_count = 0
         self._wrapped: tuple[int, str, float | None, int] | None = None
@@ -263,6 +262,12 @@ class Parser:
         self._dropped_tracebacks = 0
         #: Rounds matched whole by the fast path rather than read line by line.
         self.matched_rounds = 0
+
+    @property
+    def secrets(self) -> SecretMemory:
+        """What redaction learnt from the log so far (values masked, hidden Heat
+        parameters): other views of the same log mask with it too."""
+        return self._pem.memory
 
     # -- input -------------------------------------------------------------
     def feed_all(self, lines: Iterable[Line]) -> Trace:
@@ -512,18 +517,10 @@ class Parser:
         self._dispatch(number, text, time)
 
     def _redacted(self, text: str) -> str:
-        """``text`` redacted. A polling log repeats its lines (the same request, the
-        same body) thousands of times: recent results are remembered."""
-        if self._pem.inside or len(text) > _REMEMBER_LINE or "-----BEGIN" in text:
-            return self._pem.feed(text)
-        seen = self._seen
-        done = seen.get(text)
-        if done is None:
-            done = self._pem.feed(text)
-            if len(seen) >= _REMEMBER_LINES:
-                seen.clear()
-            seen[text] = done
-        return done
+        """``text`` redacted by the stream's redactor, which remembers recent results
+        (a polling log repeats its lines thousands of times) and what only the lines
+        before say (a table's secret columns, values masked earlier)."""
+        return self._pem.feed(text)
 
     def _join_wrapped(self, text: str) -> bool:
         """Join a request line that a paste wrapped mid-word; True when ``text`` was
@@ -587,6 +584,7 @@ class Parser:
                 f"{self._dropped_messages} debug lines past the first {_MAX_DEBUG_MESSAGES} "
                 "were not kept"
             )
+        scrub_trace(self.trace, self._pem.memory.literals)
         return self.trace
 
     # -- helpers -----------------------------------------------------------
@@ -644,7 +642,7 @@ class Parser:
                 argv = value.split()
             if isinstance(argv, list):
                 words = [str(a) for a in argv if a not in ("--debug", "-d")]
-                t.command = " ".join(words)
+                t.command = command_text(words)
                 t.command_line = number
                 t.client = _client_of(words[0]) if words else t.client
         elif key == "exit":

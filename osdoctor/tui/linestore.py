@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Protocol
 
 from osdoctor.parse.lines import MAX_LINE, clean
-from osdoctor.redact import MASK, PemMasker, redact_line
+from osdoctor.redact import MASK, SecretMemory, StreamRedactor, redact_line
+from osdoctor.secretstream import TableColumns
 from osdoctor.session import DataLine, parse_session_line
 
 #: Lines of a drawn window kept decoded, per store.
@@ -59,15 +60,23 @@ def _shown(raw: str, session: bool) -> tuple[int, str]:
 
 
 class MemoryLines:
-    """Lines of a live run, appended by the worker thread as they arrive."""
+    """Lines of a live run, appended by the worker thread as they arrive.
 
-    def __init__(self) -> None:
+    ``memory`` holds the secrets known from the command; ``bare_stdout`` says its
+    standard output is bare secret values (``-f value -c secret``)."""
+
+    def __init__(self, memory: SecretMemory | None = None, bare_stdout: bool = False) -> None:
         self._texts: list[str] = []
         self._fds: list[int] = []
         self._lock = threading.Lock()
         # The pane shows what the command printed, redacted like everything else;
-        # a private key printed over several lines is masked per stream.
-        self._redact = {fd: PemMasker().feed for fd in (0, 1, 2)}
+        # a private key or a table printed over several lines is masked per
+        # stream, and the streams learn the values masked together.
+        shared = memory if memory is not None else SecretMemory()
+        self._memory = shared
+        self._redact = {
+            fd: StreamRedactor(shared, bare=bare_stdout and fd == 1).feed for fd in (0, 1, 2)
+        }
 
     def append(self, fd: int, text: str) -> None:
         with self._lock:
@@ -78,8 +87,10 @@ class MemoryLines:
         return len(self._texts)
 
     def text(self, number: int) -> str:
+        """The line, masked again with what was learnt after it arrived."""
         if 1 <= number <= len(self._texts):
-            return self._texts[number - 1]
+            text = self._texts[number - 1]
+            return self._memory.literals.mask(text) if self._memory.literals else text
         return ""
 
     def fd(self, number: int) -> int:
@@ -116,6 +127,10 @@ class FileLines:
         self.path = path
         self.offsets = array("q")
         self.session = False
+        #: What the parser's redaction learnt from the file (values masked, hidden
+        #: names): lines drawn are masked with it too.
+        self.memory: SecretMemory | None = None
+        self._generation = 0
         self._end = 0
         self._cache: OrderedDict[int, tuple[int, str]] = OrderedDict()
         self._lock = threading.Lock()
@@ -134,6 +149,10 @@ class FileLines:
         if not 1 <= number <= len(self.offsets):
             return 0, ""
         with self._lock:
+            memory = self.memory
+            if memory is not None and memory.generation != self._generation:
+                self._cache.clear()  # learnt more since these were drawn
+                self._generation = memory.generation
             cached = self._cache.get(number)
             if cached is not None:
                 self._cache.move_to_end(number)
@@ -144,9 +163,13 @@ class FileLines:
                 raw = handle.readline(MAX_LINE)
             text = clean(raw.decode("utf-8", "replace").rstrip("\n"))
             fd, shown = _shown(text, self.session)
+            if memory is not None and memory.literals:
+                shown = memory.literals.mask(shown)
             shown = redact_line(shown)
             if _KEY_BODY.fullmatch(shown.strip()) and self._inside_key(number):
                 shown = MASK
+            elif shown[:1] == "|":
+                shown = self._table_row(number, shown)
             value = (fd, shown)
             self._cache[number] = value
             if len(self._cache) > _CACHE:
@@ -158,6 +181,27 @@ class FileLines:
 
     def fd(self, number: int) -> int:
         return self._line(number)[0]
+
+    def _table_row(self, number: int, shown: str) -> str:
+        """A table body row with its secret columns masked: the header is read back
+        from the file (top border, header, border, then rows up to this one)."""
+        first = max(0, number - 1 - _KEY_LOOKBACK)
+        with self.path.open("rb") as handle:
+            handle.seek(self.offsets[first])
+            before = [clean(handle.readline(MAX_LINE).decode("utf-8", "replace").rstrip("\n"))
+                      for _ in range(number - 1 - first)]
+        if self.session:
+            before = [_shown(text, True)[1] for text in before]
+        index = len(before) - 1
+        while index >= 0 and before[index][:1] == "|":
+            index -= 1  # the rows above this one
+        if index < 2 or before[index][:1] != "+" or before[index - 1][:1] != "|" \
+                or before[index - 2][:1] != "+":
+            return shown
+        table = TableColumns()
+        for text in (before[index - 2], before[index - 1], before[index]):
+            table.feed(text, text)
+        return table.feed(shown, shown)
 
     def _inside_key(self, number: int) -> bool:
         """Whether line ``number`` sits between a private key's BEGIN and END lines

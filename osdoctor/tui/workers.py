@@ -20,6 +20,7 @@ from pathlib import Path
 
 from textual.message import Message
 
+from osdoctor.cmdline import command_text, known_secrets, prints_bare_secret
 from osdoctor.diagnose import diagnose
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.live import LiveTrace
@@ -106,7 +107,7 @@ class LiveSource:
 
     def __init__(self, argv: list[str], source: str, started: datetime) -> None:
         self.live = LiveTrace(argv, source=source)
-        self.store = MemoryLines()
+        self.store = MemoryLines(known_secrets(argv), prints_bare_secret(argv))
         self.stdout: list[int] = []
         self.elapsed = 0.0
         self.store.append(0, f"{MAGIC} {FORMAT_VERSION}")
@@ -158,7 +159,7 @@ def run_command(argv: list[str], post: Post, stop: Stop,
     lines: queue.SimpleQueue[OutputLine] = queue.SimpleQueue()
     run = Run(argv, on_line=lines.put, session=session)
     source = LiveSource(argv, str(session.path), datetime.now(UTC))
-    post(source.opened(" ".join(argv), session.path))
+    post(source.opened(command_text(argv), session.path))
     try:
         run.start()
     except CommandError as error:
@@ -304,6 +305,7 @@ def load_log(path: Path, post: Post, stop: Stop, follow: bool = False,
             raise IsADirectoryError(f"{path} is a folder, not a log file")
         store = FileLines(path)
         parser = Parser(str(path))
+        store.memory = parser.secrets
         reader = _LogReader(path, store, parser)
     except OSError as error:
         post(SourceFailed(_read_error(path, error)))

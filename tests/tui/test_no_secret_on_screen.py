@@ -3,12 +3,17 @@ keeps a live run's), so it redacts them itself, private key blocks included."""
 
 from __future__ import annotations
 
+import html
+import os
+import re
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
+from osdoctor.tui.app import OsdoctorApp
 from osdoctor.tui.linestore import FileLines, MemoryLines
-from tests.secret_corpus import ALL_SECRETS, CASES
+from tests.secret_corpus import ALL_SECRETS, CASES, fixture_leaks, secret_cases, secret_fixtures
 from tests.tui.conftest import steady_app, wait_until
 
 KEY_BODY = ["MIIEowIBAAKCAQEAfakeKeyBodyLineNumberOne0123456789abcdefghij",
@@ -71,3 +76,83 @@ async def test_opened_log_shows_no_secret_in_any_pane(tmp_path: Path) -> None:
         assert lines is not None
         for n in range(1, len(lines) + 1):
             assert leaks(lines.text(n)) == []
+
+
+# --- the lab's secret cases, opened and run live ---------------------------------------
+
+_SVG_TEXT = re.compile(r'<text [^>]*clip-path="url\(#[\w-]+-line-(\d+)\)"[^>]*>([^<]*)</text>')
+
+
+def screen_lines(app: OsdoctorApp) -> list[str]:
+    """The screen's text, line by line, as the user reads it (the screenshot's
+    pieces of each line joined)."""
+    lines: dict[int, list[str]] = {}
+    for match in _SVG_TEXT.finditer(app.export_screenshot()):
+        lines.setdefault(int(match[1]), []).append(html.unescape(match[2]))
+    return ["".join(parts).replace("\xa0", " ") for _, parts in sorted(lines.items())]
+
+
+async def _every_pane_and_the_export(pilot: Pilot[object], app: OsdoctorApp,
+                                     allowed: str) -> None:
+    screen = app.main
+    for key in ("1", "2", "3", "4", "5"):
+        await pilot.press(key)
+        await pilot.pause()
+        text = "\n".join(screen_lines(app))
+        assert fixture_leaks(text, allowed) == [], (key, text)
+    lines = screen.lines
+    assert lines is not None
+    for n in range(1, len(lines) + 1):
+        assert fixture_leaks(lines.text(n), allowed) == [], lines.text(n)
+    await pilot.press("m")
+    export = screen.export_path
+    assert export is not None and export.stat().st_mode & 0o777 == 0o600
+    assert fixture_leaks(export.read_text(), allowed) == []
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("path", secret_fixtures(), ids=lambda path: path.stem)
+async def test_a_secret_fixture_opened_shows_no_secret(path: Path) -> None:
+    app = steady_app(log=path)
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = app.main
+        await wait_until(pilot, lambda: screen.state == "read" and screen.final)
+        await _every_pane_and_the_export(pilot, app, str(path))
+
+
+#: Live runs in the TUI: the command line itself carries the secret here.
+LIVE_CASES = ["generic.secret-os-password", "generic.secret-passphrase",
+              "generic.secret-ec2-credentials-value", "generic.secret-swift-key",
+              "heat.stack-create.secret-hidden-parameter"]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("case_id", LIVE_CASES)
+async def test_a_live_run_of_a_secret_case_shows_no_secret(
+        case_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        osdoctor_home: Path) -> None:
+    from osdoctor.lab.capture import client_bin_dir, prepare_run
+    from osdoctor.lab.stub import Stub
+
+    (case,) = [c for c in secret_cases() if c.id == case_id]
+    stub = Stub(case.stub)
+    stub.start()
+    try:
+        args, env = prepare_run(case, stub.values, tmp_path, tmp_path)
+        monkeypatch.chdir(tmp_path)  # where the case's files are
+        for key in [k for k in os.environ if k.startswith("OS_")]:
+            monkeypatch.delenv(key)
+        for key, value in env.items():
+            if key.startswith(("OS_", "PATH", "HOME")):
+                monkeypatch.setenv(key, value)
+        app = steady_app(command=[str(client_bin_dir() / case.command[0]), *args],
+                          assume_yes=True)
+        async with app.run_test(size=(160, 50)) as pilot:
+            screen = app.main
+            await wait_until(pilot, lambda: screen.state == "finished", timeout=90)
+            assert screen.result is not None and screen.result.exit_code == 0
+            await _every_pane_and_the_export(pilot, app, str(osdoctor_home))
+    finally:
+        stub.stop()
+    (session,) = (osdoctor_home / "data" / "sessions").glob("*.session.log")
+    assert fixture_leaks(session.read_text(), session.name) == []

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, OptionList
 from textual.widgets.option_list import Option
 
+from osdoctor.cmdline import command_text
 from osdoctor.session import SUFFIX, SessionFormatError, read_session_header
 
 
@@ -48,7 +49,7 @@ class ConfirmRun(_YesNo):
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm", classes="dialog"):
             yield Label(f"This command changes the cloud ({self.word}):", classes="title")
-            yield Label(" ".join(self.argv), id="confirm-command")
+            yield Label(command_text(self.argv), id="confirm-command")
             yield Label("The client will not ask for confirmation without a terminal. Run it?")
             yield from self.buttons("Run it", "Don't run", "error")
 
@@ -93,7 +94,7 @@ def recent_sessions(folder: Path, limit: int = 50) -> list[SessionEntry]:
         try:
             with path.open(encoding="utf-8", errors="replace") as handle:
                 header = read_session_header(handle)
-            command = " ".join(w for w in header.command if w not in ("--debug", "-d"))
+            command = command_text(header.command)
             when = f"{header.started:%Y-%m-%d %H:%M}" if header.started else ""
         except (OSError, SessionFormatError):
             command, when = "(unreadable session)", ""

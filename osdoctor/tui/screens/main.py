@@ -31,6 +31,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, OptionList, Static, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
+from osdoctor.cmdline import command_text
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.model import Report, Trace
 from osdoctor.paths import PrivateStorageError, exports_dir, sessions_dir, write_private
@@ -209,7 +210,7 @@ class MainScreen(Screen[None]):
         self._launch(command)
 
     def _launch(self, command: list[str]) -> None:
-        self._reset("starting", " ".join(command))
+        self._reset("starting", command_text(command))
         self.query_one("#prompt").display = False
         self.query_one("#timeline").focus()
         self._run_worker(insert_debug(command))

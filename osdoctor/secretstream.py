@@ -1,0 +1,218 @@
+"""What the redaction of a whole stream of lines knows that one line does not.
+
+A line alone does not always say that it holds a secret:
+
+- a list table's cell (``| AKIA... | S3cr3t... | ...``) is secret because of
+  its column's header (Secret, Data, Blob...), printed lines above;
+- a value printed bare (``-f value -c secret``), or an access key in a URL
+  path, is secret because the same value was masked earlier, where a key
+  named it (``"secret": "..."`` in the response body, the positional argument
+  of ``ec2 credentials show``);
+- a Heat parameter with a harmless name is secret because the template
+  declares it ``hidden: true``.
+
+``Literals`` remembers the values masked so far (and those known from the
+command a live run started) and masks them wherever they show again;
+``TableColumns`` follows a table's borders and header; ``hidden_parameters``
+reads the hidden parameters a template in a request body declares. All work
+in time linear in the line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from urllib.parse import quote
+
+from osdoctor.secretnames import MASK, is_secret_name
+
+__all__ = ["Literals", "SecretMemory", "TableColumns", "hidden_parameters"]
+
+#: Shortest value remembered: shorter ones would mask ordinary words.
+_MIN_LITERAL = 6
+#: Values remembered at most; the oldest are forgotten first.
+_MAX_LITERALS = 64
+_HARMLESS = frozenset({"none", "null", "true", "false", "unset", "******", "<redacted>"})
+
+
+def _worth_remembering(value: str) -> bool:
+    """Long enough, and not a plain word that would mask the log's own words."""
+    if len(value) < _MIN_LITERAL or MASK in value or value.lower() in _HARMLESS:
+        return False
+    return len(value) >= 10 or not value.isalpha()
+
+
+class Literals:
+    """Secret values, each masked wherever it appears again (and its URL-encoded
+    form). ``generation`` grows whenever a value is added, so that remembered
+    results of redaction can be dropped."""
+
+    __slots__ = ("_values", "_ordered", "generation")
+
+    def __init__(self, values: Iterable[str] = ()) -> None:
+        self._values: dict[str, None] = {}
+        self._ordered: tuple[str, ...] = ()
+        self.generation = 0
+        self.add(values)
+
+    def __bool__(self) -> bool:
+        return bool(self._values)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ordered)
+
+    def add(self, values: Iterable[str]) -> None:
+        added = False
+        for raw in values:
+            value = raw.strip().strip("'\"")
+            if not _worth_remembering(value):
+                continue
+            for form in (value, quote(value, safe="")):
+                if form not in self._values:
+                    self._values[form] = None
+                    added = True
+        if not added:
+            return
+        while len(self._values) > _MAX_LITERALS:
+            del self._values[next(iter(self._values))]
+        self._ordered = tuple(sorted(self._values, key=len, reverse=True))
+        self.generation += 1
+
+    def mask(self, line: str) -> str:
+        for value in self._ordered:
+            if value in line:
+                line = line.replace(value, MASK)
+        return line
+
+
+_BORDER = re.compile(r"[ \t]*\+(?:[-=]+\+)+[ \t]*")
+
+
+class TableColumns:
+    """Follows the tables a client prints (cliff's borders, header row, body rows)
+    and masks the body cells of columns whose header names a secret."""
+
+    __slots__ = ("_state", "_secret", "_bars")
+
+    _NONE, _TOP, _HEAD, _BODY = range(4)
+
+    def __init__(self) -> None:
+        self._state = self._NONE
+        self._secret: tuple[int, ...] = ()
+        self._bars = 0
+
+    @property
+    def active(self) -> bool:
+        """True inside a table: its rows must be read in order, not remembered."""
+        return self._state != self._NONE
+
+    def feed(self, line: str, body: str) -> str:
+        """``line`` (whose text without its line break is ``body``), its secret
+        cells masked when it is a body row of a table with secret columns."""
+        stripped = body.strip(" \t")
+        if stripped.startswith("+") and _BORDER.fullmatch(body):
+            if self._state == self._NONE:
+                self._state = self._TOP
+            elif self._state == self._HEAD:
+                self._state = self._BODY
+            else:
+                self._state = self._NONE
+            return line
+        is_row = len(stripped) > 1 and stripped[0] == "|" and stripped[-1] == "|"
+        if not is_row:
+            if self._state in (self._TOP, self._HEAD):
+                self._state = self._NONE
+            return line
+        if self._state == self._TOP:
+            cells = body.split("|")[1:-1]
+            self._bars = len(cells)
+            self._secret = tuple(
+                index for index, cell in enumerate(cells) if _secret_column(cell.strip())
+            )
+            self._state = self._HEAD
+            return line
+        if self._state == self._BODY and self._secret:
+            return self._mask_row(line, body)
+        return line
+
+    def _mask_row(self, line: str, body: str) -> str:
+        parts = body.split("|")
+        cells = parts[1:-1]
+        if len(cells) != self._bars:
+            # A cell holds a bar of its own: mask from the first secret column on.
+            first = self._secret[0]
+            cells = cells[:first] + ["|".join(cells[first:])]
+            secret: Iterable[int] = (first,)
+        else:
+            secret = self._secret
+        changed = False
+        for index in secret:
+            cell = cells[index]
+            inner = cell.strip(" \t")
+            if not inner or inner.lower() in _HARMLESS or inner == MASK:
+                continue
+            width = len(cell)
+            masked = f" {MASK} "
+            cells[index] = masked + " " * max(0, width - len(masked))
+            changed = True
+        if not changed:
+            return line
+        return "|".join([parts[0], *cells, parts[-1]]) + line[len(body) :]
+
+
+def _secret_column(header: str) -> bool:
+    return header.lower() not in ("key", "keys") and is_secret_name(header, allow_data=True)
+
+
+#: A JSON object member whose value is a flat object (a parameter's declaration).
+_MEMBER = re.compile(r"\"(?P<name>[^\"\\]{1,128})\"[ \t]*:[ \t]*\{(?P<body>[^{}]*)\}")
+_HIDDEN = re.compile(r"\"hidden\"[ \t]*:[ \t]*true")
+_DEFAULT = re.compile(
+    r"\"default\"[ \t]*:[ \t]*(?:\"(?P<text>(?:[^\"\\]|\\.)*)\"|(?P<bare>[^,}\s]+))"
+)
+
+
+def hidden_parameters(line: str) -> tuple[list[str], list[str]]:
+    """The parameters a template in ``line`` (a request body: Heat's POST or PUT
+    of a stack, its preview or validation) declares ``hidden: true``, and their
+    defaults."""
+    names: list[str] = []
+    defaults: list[str] = []
+    if "hidden" not in line:
+        return names, defaults
+    for member in _MEMBER.finditer(line):
+        body = member["body"]
+        if not _HIDDEN.search(body):
+            continue
+        names.append(member["name"])
+        default = _DEFAULT.search(body)
+        if default is not None:
+            defaults.append(default["text"] if default["text"] is not None else default["bare"])
+    return names, defaults
+
+
+class SecretMemory:
+    """What the redactors of one log's streams (stdout, stderr) learn together:
+    values masked so far and secret names read from templates."""
+
+    __slots__ = ("literals", "names")
+
+    def __init__(self, values: Iterable[str] = ()) -> None:
+        self.literals = Literals(values)
+        self.names: frozenset[str] = frozenset()
+
+    @property
+    def generation(self) -> int:
+        """Grows whenever something is learnt: results remembered before are stale."""
+        return self.literals.generation
+
+    def update(self, other: SecretMemory) -> None:
+        """Learn all that ``other`` knows."""
+        self.literals.add(other.literals)
+        self.learn_names(other.names)
+
+    def learn_names(self, names: Iterable[str]) -> None:
+        merged = self.names.union(names)
+        if merged != self.names:
+            self.names = frozenset(merged)
+            self.literals.generation += 1
