@@ -562,6 +562,8 @@ class Condition:
 
         def ev(ctx: Context) -> Match | None:
             for tb in reversed(ctx.trace.tracebacks):
+                if tb.origin != "client":
+                    continue  # a service's traceback, pasted beside the client's output
                 if type_rx is not None and not type_rx.search(tb.exc_type):
                     continue
                 if msg_rx is not None and not msg_rx.search(tb.message):
