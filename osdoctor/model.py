@@ -34,6 +34,41 @@ def _lookup(headers: dict[str, str], name: str) -> str | None:
     return None
 
 
+def _json_head(text: str) -> Any:
+    """The JSON value of a head cut anywhere: its open string and brackets closed,
+    or else its last whole member kept (the text up to the last comma or bracket)."""
+    closers: list[str] = []
+    safe = -1  # text[:safe] ends after a whole member...
+    safe_closers = ""  # ...and these close it
+    in_string = escaped = False
+    for i, c in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "{[":
+            closers.append("}" if c == "{" else "]")
+            safe, safe_closers = i + 1, "".join(reversed(closers))
+        elif c in "}]":
+            if closers:
+                closers.pop()
+            safe, safe_closers = i + 1, "".join(reversed(closers))
+        elif c == ",":
+            safe, safe_closers = i, "".join(reversed(closers))
+    tail = ('"' if in_string and not escaped else "") + "".join(reversed(closers))
+    for candidate in (text + tail, text[:safe] + safe_closers if safe >= 0 else ""):
+        try:
+            return json.loads(candidate)
+        except ValueError:
+            continue
+    return None
+
+
 @dataclass(slots=True)
 class Body:
     """A request or response body as logged."""
@@ -50,10 +85,14 @@ class Body:
     """True when the text was released after parsing; ``first_line`` still locates it."""
     omitted: str | None = None
     """The client's note when it did not log the body ("Omitted, Content-Type is set to...")."""
+    cut: bool = False
+    """True when the paste cut the body's line at its width (its line is exactly
+    as long as the paste's lines): ``json()`` then reads what the head holds."""
     _json: Any = field(default=_UNPARSED, repr=False, compare=False)
 
     def json(self) -> Any:
-        """The body as JSON, parsed on first use; None when it is not JSON."""
+        """The body as JSON, parsed on first use; None when it is not JSON. A cut
+        body gives the members its head holds whole (and a string cut short)."""
         if self._json is _UNPARSED:
             value: Any = None
             if self.text and not self.truncated:
@@ -62,7 +101,7 @@ class Body:
                     try:
                         value = json.loads(stripped)
                     except ValueError:
-                        value = None
+                        value = _json_head(stripped) if self.cut else None
             self._json = value
         return self._json
 

@@ -33,6 +33,7 @@ from osdoctor.parse import commands, escaped, legacy, wraps
 from osdoctor.parse.commands import AGENTS, client_of
 from osdoctor.parse.http_text import Curl, parse_curl, split_url
 from osdoctor.parse.lines import Line, decode_line, is_clean
+from osdoctor.parse.paste import DEBUG_PREFIXES as _DEBUG_PREFIXES
 from osdoctor.parse.paste import is_elision, unpaste
 from osdoctor.parse.prefixes import PrefixStripper
 from osdoctor.parse.rounds import RoundTemplate, build_template, log_prefix
@@ -41,6 +42,7 @@ from osdoctor.parse.transport import tls_detail, transport_failure
 from osdoctor.redact import PemMasker, redact_line
 
 _URLLIB3 = re.compile(r'(https?://\S+) "([A-Z]+) (\S+) HTTP/[\d.]+" (\d{3}) (\S+)')
+_URLLIB3_CUT = re.compile(r'(https?://\S+) "([A-Z]+) (/\S*)(?: HTTP/[\d.]+"(?: (\d{3})\b)?.*)?$')
 _HTTP_STATUS = re.compile(r"HTTP/\d(?:\.\d)? (\d{3}) ?(.*)")
 _EXC_LINE = re.compile(r"([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Failure|Failed|"
                        r"Timeout|NotFound|Conflict|Forbidden|Unauthorized|Exception\w*|"
@@ -94,15 +96,6 @@ KEEP_LAST_TRACEBACKS = 400
 _DROP_AT_ONCE = 1000
 _WINDOW_PATTERN = "requests not kept (the log holds too many)"
 
-_DEBUG_PREFIXES = (
-    "START with options", "options: ", "Auth plugin", "auth_config_hook", "defaults: ",
-    "cloud cfg:", "Using auth plugin", "Using parameters", "Get auth_ref", "command: ",
-    "Failed to discover", "Making authentication", "Request returned failure status",
-    "Failed to redirect", "run(Namespace", "take_action(Namespace", "boot_kwargs",
-    "Negotiated API version", "No version header", "Remote API version", "Loading",
-    "Attempting", "Failure: ", "Instantiating", "Connection pool", "Starting new",
-    "Resetting dropped", "The above exception", "During handling of the above",
-)
 #: Lines at least this long count towards detecting a paste's fixed wrap width.
 _WRAP_MIN = 60
 _SKIP_PREFIXES = ("Starting new HTTP", "Resetting dropped connection", "Incremented Retry")
@@ -129,6 +122,10 @@ class _BodyCollector:
 
     def feed(self, number: int, text: str) -> bool:
         if _is_record_start(text):
+            return False
+        if self.closer in ("}", "]") and text[:1] not in _JSON_LINE_FIRST:
+            # Pretty-printed JSON goes on with indentation, a bracket or a quote: a
+            # body whose only line was cut ends where the client's lines go on.
             return False
         self.body.last_line = number
         self.body.size += len(text) + 1
@@ -160,6 +157,10 @@ class _BodyCollector:
 
     def close(self) -> None:
         self.body.text = "\n".join(self.parts)
+
+
+#: First characters of the lines of a pretty-printed JSON body.
+_JSON_LINE_FIRST = frozenset(' \t{}[]"-0123456789tfn,')
 
 
 def _is_record_start(text: str) -> bool:
@@ -309,6 +310,7 @@ class Parser:
         self._held_time: float | None = None
         self._held_escaped = False
         self._span_end = 0  # last physical line of the logical line being read
+        self._line_cut = False  # whether that line was cut at the paste's width
         self._indent = 0  # indentation a paste gave the line being read
         self._connecting: tuple[int, str] | None = None  # urllib3's last connection line
         self._server_tb: _TracebackCollector | None = None
@@ -544,9 +546,10 @@ class Parser:
         wrapped pieces (see ``parse.wraps``)."""
         piece = wraps.unquoted(raw)
         size = len(piece)
-        if piece[:1] in "+|" or size < 2:
+        if size < 2:
             return False
-        escaped = wraps.escaped_open(piece) and not _is_record_start(piece)
+        escaped = piece[:1] not in "+|" and wraps.escaped_open(piece) and not _is_record_start(
+            piece)
         if size != self.wrap_width and not escaped:
             return False
         self._held = [raw]
@@ -563,10 +566,13 @@ class Parser:
         self._held = None
         first, last = self._held_at
         self._span_end = last
+        # A last piece as wide as the paste was not continued: the line was cut there.
+        self._line_cut = self._held_len == self.wrap_width
         try:
             self._line(first, "".join(held), self._held_time)
         finally:
             self._span_end = 0
+            self._line_cut = False
 
     def _line(self, number: int, raw: str, time: float | None) -> None:
         """One logical line: paste damage and tool prefixes off, then read."""
@@ -938,6 +944,15 @@ class Parser:
                 if m:
                     self._urllib3(number, m, time)
                     return
+                if self._line_cut:
+                    m = _URLLIB3_CUT.match(text)
+                    if m and m.group(4):
+                        self._urllib3(number, m, time)
+                        return
+                    if m:
+                        # A pool line cut by the paste: the request, its answer to come.
+                        self._urllib3_cut(number, m, time)
+                        return
             if text.startswith("header: "):
                 self._httplib_header(number, text[8:])
                 return
@@ -1230,7 +1245,7 @@ class Parser:
             ex = self._new_exchange(req, time)
             self._pending.append(ex)
         if curl.data is not None:
-            body = Body(number, number, curl.data, len(curl.data))
+            body = Body(number, number, curl.data, len(curl.data), cut=self._line_cut)
             ex.request.body = body
             if curl.data_open:
                 self._collector = _BodyCollector(body, [curl.data], "'")
@@ -1283,8 +1298,24 @@ class Parser:
             found = self._new_exchange(req, time)
         else:
             self._drop_pending(found)
+            url = found.request.url
+            if self._line_cut is False and self.wrap_width is not None and \
+                    len(base + target) > len(url) and (base + target).startswith(url):
+                # The request line was cut by the paste: the pool line has the whole URL.
+                found.request.url = base + target
+                found.query = target.partition("?")[2]
         found.response = Response(status, number, last_line=number)
         self._last = found
+
+    def _urllib3_cut(self, number: int, m: re.Match[str], time: float | None) -> None:
+        base, method, target = m.group(1), m.group(2), m.group(3)
+        for ex in reversed(self._pending):
+            if ex.request.method == method and ex.response is None and \
+                    (base + target).startswith(ex.request.url.partition("?")[0]):
+                self._last = ex
+                return
+        req = Request(method, base + target, number, logged_as="urllib3")
+        self._pending.append(self._new_exchange(req, time))
 
     def _resp_line(self, number: int, text: str) -> None:
         self.trace.openstack_lines += 1
@@ -1375,7 +1406,7 @@ class Parser:
         size = len(text)
         truncated = size > BODY_KEEP
         kept = text[:BODY_KEEP] if truncated else text
-        body = Body(number, number, kept, size, truncated=truncated)
+        body = Body(number, number, kept, size, truncated=truncated, cut=self._line_cut)
         response.body = body
         head = text[:1]
         tail = text.rstrip()[-1:] if text.strip() else ""

@@ -15,6 +15,16 @@ import re
 
 _TAGS_HEAD = re.compile(r"(?:\s*</?(?:code|pre|tt|samp|kbd)>)+")
 _TAGS_TAIL = re.compile(r"(?:</?(?:code|pre|tt|samp|kbd)>\s*)+$")
+#: How osc-lib's and keystoneauth's own debug lines begin.
+DEBUG_PREFIXES = (
+    "START with options", "options: ", "Auth plugin", "auth_config_hook", "defaults: ",
+    "cloud cfg:", "Using auth plugin", "Using parameters", "Get auth_ref", "command: ",
+    "Failed to discover", "Making authentication", "Request returned failure status",
+    "Failed to redirect", "run(Namespace", "take_action(Namespace", "boot_kwargs",
+    "Negotiated API version", "No version header", "Remote API version", "Loading",
+    "Attempting", "Failure: ", "Instantiating", "Connection pool", "Starting new",
+    "Resetting dropped", "The above exception", "During handling of the above",
+)
 #: How the lines of a client's log (and of the tools around it) begin.
 RECORD_STARTS = (
     r"REQ: |RESP(?: BODY)?:|RESP STATUS|RESP HEADERS|https?://\S+ \"[A-Z]+ |\"[A-Z]+ /|"

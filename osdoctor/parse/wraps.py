@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import BinaryIO, cast
 
-from osdoctor.parse.paste import RECORD_STARTS
+from osdoctor.parse.paste import DEBUG_PREFIXES, RECORD_STARTS
 
 #: Lines at least this long count for finding the width.
 WRAP_MIN = 60
@@ -54,7 +54,7 @@ def unquoted(text: str) -> str:
 
 def starts_line(text: str) -> bool:
     """Whether ``text`` (unquoted) begins a line of its own rather than continuing one."""
-    return not text or _LINE_START.match(text) is not None
+    return not text or _LINE_START.match(text) is not None or text.startswith(DEBUG_PREFIXES)
 
 
 def _counts(lines: Iterable[str]) -> Counter[int]:
