@@ -169,10 +169,10 @@ def _exchange_failure(ex: Exchange, agent: str) -> Failure:
             inner = _CLASS_IN_TEXT.search(failure.fault.message)
             if inner:
                 failure.inner = inner.group("cls")
-    if ex.error is not None:
+    if ex.error is not None and ex.error.kind != "no-answer":
         failure.transport = transport.classify(ex.error.message, url)
         failure.evidence.append((ex.error.line, ex.error.message[:200]))
-    elif ex.response is None:
+    elif ex.response is None:  # the parser's "no-answer": the log ends inside the request
         host = base.partition("://")[2]
         name, _, port = host.partition(":")
         failure.kind = "transport"
