@@ -158,9 +158,9 @@ def parse_stream(stream: BinaryIO, source: str,
     """The trace of a log; ``progress`` is told how many bytes were read so far."""
     if progress is not None:
         stream = cast(BinaryIO, CountingReader(stream, progress))
-    stream, width = sniff(stream)
+    stream, widths = sniff(stream)
     parser = Parser(source)
-    parser.wrap_width = width
+    parser.set_widths(widths)
     return parser.feed_blocks(read_blocks(stream))
 
 

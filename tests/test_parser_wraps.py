@@ -46,6 +46,22 @@ LOST_PAST_200 = {
     "ironic.conflict-retry.exhausted-503-standalone": "'Attempt 6 of 6'",
     "ironic.conflict-retry.recovered": "'Error contacting Ironic server: ... Attempt'",
     "ironic.provision-wait.unexpected-stable": "the wait's final message",
+    # The service's fault text or the transport failure's cause (the facts the
+    # generic and fingerprint rules quote) past column 200 of its line.
+    "generic.osc-server-list-500-inner": "Nova's fault message",
+    "generic.osc-server-list-500-neutron-unauthorized": "Nova's fault message",
+    "heat.stack-create.rejected": "Heat's fault message",
+    "heat.stack-create.rejected-exists": "Heat's fault message",
+    "heat.stack-create.rejected-resource-type": "Heat's fault message",
+    "ironic.conflict-retry.exhausted-409-state-transition": "'Attempt 6 of 6'",
+    "ironic.provision-wait.already-there": "the wait's final message",
+    "osc.auth.keystone-unreachable-proxy": "'Tunnel connection failed: 403'",
+    "osc.auth.keystone-unreachable-tls": "the SSL error's reason",
+    "osc.find-by-name.found-by-id-error-auth-url": "the server's fault message",
+    "osc.find-by-name.found-by-id-error-network": "the server's fault message",
+    "osc.find-by-name.found-by-id-error-no-valid-host": "the server's fault message",
+    "osc.find-by-name.found-by-id-error-retries": "the server's fault message",
+    "osc.find-by-name.found-by-id-error-volume": "the server's fault message",
     # swift's Etag and X-Trans-Id headers, late in the RESP line.
     "osc.object-upload.uploaded": "Etag and X-Trans-Id headers",
     "osc.object-upload.uploaded-local-path": "Etag and X-Trans-Id headers",

@@ -123,9 +123,9 @@ class _BodyCollector:
     def feed(self, number: int, text: str) -> bool:
         if _is_record_start(text):
             return False
-        if self.closer in ("}", "]") and text[:1] not in _JSON_LINE_FIRST:
+        if self.body.cut and self.closer in ("}", "]") and text[:1] not in _JSON_LINE_FIRST:
             # Pretty-printed JSON goes on with indentation, a bracket or a quote: a
-            # body whose only line was cut ends where the client's lines go on.
+            # body whose line the paste cut ends where the client's lines go on.
             return False
         self.body.last_line = number
         self.body.size += len(text) + 1
@@ -303,6 +303,8 @@ class Parser:
         #: The width the input was folded at, when known before it is fed (see
         #: ``parse.wraps``): lines of that width are joined with the next one.
         self.wrap_width: int | None = None
+        #: The width its lines were cut at: a line that long lost its end.
+        self.cut_width: int | None = None
         # A logical line being gathered from its wrapped pieces.
         self._held: list[str] | None = None
         self._held_at = (0, 0)  # (first line, last line)
@@ -318,6 +320,10 @@ class Parser:
         self._depth = 0  # escaped reports inside escaped reports are read once
 
     # -- input -------------------------------------------------------------
+    def set_widths(self, widths: wraps.Widths) -> None:
+        """What the input's head says of its line lengths, before it is fed."""
+        self.wrap_width, self.cut_width = widths.fold, widths.cut
+
     def feed_all(self, lines: Iterable[Line]) -> Trace:
         for line in lines:
             self.feed_text(line.number, line.text, line.cut, line.time)
@@ -539,6 +545,13 @@ class Parser:
             self._release()
         if not cut and (self.wrap_width is not None or "\\" in raw) and self._holds(raw, time):
             return
+        if self.cut_width is not None and len(wraps.unquoted(raw)) == self.cut_width:
+            self._line_cut = True  # cut at the width, and not folded on
+            try:
+                self._line(number, raw, time)
+            finally:
+                self._line_cut = False
+            return
         self._line(number, raw, time)
 
     def _holds(self, raw: str, time: float | None) -> bool:
@@ -567,7 +580,7 @@ class Parser:
         first, last = self._held_at
         self._span_end = last
         # A last piece as wide as the paste was not continued: the line was cut there.
-        self._line_cut = self._held_len == self.wrap_width
+        self._line_cut = self._held_len in (self.wrap_width, self.cut_width)
         try:
             self._line(first, "".join(held), self._held_time)
         finally:
@@ -1299,7 +1312,7 @@ class Parser:
         else:
             self._drop_pending(found)
             url = found.request.url
-            if self._line_cut is False and self.wrap_width is not None and \
+            if self._line_cut is False and self.cut_width is not None and \
                     len(base + target) > len(url) and (base + target).startswith(url):
                 # The request line was cut by the paste: the pool line has the whole URL.
                 found.request.url = base + target
@@ -1392,10 +1405,7 @@ class Parser:
     def _resp_body(self, number: int, text: str) -> None:
         self.trace.openstack_lines += 1
         ex = self._last
-        commands_seen = self.trace.commands
-        if ex is None or ex.response is None or (
-                commands_seen and commands_seen[-1].line > ex.last_line):
-            # No request of this run was logged (an excerpt): keep the body as a line.
+        if ex is None or ex.response is None:
             self._message(number, "debug", "RESP BODY: " + text)
             return
         response = ex.response
@@ -1723,5 +1733,5 @@ def parse_lines(lines: Iterable[Line], source: str = "-") -> Trace:
         if size >= wraps.SNIFF_BYTES:
             break
     parser = Parser(source)
-    parser.wrap_width = wraps.detect_width(line.text for line in head)
+    parser.set_widths(wraps.detect_widths(line.text for line in head))
     return parser.feed_all(itertools.chain(head, it))

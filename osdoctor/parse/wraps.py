@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, cast
 
@@ -57,36 +58,58 @@ def starts_line(text: str) -> bool:
     return not text or _LINE_START.match(text) is not None or text.startswith(DEBUG_PREFIXES)
 
 
-def _counts(lines: Iterable[str]) -> Counter[int]:
+@dataclass(frozen=True, slots=True)
+class Widths:
+    """What the head of an input says of its line lengths."""
+
+    fold: int | None = None
+    """The width the paste was folded at: lines that long go on on the next line."""
+    cut: int | None = None
+    """The width its lines were cut at (or folded at): a line that long lost its end,
+    unless the next line goes on with it."""
+
+
+def detect_widths(lines: Iterable[str]) -> Widths:
+    """A fold or a cut shows as a spike of lines of exactly one length W, with
+    none longer; it is a fold when most of those lines go on on the next line."""
     counts: Counter[int] = Counter()
+    going_on: Counter[int] = Counter()
+    longest = 0
+    previous = -1
     for line in lines:
         text = unquoted(line.rstrip("\r"))
-        if len(text) >= WRAP_MIN and text[:1] not in "+|":
+        if previous >= 0 and not starts_line(text):
+            going_on[previous] += 1
+        previous = -1
+        size = len(text)
+        longest = max(longest, size)
+        if size >= WRAP_MIN and text[:1] not in "+|":
             # Table rows share one width by design; they say nothing of a wrap.
-            counts[len(text)] += 1
-    return counts
+            counts[size] += 1
+            previous = size
+    if not counts:
+        return Widths()
+    width = max(counts)
+    count = counts[width]
+    near = max((counts.get(width - k, 0) for k in range(1, 13)), default=0)
+    if count < 3 or longest > width or count < 2 * near + 1:
+        return Widths()
+    if going_on[width] * 2 >= count:
+        return Widths(width, width)
+    return Widths(None, width)
 
 
 def detect_width(lines: Iterable[str]) -> int | None:
-    """The width a paste was folded at, or None: the most common long length,
-    when enough lines have it and (nearly) none is longer."""
-    counts = _counts(lines)
-    if not counts:
-        return None
-    width, count = max(counts.items(), key=lambda item: (item[1], item[0]))
-    longer = sum(n for length, n in counts.items() if length > width)
-    if count < 3 or count * 3 < sum(counts.values()) or longer * 8 > count:
-        return None
-    return width
+    """The width a paste was folded at, or None (see :func:`detect_widths`)."""
+    return detect_widths(lines).fold
 
 
-def detect_width_bytes(head: bytes) -> int | None:
-    """:func:`detect_width` of the whole lines of a head of undecoded input."""
+def detect_widths_bytes(head: bytes) -> Widths:
+    """:func:`detect_widths` of the whole lines of a head of undecoded input."""
     last = head.rfind(b"\n")
     if last < 0:
-        return None
-    text = head[:last].decode("utf-8", "replace")
-    return detect_width(text.split("\n"))
+        return Widths()
+    return detect_widths(head[:last].decode("utf-8", "replace").split("\n"))
 
 
 def escaped_open(text: str) -> bool:
@@ -129,16 +152,16 @@ class _Replay:
         return self._rest.read(size)
 
 
-def sniff(stream: BinaryIO) -> tuple[BinaryIO, int | None]:
-    """(a stream that reads as ``stream`` would, the width its head was folded at)."""
+def sniff(stream: BinaryIO) -> tuple[BinaryIO, Widths]:
+    """(a stream that reads as ``stream`` would, what its head says of its widths)."""
     head = stream.read(SNIFF_BYTES)
-    return cast(BinaryIO, _Replay(head, stream)), detect_width_bytes(head)
+    return cast(BinaryIO, _Replay(head, stream)), detect_widths_bytes(head)
 
 
-def width_of_file(path: Path) -> int | None:
-    """The width a saved paste was folded at, from its head."""
+def widths_of_file(path: Path) -> Widths:
+    """What the head of a saved paste says of its widths."""
     try:
         with path.open("rb") as stream:
-            return detect_width_bytes(stream.read(SNIFF_BYTES))
+            return detect_widths_bytes(stream.read(SNIFF_BYTES))
     except OSError:
-        return None
+        return Widths()

@@ -25,7 +25,7 @@ from osdoctor.live import LiveTrace
 from osdoctor.model import Trace
 from osdoctor.parse.lines import MAX_LINE, clean
 from osdoctor.parse.parser import Parser
-from osdoctor.parse.wraps import width_of_file
+from osdoctor.parse.wraps import widths_of_file
 from osdoctor.paths import PrivateStorageError
 from osdoctor.runner import CommandError, OutputLine, Run, RunResult
 from osdoctor.session import FORMAT_VERSION, MAGIC, SessionWriter, is_session, redact_command
@@ -270,7 +270,7 @@ def load_log(path: Path, post: Post, stop: Stop, follow: bool = False,
             raise IsADirectoryError(f"{path} is a folder, not a log file")
         store = FileLines(path)
         parser = Parser(str(path))
-        parser.wrap_width = width_of_file(path)
+        parser.set_widths(widths_of_file(path))
         reader = _LogReader(path, store, parser)
     except OSError as error:
         post(SourceFailed(_read_error(path, error)))
