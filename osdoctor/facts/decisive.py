@@ -516,8 +516,10 @@ def facts_of(trace: Trace, live: bool = False) -> Facts:
     later = _Later()
     for i in range(len(exchanges) - 1, -1, -1):
         ex = exchanges[i]
-        failed = ex.error is not None or (ex.status is not None and ex.status >= 400) or (
-            ex.response is None and i == len(exchanges) - 1 and not live)
+        hung = ex.response is None and (ex.error is None or ex.error.kind == "no-answer")
+        failed = (ex.error is not None and not hung) or (
+            ex.status is not None and ex.status >= 400) or (
+            hung and i == len(exchanges) - 1 and not live)
         if failed:
             if later.recovers(ex):
                 facts.recovered.append(ex.index)
