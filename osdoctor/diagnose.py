@@ -17,6 +17,7 @@ from osdoctor.kb.targets import target_exchanges
 from osdoctor.model import Evidence, Finding, Report, ScenarioMatch, Trace
 from osdoctor.parse.lines import read_blocks
 from osdoctor.parse.parser import Parser
+from osdoctor.parse.wraps import sniff
 from osdoctor.progress import CountingReader
 from osdoctor.runbook.pages import rule_page
 
@@ -171,7 +172,10 @@ def parse_stream(stream: BinaryIO, source: str,
     """The trace of a log; ``progress`` is told how many bytes were read so far."""
     if progress is not None:
         stream = cast(BinaryIO, CountingReader(stream, progress))
-    return Parser(source).feed_blocks(read_blocks(stream))
+    stream, widths = sniff(stream)
+    parser = Parser(source)
+    parser.set_widths(widths)
+    return parser.feed_blocks(read_blocks(stream))
 
 
 def parse_path(path: Path, progress: Callable[[int], None] | None = None) -> Trace:

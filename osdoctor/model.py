@@ -9,6 +9,7 @@ exchanges, not the size of the bodies.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -18,6 +19,12 @@ from typing import Any
 BODY_KEEP = 256 * 1024
 
 _UNPARSED: Any = object()
+#: Frames that are never where a client defect is: argument helpers, the
+#: standard library, HTTP plumbing.
+_HELPER_FRAME = re.compile(
+    r"/(?:positional|six|debtcollector|requests|urllib3|http|httplib2?|socket|ssl|"
+    r"importlib|runpy|functools|contextlib|abc)(?:/|\.py)|/python\d(?:\.\d+)?/[\w]+\.py$"
+)
 
 
 def _lookup(headers: dict[str, str], name: str) -> str | None:
@@ -25,6 +32,41 @@ def _lookup(headers: dict[str, str], name: str) -> str | None:
     for key, value in headers.items():
         if key.lower() == lname:
             return value
+    return None
+
+
+def _json_head(text: str) -> Any:
+    """The JSON value of a head cut anywhere: its open string and brackets closed,
+    or else its last whole member kept (the text up to the last comma or bracket)."""
+    closers: list[str] = []
+    safe = -1  # text[:safe] ends after a whole member...
+    safe_closers = ""  # ...and these close it
+    in_string = escaped = False
+    for i, c in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "{[":
+            closers.append("}" if c == "{" else "]")
+            safe, safe_closers = i + 1, "".join(reversed(closers))
+        elif c in "}]":
+            if closers:
+                closers.pop()
+            safe, safe_closers = i + 1, "".join(reversed(closers))
+        elif c == ",":
+            safe, safe_closers = i, "".join(reversed(closers))
+    tail = ('"' if in_string and not escaped else "") + "".join(reversed(closers))
+    for candidate in (text + tail, text[:safe] + safe_closers if safe >= 0 else ""):
+        try:
+            return json.loads(candidate)
+        except ValueError:
+            continue
     return None
 
 
@@ -44,10 +86,14 @@ class Body:
     """True when the text was released after parsing; ``first_line`` still locates it."""
     omitted: str | None = None
     """The client's note when it did not log the body ("Omitted, Content-Type is set to...")."""
+    cut: bool = False
+    """True when the paste cut the body's line at its width (its line is exactly
+    as long as the paste's lines): ``json()`` then reads what the head holds."""
     _json: Any = field(default=_UNPARSED, repr=False, compare=False)
 
     def json(self) -> Any:
-        """The body as JSON, parsed on first use; None when it is not JSON."""
+        """The body as JSON, parsed on first use; None when it is not JSON. A cut
+        body gives the members its head holds whole (and a string cut short)."""
         if self._json is _UNPARSED:
             value: Any = None
             if self.text and not self.truncated:
@@ -56,7 +102,7 @@ class Body:
                     try:
                         value = json.loads(stripped)
                     except ValueError:
-                        value = None
+                        value = _json_head(stripped) if self.cut else None
             self._json = value
         return self._json
 
@@ -113,9 +159,17 @@ class TransportError:
     """A request that got no HTTP response: refused, timed out, TLS, DNS."""
 
     kind: str
-    """"connection-refused", "timeout", "tls", "dns", "connection" (other)."""
+    """"connection-refused", "timeout", "dns", "tls", "proxy" (a proxy refused the
+    tunnel or the connection), "connection-reset", "no-answer" (the log ends while
+    the request waits: the client hung), "discovery" (keystoneauth gave up on
+    version discovery; a later line may refine it) or "connection" (other)."""
     message: str
     line: int
+    detail: str | None = None
+    """The precise cause within ``kind`` when the log names it: for "tls",
+    "certificate" (verification failed) or "wrong-version" (TLS spoken to a
+    plain-HTTP port); for "proxy", the proxy's answer ("403 Forbidden"); for
+    "no-answer", the host the client was waiting for."""
 
 
 @dataclass(slots=True)
@@ -183,7 +237,11 @@ class Message:
     line: int
     kind: str
     """"error" (``ERROR: ...``), "warning", "output" (stdout: tables, per-item
-    lines), "debug" (other debug lines), "command", "end"."""
+    lines), "debug" (other debug lines), "clean_up", "end", "text" (other
+    printed lines), "command" (a shell prompt or ``+`` xtrace line: the text is
+    the command typed), "server" (a service's own log line pasted beside the
+    client's output: not the client's words), "elision" (a gap the poster left:
+    ``...``, ``[... collector: ...]``, ``--- (...) ---``)."""
     text: str
     repeats: int = 1
     """Identical consecutive lines are folded into one message."""
@@ -207,6 +265,32 @@ class Traceback:
     exc_type: str
     message: str
     frames: list[Frame] = field(default_factory=list)
+    origin: str = "client"
+    """"client", or "server" when it is a service's traceback pasted beside the
+    client's output (behind a service's log prefix, or in service code only)."""
+
+    @property
+    def client_frame(self) -> Frame | None:
+        """The innermost frame in the client's own code (the clients, their
+        libraries, keystoneauth), past helpers such as ``positional`` and the
+        standard library: where a client defect shows."""
+        for frame in reversed(self.frames):
+            if not _HELPER_FRAME.search(frame.file):
+                return frame
+        return self.frames[-1] if self.frames else None
+
+
+@dataclass(slots=True)
+class Command:
+    """A command line the log shows: a shell prompt, an xtrace line, osc's
+    ``START with options``, a session header. A paste may hold several runs."""
+
+    line: int
+    text: str
+    """As typed, without the ``--debug`` flags."""
+    client: str
+    """The client the program belongs to (see ``Trace.client``), "unknown" when
+    it is not an OpenStack client (``grep``, ``cat``)."""
 
 
 @dataclass(slots=True)
@@ -218,7 +302,13 @@ class Trace:
     """The command as the user typed it, without the ``--debug`` flags."""
     command_line: int | None = None
     client: str = "unknown"
-    """openstackclient, heatclient, ironicclient, swiftclient or unknown."""
+    """openstackclient, heatclient, ironicclient, swiftclient, a legacy client
+    (novaclient, cinderclient, neutronclient, glanceclient, keystoneclient,
+    gnocchiclient, cgtsclient for StarlingX ``system``, ...; see
+    ``parse.commands.CLIENTS``) or unknown."""
+    commands: list[Command] = field(default_factory=list)
+    """Every command line seen, in order (the first ones; see ``parse.commands``).
+    ``command`` is the first OpenStack client's among them."""
     api_versions: dict[str, str] = field(default_factory=dict)
     catalog: dict[str, list[str]] = field(default_factory=dict)
     """Service type -> endpoint URLs from the token's catalog."""

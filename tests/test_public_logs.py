@@ -42,8 +42,7 @@ CASES: dict[str, tuple[str, list[str], list[str]]] = {
     "nova-2014-volume-list-endpointnotfound-jumpgate": (
         "generic.endpoint-not-found", ["no endpoint", "volume"], ["catalog list"]),
     "nova-2016-list-connectfailure-timeout-py2-nohandlers": (
-        "generic.connection-timeout", ["timed out", "192.175.27.106:5000"],
-        ["192.175.27.106", "firewall"]),
+        "osc.keystone-unreachable", ["timed out", "192.175.27.106:5000"], ["192.175.27.106"]),
     "heatclient-2016-stack-create-resource-type-not-found": (
         "known.heat-resource-type-not-found", ["OOShift::ContainerPort", "resource_registry"],
         ["resource_registry", "resource type list"]),
@@ -68,8 +67,10 @@ CASES: dict[str, tuple[str, list[str], list[str]]] = {
         "known.ironic-node-locked", ["74736478-ef0c-4356-b9ec-9c69e158c802", "locked",
                                      "gold-4s-a.tpb.lab.eng.brq.redhat.com"], ["retry"]),
     "ironic-2021-ansible-baremetal-node-set-409-state-transition-wrapped": (
-        "known.ironic-state-transition", ["state transition", "409", "6 of 6"],
-        ["provision_state"]),
+        # The Ansible report read as lines gives the command, so the scenario's own
+        # retry rule leads; it quotes the state transition.
+        "ironic.retry-loop-exhausted", ["6 attempts", "retry loop"],
+        ["state transition is in progress", "provision_state"]),
     "osc-2022-server-create-500-nova-missing-neutron-auth": (
         "known.nova-neutron-auth-missing", ["Neutron", "[neutron] section", "nova.conf"],
         ["auth_type", "restart"]),

@@ -172,10 +172,10 @@ def _exchange_failure(ex: Exchange, agent: str) -> Failure:
             inner = _CLASS_IN_TEXT.search(failure.fault.message)
             if inner:
                 failure.inner = inner.group("cls")
-    if ex.error is not None:
+    if ex.error is not None and ex.error.kind != "no-answer":
         failure.transport = transport.classify(ex.error.message, url)
         failure.evidence.append((ex.error.line, ex.error.message[:200]))
-    elif ex.response is None:
+    elif ex.response is None:  # the parser's "no-answer": the log ends inside the request
         host = base.partition("://")[2]
         name, _, port = host.partition(":")
         failure.kind = "transport"
@@ -545,8 +545,10 @@ def facts_of(trace: Trace, live: bool = False) -> Facts:
     later = _Later()
     for i in range(len(exchanges) - 1, -1, -1):
         ex = exchanges[i]
-        failed = ex.error is not None or (ex.status is not None and ex.status >= 400) or (
-            ex.response is None and i == len(exchanges) - 1 and not live)
+        hung = ex.response is None and (ex.error is None or ex.error.kind == "no-answer")
+        failed = (ex.error is not None and not hung) or (
+            ex.status is not None and ex.status >= 400) or (
+            hung and i == len(exchanges) - 1 and not live)
         if failed:
             if later.recovers(ex):
                 facts.recovered.append(ex.index)
@@ -588,10 +590,10 @@ def facts_of(trace: Trace, live: bool = False) -> Facts:
                         quoted.line > decisive.first_line:
                     facts.failure.fault = quoted.fault
             return facts
-    hung = _hung_in_text(printed) if trace.exit_code is None and not later_error \
+    hung_text = _hung_in_text(printed) if trace.exit_code is None and not later_error \
         and not live else None
-    if hung is not None:
-        facts.failure = hung
+    if hung_text is not None:
+        facts.failure = hung_text
         return facts
     from_text = _text_failure(printed, facts.client_error, agent, trace.command or "")
     if from_text is not None:

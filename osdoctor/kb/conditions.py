@@ -44,6 +44,9 @@ PATTERN_KEYS = (
 _PARAM = re.compile(r"\{(\w+)(\*?)\}")
 _validate = True
 
+#: Transport error kinds the parser tells apart within "connection".
+_CONNECTION_KINDS = frozenset({"proxy", "connection-reset"})
+
 
 class LazyRegex:
     """A pattern compiled on first use. Knowledge that was validated when it was
@@ -272,6 +275,9 @@ class RequestPattern:
                 tests.append(lambda ex: ex.error is not None)
             else:
                 kinds = set(kind) if isinstance(kind, list) else {kind}
+                if "connection" in kinds:
+                    # The parser's finer kinds of what it once called "connection".
+                    kinds |= _CONNECTION_KINDS
                 tests.append(lambda ex: ex.error is not None and ex.error.kind in kinds)
         if "query" in spec:
             qre = _regex(spec["query"], "query")
@@ -563,6 +569,8 @@ class Condition:
 
         def ev(ctx: Context) -> Match | None:
             for tb in reversed(ctx.trace.tracebacks):
+                if tb.origin != "client":
+                    continue  # a service's traceback, pasted beside the client's output
                 if type_rx is not None and not type_rx.search(tb.exc_type):
                     continue
                 if msg_rx is not None and not msg_rx.search(tb.message):

@@ -21,6 +21,7 @@ from osdoctor.kb.conditions import (
     compile_regex,
 )
 from osdoctor.kb.yamlfile import Node
+from osdoctor.parse.commands import CLIENTS as PARSED_CLIENTS
 from osdoctor.probe.names import ProbeRef, parse_probe_ref
 
 SEEDS = {
@@ -29,7 +30,10 @@ SEEDS = {
     "004_5da9864bde361b9a.txt": ("python-ironicclient", 5),
 }
 SEVERITIES = ("error", "warning", "info")
-CLIENTS = ("openstackclient", "heatclient", "ironicclient", "swiftclient", "unknown")
+#: Client names a scenario or a ``client:`` condition may name: the parser's
+#: (``parse.commands.CLIENTS``), the four the lab runs first.
+CLIENTS = tuple(dict.fromkeys(("openstackclient", "heatclient", "ironicclient", "swiftclient",
+                               *PARSED_CLIENTS)))
 _ID = re.compile(r"[a-z][a-z0-9]*(?:[.\-][a-z0-9]+)*")
 _BRANCH_ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 

@@ -8,6 +8,7 @@ record pay for a regular expression.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections import deque
@@ -18,6 +19,7 @@ from osdoctor.cmdline import command_text
 from osdoctor.model import (
     BODY_KEEP,
     Body,
+    Command,
     Exchange,
     Fold,
     Frame,
@@ -28,20 +30,36 @@ from osdoctor.model import (
     Traceback,
     TransportError,
 )
+from osdoctor.parse import commands, escaped, legacy, wraps
+from osdoctor.parse.commands import AGENTS, client_of
 from osdoctor.parse.http_text import Curl, parse_curl, split_url
 from osdoctor.parse.lines import Line, decode_line, is_clean
+from osdoctor.parse.paste import DEBUG_PREFIXES as _DEBUG_PREFIXES
+from osdoctor.parse.paste import is_elision, unpaste
 from osdoctor.parse.prefixes import PrefixStripper
 from osdoctor.parse.rounds import RoundTemplate, build_template, log_prefix
 from osdoctor.parse.services import ServiceMap
+from osdoctor.parse.transport import tls_detail, transport_failure
 from osdoctor.redact import PemMasker, SecretMemory, redact_line
 from osdoctor.scrub import scrub_trace
 
 _URLLIB3 = re.compile(r'(https?://\S+) "([A-Z]+) (\S+) HTTP/[\d.]+" (\d{3}) (\S+)')
+_URLLIB3_CUT = re.compile(r'(https?://\S+) "([A-Z]+) (/\S*)(?: HTTP/[\d.]+"(?: (\d{3})\b)?.*)?$')
 _HTTP_STATUS = re.compile(r"HTTP/\d(?:\.\d)? (\d{3}) ?(.*)")
 _EXC_LINE = re.compile(r"([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Failure|Failed|"
                        r"Timeout|NotFound|Conflict|Forbidden|Unauthorized|Exception\w*|"
                        r"[A-Z]\w*))(?:: ?(.*))?$")
+#: A one-word exception name (``Unauthorized: msg``) that ``_EXC_LINE`` misses.
+_EXC_NAME = re.compile(r"([A-Z][a-z]+(?:[A-Z][a-z]*)*)(?:: (.*))?$")
 _FRAME = re.compile(r'\s+File "([^"]*)", line (\d+), in (.*)')
+#: Frames in a service's code, never a client's: a traceback of only such frames
+#: was pasted from the service's log.
+_SERVER_FRAME = re.compile(
+    r"/(?:site|dist)-packages/(?:nova|neutron|cinder|keystone|glance|heat|ironic|placement|"
+    r"barbican|octavia|designate|manila|swift|sysinv|webob|paste|routes|oslo_service|"
+    r"oslo_messaging|oslo_db|keystonemiddleware|eventlet|uwsgidecorators|ironic_inspector)/"
+)
+_FRAME_ANY = re.compile(r'\s*File "([^"]*)", line (\d+), in (.*)')
 _REQUEST_ID = re.compile(r"([A-Z]+) call to (?:(\S+) for )?(\S+) used request id (\S+)")
 _API_VERSION_HEADERS = (
     "OpenStack-API-Version",
@@ -78,37 +96,20 @@ KEEP_LAST_TRACEBACKS = 400
 _DROP_AT_ONCE = 1000
 _WINDOW_PATTERN = "requests not kept (the log holds too many)"
 
-_DEBUG_PREFIXES = (
-    "START with options", "options: ", "Auth plugin", "auth_config_hook", "defaults: ",
-    "cloud cfg:", "Using auth plugin", "Using parameters", "Get auth_ref", "command: ",
-    "Failed to discover", "Making authentication", "Request returned failure status",
-    "Failed to redirect", "run(Namespace", "take_action(Namespace", "boot_kwargs",
-    "Negotiated API version", "No version header", "Remote API version", "Loading",
-    "Attempting", "Failure: ", "Instantiating", "Connection pool", "Starting new",
-    "Resetting dropped", "The above exception", "During handling of the above",
-)
 #: Lines at least this long count towards detecting a paste's fixed wrap width.
 _WRAP_MIN = 60
 _SKIP_PREFIXES = ("Starting new HTTP", "Resetting dropped connection", "Incremented Retry")
 #: First characters with which no tool prefix (timestamp, level, syslog month,
 #: quote, session record) can begin: such lines skip the prefix stripper.
 _PLAIN_FIRST = frozenset(
-    "RhGPUKBHLQVXYZabcdefgijklmnopqrstuvwxyz{}]()<\"' \t|+-=*_/\\.,;:!?@$%&~^`"
+    "RhGPUKBHLQVXYZabcdefgijklmnopqrstuvwxyz{}]()<\"' \t|+-=*_\\.,;:!?@$%&~^`"
 )
-
-
-def _transport_kind(message: str) -> str:
-    low = message.lower()
-    if "connection refused" in low:
-        return "connection-refused"
-    if "timed out" in low or "timeout" in low:
-        return "timeout"
-    if "ssl" in low or "certificate" in low or "tls" in low:
-        return "tls"
-    if ("name or service not known" in low or "nodename nor servname" in low
-            or "temporary failure in name resolution" in low or "getaddrinfo" in low):
-        return "dns"
-    return "connection"
+#: First characters of lines that a web page or ticket may have decorated.
+_PASTE_FIRST = frozenset(" \t`<")
+#: First characters of a poster's elision marks.
+_ELISION_FIRST = frozenset(".[-(<\u2026")
+#: Command lines kept in ``Trace.commands`` at most (the first ones).
+_MAX_COMMANDS = 200
 
 
 class _BodyCollector:
@@ -121,6 +122,10 @@ class _BodyCollector:
 
     def feed(self, number: int, text: str) -> bool:
         if _is_record_start(text):
+            return False
+        if self.body.cut and self.closer in ("}", "]") and text[:1] not in _JSON_LINE_FIRST:
+            # Pretty-printed JSON goes on with indentation, a bracket or a quote: a
+            # body whose line the paste cut ends where the client's lines go on.
             return False
         self.body.last_line = number
         self.body.size += len(text) + 1
@@ -154,27 +159,50 @@ class _BodyCollector:
         self.body.text = "\n".join(self.parts)
 
 
+#: First characters of the lines of a pretty-printed JSON body.
+_JSON_LINE_FIRST = frozenset(' \t{}[]"-0123456789tfn,')
+
+
 def _is_record_start(text: str) -> bool:
     return text.startswith(
         ("REQ: ", "RESP: ", "RESP BODY:", "RESP STATUS:", "Starting new", "Resetting dropped",
          "Making authentication", "Traceback (most recent", "END return value", "clean_up ",
-         "curl -g -i", "START with options")
-    ) or (text.startswith(("http://", "https://")) and _URLLIB3.match(text) is not None)
+         "curl -g -i", "START with options", "send: ", "reply: ", "RESP:{")
+    ) or (text.startswith(("http://", "https://")) and _URLLIB3.match(text) is not None) or (
+        text.startswith('"') and legacy.BARE_URLLIB3.match(text) is not None)
 
 
 class _TracebackCollector:
-    def __init__(self, number: int) -> None:
-        self.tb = Traceback(first_line=number, last_line=number, exc_type="", message="")
+    """A Python traceback, however it was pasted: frames indented or not (a blog
+    that ate the indentation), the whole block indented (``indent``: the
+    exception line then has the header's indentation), its header lost."""
+
+    def __init__(self, number: int, indent: int = 0, origin: str = "client") -> None:
+        self.tb = Traceback(first_line=number, last_line=number, exc_type="", message="",
+                            origin=origin)
         self.done = False
+        self.indent = indent
+        self._source_next = False
 
     def feed(self, number: int, text: str) -> bool:
+        m = _FRAME_ANY.match(text)
+        if m:
+            self.tb.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3), number))
+            self.tb.last_line = number
+            self._source_next = True
+            return True
+        source_next, self._source_next = self._source_next, False
         if text.startswith((" ", "\t")) or not text.strip():
-            m = _FRAME.match(text)
-            if m:
-                self.tb.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3), number))
+            body = text.lstrip()
+            if not (self.indent and body and len(text) - len(body) <= self.indent):
+                self.tb.last_line = number
+                return True
+            text = body
+        elif source_next and not _looks_like_exception(text):
+            # The frame's source line, its indentation lost.
             self.tb.last_line = number
             return True
-        m = _EXC_LINE.match(text)
+        m = _EXC_LINE.match(text) or _EXC_NAME.match(text)
         self.done = True
         if m and " " not in m.group(1):
             self.tb.exc_type = m.group(1)
@@ -182,6 +210,15 @@ class _TracebackCollector:
             self.tb.last_line = number
             return True
         return False
+
+
+def _looks_like_exception(text: str) -> bool:
+    m = _EXC_LINE.match(text)
+    if m is None or " " in m.group(1):
+        return False
+    name = m.group(1)
+    return (m.group(2) is not None and (name[:1].isupper() or "." in name)) or name.endswith(
+        ("Error", "Exception", "NotFound", "Failure", "Exit", "Interrupt"))
 
 
 class _HeatResponseCollector:
@@ -262,6 +299,24 @@ class Parser:
         self._dropped_tracebacks = 0
         #: Rounds matched whole by the fast path rather than read line by line.
         self.matched_rounds = 0
+        #: The width the input was folded at, when known before it is fed (see
+        #: ``parse.wraps``): lines of that width are joined with the next one.
+        self.wrap_width: int | None = None
+        #: The width its lines were cut at: a line that long lost its end.
+        self.cut_width: int | None = None
+        # A logical line being gathered from its wrapped pieces.
+        self._held: list[str] | None = None
+        self._held_at = (0, 0)  # (first line, last line)
+        self._held_len = 0
+        self._held_time: float | None = None
+        self._held_escaped = False
+        self._span_end = 0  # last physical line of the logical line being read
+        self._line_cut = False  # whether that line was cut at the paste's width
+        self._indent = 0  # indentation a paste gave the line being read
+        self._connecting: tuple[int, str] | None = None  # urllib3's last connection line
+        self._server_tb: _TracebackCollector | None = None
+        self._gopher: Exchange | None = None
+        self._depth = 0  # escaped reports inside escaped reports are read once
 
     @property
     def secrets(self) -> SecretMemory:
@@ -270,6 +325,10 @@ class Parser:
         return self._pem.memory
 
     # -- input -------------------------------------------------------------
+    def set_widths(self, widths: wraps.Widths) -> None:
+        """What the input's head says of its line lengths, before it is fed."""
+        self.wrap_width, self.cut_width = widths.fold, widths.cut
+
     def feed_all(self, lines: Iterable[Line]) -> Trace:
         for line in lines:
             self.feed_text(line.number, line.text, line.cut, line.time)
@@ -314,7 +373,8 @@ class Parser:
         feed = self.feed_text
         number = self._number
         pos, end = 0, len(data)
-        clean = is_clean(data)
+        # A folded paste is read line by line: its pieces are joined first.
+        clean = is_clean(data) and self.wrap_width is None
         if not clean and self._engaged:
             self._disengage(number)
         carry = b""
@@ -344,7 +404,8 @@ class Parser:
                                  or self.trace.messages[-1] is not self._repeat):
             return False
         if (self._run > FOLD_KEEP and self._period == template.exchanges
-                and self._collector is None and self._wrapped is None and not self._pending):
+                and self._collector is None and self._wrapped is None and not self._pending
+                and self._held is None):
             self._model = self.trace.exchanges[-template.exchanges:]
             return True
         return False
@@ -475,6 +536,67 @@ class Parser:
                 self.trace.problems.append(
                     f"line {number} is longer than 1 MiB: its last {cut} bytes were skipped"
                 )
+        held = self._held
+        if held is not None:
+            piece = wraps.unquoted(raw)
+            if not cut and len(held) < wraps.MAX_PIECES and wraps.continues(
+                    held[-1] if self._held_escaped else "", self._held_len, self.wrap_width,
+                    piece):
+                held.append(piece)
+                self._held_at = (self._held_at[0], number)
+                self._held_len = len(piece)
+                self._held_escaped = self._held_escaped or "\\" in piece
+                return
+            self._release()
+        if not cut and (self.wrap_width is not None or "\\" in raw) and self._holds(raw, time):
+            return
+        if self.cut_width is not None and len(wraps.unquoted(raw)) == self.cut_width:
+            self._line_cut = True  # cut at the width, and not folded on
+            try:
+                self._line(number, raw, time)
+            finally:
+                self._line_cut = False
+            return
+        self._line(number, raw, time)
+
+    def _holds(self, raw: str, time: float | None) -> bool:
+        """Start gathering a logical line when ``raw`` may be the first of its
+        wrapped pieces (see ``parse.wraps``)."""
+        piece = wraps.unquoted(raw)
+        size = len(piece)
+        if size < 2:
+            return False
+        escaped = piece[:1] not in "+|" and wraps.escaped_open(piece) and not _is_record_start(
+            piece)
+        if size != self.wrap_width and not escaped:
+            return False
+        self._held = [raw]
+        self._held_at = (self._number, self._number)
+        self._held_len = size
+        self._held_time = time
+        self._held_escaped = escaped
+        return True
+
+    def _release(self) -> None:
+        held = self._held
+        if held is None:
+            return
+        self._held = None
+        first, last = self._held_at
+        self._span_end = last
+        # A last piece as wide as the paste was not continued: the line was cut there.
+        self._line_cut = self._held_len in (self.wrap_width, self.cut_width)
+        try:
+            self._line(first, "".join(held), self._held_time)
+        finally:
+            self._span_end = 0
+            self._line_cut = False
+
+    def _line(self, number: int, raw: str, time: float | None) -> None:
+        """One logical line: paste damage and tool prefixes off, then read."""
+        self._indent = 0
+        if raw[:1] in _PASTE_FIRST or raw[-1:] == ">":
+            raw, self._indent = unpaste(raw)
         if raw[:1] in _PLAIN_FIRST:
             # No tool prefix can start with this character: skip the stripper.
             stripped_text = raw
@@ -483,14 +605,22 @@ class Parser:
             if stripped.meta is not None:
                 self._session_meta(number, *stripped.meta)
                 return
+            if stripped.server is not None:
+                self._server_line(number, stripped.text, stripped.server)
+                return
             stripped_text = stripped.text
             if stripped.time is not None:
                 time = stripped.time
         self._recent.append((number, raw, stripped_text))
+        if self._server_tb is not None and not is_elision(stripped_text):
+            self._end_server_traceback()
         if self._collector is None:
             # Lines whose text is never kept need no redaction.
             if stripped_text.startswith(_SKIP_PREFIXES):
                 self.trace.openstack_lines += 1
+                if stripped_text[0] != "I":
+                    # The host urllib3 (re)connects to: what a hung client waits for.
+                    self._connecting = (number, stripped_text.rpartition(": ")[2].strip())
                 return
             if " used request id " in stripped_text:
                 m = _REQUEST_ID.match(stripped_text)
@@ -502,6 +632,13 @@ class Parser:
             # Table rows share one width by design; they say nothing of a wrap.
             self._widths[size] = self._widths.get(size, 0) + 1
         text = self._redacted(stripped_text)
+        if text[:1] in _ELISION_FIRST and is_elision(text):
+            self._elision(number, text)
+            return
+        self._read(number, text, time)
+
+    def _read(self, number: int, text: str, time: float | None) -> None:
+        """A line's text, redacted: part of the record being gathered, or a new one."""
         if self._wrapped is not None and self._join_wrapped(text):
             return
         collector = self._collector
@@ -515,6 +652,40 @@ class Parser:
                 return
             self._end_collector()
         self._dispatch(number, text, time)
+
+    def _elision(self, number: int, text: str) -> None:
+        """A gap the poster left: whatever record was open is cut there."""
+        if self._wrapped is not None:
+            number_w, held, time_w, _parts = self._wrapped
+            self._wrapped = None
+            self._request(number_w, redact_line(held), time_w)
+        if self._collector is not None:
+            self._end_collector()
+        named = commands.named_in(text)
+        if named is not None:
+            self._command(number, named[0], named[1])
+        self._message(number, "elision", text)
+
+    def _server_line(self, number: int, text: str, message: str) -> None:
+        """A service's own log line: kept as such, its traceback gathered apart."""
+        if self._collector is not None:
+            self._end_collector()
+        text = self._redacted(text)
+        message = self._redacted(message)
+        tb = self._server_tb
+        if tb is not None:
+            if tb.feed(number, message) and not tb.done:
+                self._message(number, "server", text)
+                return
+            self._end_server_traceback()
+        if message.startswith("Traceback (most recent call last)"):
+            self._server_tb = _TracebackCollector(number, origin="server")
+        self._message(number, "server", text)
+
+    def _end_server_traceback(self) -> None:
+        tb, self._server_tb = self._server_tb, None
+        if tb is not None and (tb.tb.exc_type or tb.tb.frames):
+            self.trace.tracebacks.append(tb.tb)
 
     def _redacted(self, text: str) -> str:
         """``text`` redacted by the stream's redactor, which remembers recent results
@@ -541,6 +712,9 @@ class Parser:
         return False
 
     def finish(self) -> Trace:
+        self._release()
+        if self._server_tb is not None:
+            self._end_server_traceback()
         if self.trace.client == "unknown":
             self.trace.client = _client_from_agents(self.trace.exchanges[:20])
         if self._wrapped is not None:
@@ -553,6 +727,7 @@ class Parser:
                     f"the log ends inside a record that began on line {self._collector_start()}"
                 )
             self._end_collector()
+        self._no_answer()
         formats = self._strip.formats
         if "session" in formats:
             self.trace.format = "session"
@@ -560,7 +735,11 @@ class Parser:
             self.trace.format = "log-file"
         elif self.trace.openstack_lines:
             self.trace.format = "debug"
-        self._join_wrapped_messages()
+        if self.wrap_width is None:
+            self._join_wrapped_messages()
+        else:
+            self.trace.problems.append(f"the log looks wrapped at {self.wrap_width} characters: "
+                                       "wrapped lines were joined")
         if self._cut_lines > 5:
             self.trace.problems.append(f"{self._cut_lines} lines were longer than 1 MiB and cut")
         if self._window is not None:
@@ -603,7 +782,13 @@ class Parser:
         self._collector = None
         if isinstance(c, _TracebackCollector):
             if c.tb.exc_type or c.tb.frames:
+                if c.tb.frames and all(_SERVER_FRAME.search(f.file) for f in c.tb.frames):
+                    c.tb.origin = "server"  # a service's traceback pasted beside the client's
                 self.trace.tracebacks.append(c.tb)
+                if c.tb.origin == "client" and c.tb.message:
+                    # An exception naming a transport failure that no line reported.
+                    self._transport_text(c.tb.last_line, c.tb.message,
+                                         f"{c.tb.exc_type}: {c.tb.message}", message=False)
                 self._dropped_tracebacks += _trim_middle(
                     self.trace.tracebacks, KEEP_FIRST_TRACEBACKS, KEEP_LAST_TRACEBACKS, 100)
         elif c is not None:
@@ -611,7 +796,10 @@ class Parser:
 
     def _join_wrapped_messages(self) -> None:
         """A log pasted through a tool that wraps at a fixed width has many lines of
-        exactly that width: a message line of that width continues on the next line."""
+        exactly that width: a message line of that width continues on the next line.
+
+        Used when the width was not known before parsing (a live run); each run
+        of pieces is joined and redacted once, so the cost is linear."""
         long_lines = sum(self._widths.values())
         if long_lines < 10:
             return
@@ -621,17 +809,67 @@ class Parser:
         self.trace.problems.append(f"the log looks wrapped at {width} characters: "
                                    "wrapped message lines were joined")
         joined: list[Message] = []
+        parts: list[str] = []
+
+        def close() -> None:
+            if len(parts) > 1:
+                joined[-1].text = redact_line("".join(parts))
+            parts.clear()
+
         for message in self.trace.messages:
             last = joined[-1] if joined else None
             # The continuation's own kind says nothing: it is the middle of a line.
-            if (last is not None and len(last.text) >= width - 2 and last.kind != "output"
-                    and message.kind != "output"
-                    and message.line == last.last_line + 1 and message.repeats == 1):
-                last.text = redact_line(last.text + message.text)
+            if (last is not None and parts and len(parts[-1]) >= width - 2
+                    and last.kind != "output" and message.kind != "output"
+                    and message.line == last.last_line + 1 and message.repeats == 1
+                    and len(parts) < wraps.MAX_PIECES):
+                parts.append(message.text)
                 last.last_line = message.last_line
                 continue
+            close()
             joined.append(message)
+            parts.append(message.text)
+        close()
         self.trace.messages = joined
+
+    def _no_answer(self) -> None:
+        """A log that ends inside a request: the client was still waiting (it hung,
+        or was killed) for the host it last connected to."""
+        t = self.trace
+        if not t.exchanges or t.exit_code is not None:
+            return
+        ex = t.exchanges[-1]
+        if ex.response is not None or ex.error is not None or ex.request.line == 0:
+            return
+        after = ex.request.line
+        if any(tb.last_line > after for tb in t.tracebacks[-4:]) or any(
+                m.line > after and m.kind not in ("debug", "elision")
+                for m in t.messages[-16:]):
+            return
+        host = split_url(ex.request.url)[0].partition("://")[2] or ex.request.url
+        line = after
+        connecting = self._connecting
+        if connecting is not None and connecting[0] >= after:
+            line, host = connecting
+        ex.error = TransportError(
+            "no-answer", f"the log ends while {ex.request.method} {ex.request.url} waits for "
+            f"an answer from {host}", line, detail=host)
+        self._drop_pending(ex)
+
+    def _command(self, number: int, text: str, client: str) -> None:
+        """A command line seen (prompt, xtrace, a note naming it): the first client
+        command is the trace's command."""
+        t = self.trace
+        if len(t.commands) < _MAX_COMMANDS:
+            t.commands.append(Command(number, text, client))
+        if client == "unknown":
+            return
+        t.openstack_lines += 1
+        if t.command is None:
+            t.command = text
+            t.command_line = number
+        if t.client == "unknown" and t.command == text:
+            t.client = client
 
     def _session_meta(self, number: int, key: str, value: str) -> None:
         t = self.trace
@@ -645,6 +883,7 @@ class Parser:
                 t.command = command_text(words)
                 t.command_line = number
                 t.client = _client_of(words[0]) if words else t.client
+                t.commands.append(Command(number, t.command, t.client))
         elif key == "exit":
             try:
                 t.exit_code = int(value.split()[0])
@@ -660,14 +899,14 @@ class Parser:
             last = messages[-1]
             if last.kind == kind and last.text == text:
                 last.repeats += 1
-                last.last_line = number
+                last.last_line = max(number, self._span_end)
                 return
         if kind == "debug":
             self._debug_messages += 1
             if self._debug_messages > _MAX_DEBUG_MESSAGES:
                 self._dropped_messages += 1
                 return
-        messages.append(Message(number, kind, text, last_line=number))
+        messages.append(Message(number, kind, text, last_line=max(number, self._span_end)))
         self._dropped_middle_messages += _trim_middle(messages, KEEP_FIRST_MESSAGES,
                                                       KEEP_LAST_MESSAGES, _DROP_AT_ONCE)
 
@@ -676,7 +915,12 @@ class Parser:
         if not text:
             return
         c = text[0]
+        if self._gopher is not None and (self._depth or not escaped.looks_escaped(text)):
+            self._gopher_body(number, text)
         if c == "R":
+            if text.startswith("RESP:{") or text.startswith("RESP:CaseInsensitiveDict("):
+                self._resp_line(number, text[5:])
+                return
             if text.startswith("REQ: "):
                 if _looks_wrapped(text):
                     # A paste wrapped the line: the rest follows on the next lines.
@@ -711,6 +955,33 @@ class Parser:
                 if m:
                     self._urllib3(number, m, time)
                     return
+                if self._line_cut:
+                    m = _URLLIB3_CUT.match(text)
+                    if m and m.group(4):
+                        self._urllib3(number, m, time)
+                        return
+                    if m:
+                        # A pool line cut by the paste: the request, its answer to come.
+                        self._urllib3_cut(number, m, time)
+                        return
+            if text.startswith("header: "):
+                self._httplib_header(number, text[8:])
+                return
+        elif c == '"':
+            m = legacy.BARE_URLLIB3.match(text)
+            if m:
+                self._urllib3(number, m, time, bare=True)
+                return
+        elif c == "s":
+            if text.startswith("send: "):
+                self._httplib_send(number, text[6:], time)
+                return
+        elif c == "r":
+            if text.startswith("reply: "):
+                reply = legacy.parse_reply(text)
+                if reply is not None:
+                    self._httplib_reply(number, *reply)
+                    return
         elif c == "c":
             if text.startswith("curl -"):
                 self._request(number, text, time)
@@ -736,7 +1007,7 @@ class Parser:
                 return
         elif c == "T":
             if text.startswith("Traceback (most recent call last)"):
-                self._collector = _TracebackCollector(number)
+                self._collector = _TracebackCollector(number, self._indent)
                 return
         elif c == "C":
             if text.startswith("Could not find versioned identity endpoints"):
@@ -744,12 +1015,13 @@ class Parser:
         elif c == "U":
             if text.startswith("Unable to establish connection to "):
                 url, _, msg = text[34:].partition(": ")
-                self._transport(number, url, _transport_kind(msg), text)
+                kind, detail = transport_failure(msg)
+                self._transport(number, url, kind, text, detail)
                 return
         elif c == "S":
             if text.startswith("SSL exception connecting to "):
-                url, _, _msg = text[28:].partition(": ")
-                self._transport(number, url, "tls", text)
+                url, _, msg = text[28:].partition(": ")
+                self._transport(number, url, "tls", text, tls_detail(msg))
                 return
             if text.startswith("START with options:"):
                 self._start(number, text[19:].strip())
@@ -757,6 +1029,11 @@ class Parser:
             if text.startswith(_SKIP_PREFIXES):
                 return
         elif c == "E":
+            if text.startswith("ERROR (") and "): " in text[:60]:
+                # novaclient's and the legacy shells' "ERROR (ConnectFailure): <message>".
+                rest = text.partition("): ")[2]
+                if self._transport_text(number, rest, text):
+                    return
             if text.startswith("END return value: "):
                 try:
                     self.trace.exit_code = int(text[18:].strip())
@@ -790,6 +1067,14 @@ class Parser:
                 if m:
                     self._request_id(m.group(3), m.group(4))
                     return
+        if c in ' \tF' and 'File "' in text[:12]:
+            m = _FRAME_ANY.match(text)
+            if m:
+                # A traceback whose header the paste lost: its frames still say it.
+                collector = _TracebackCollector(number, self._indent)
+                collector.feed(number, text)
+                self._collector = collector
+                return
         if c == '"' and text.startswith('"heat ') and '" is deprecated, please use ' in text:
             # The heat shell logs no command line: its deprecation warning names the subcommand.
             self.trace.openstack_lines += 1
@@ -806,6 +1091,17 @@ class Parser:
             m = _NEGOTIATED.match(text)
             if m:
                 self.trace.api_versions["baremetal"] = m.group(1)
+        if self._depth == 0 and escaped.looks_escaped(text):
+            self._escaped(number, text, time)
+            return
+        if "Expected HTTP response code" in text:
+            self._gophercloud(number, text, time)
+        recognised = commands.recognise(text)
+        if recognised is not None:
+            command, client, _prompted = recognised
+            self._command(number, command, client)
+            self._message(number, "command", text)
+            return
         self._message(number, _classify(text), text)
 
     # -- records -----------------------------------------------------------
@@ -960,7 +1256,7 @@ class Parser:
             ex = self._new_exchange(req, time)
             self._pending.append(ex)
         if curl.data is not None:
-            body = Body(number, number, curl.data, len(curl.data))
+            body = Body(number, number, curl.data, len(curl.data), cut=self._line_cut)
             ex.request.body = body
             if curl.data_open:
                 self._collector = _BodyCollector(body, [curl.data], "'")
@@ -990,8 +1286,16 @@ class Parser:
         except ValueError:
             pass
 
-    def _urllib3(self, number: int, m: re.Match[str], time: float | None) -> None:
-        base, method, target, status = m.group(1), m.group(2), m.group(3), int(m.group(4))
+    def _urllib3(self, number: int, m: re.Match[str], time: float | None,
+                 bare: bool = False) -> None:
+        """urllib3's connection-pool line; ``bare`` for requests 1.x's, which has no
+        scheme and host (the last connection line gives the host)."""
+        if bare:
+            method, target, status = m.group(1), m.group(2), int(m.group(3))
+            host = self._connecting[1] if self._connecting is not None else "unknown-host"
+            base = host if "://" in host else "http://" + host
+        else:
+            base, method, target, status = m.group(1), m.group(2), m.group(3), int(m.group(4))
         found = None
         for ex in reversed(self._pending):
             if ex.request.method != method or ex.response is not None:
@@ -1005,8 +1309,24 @@ class Parser:
             found = self._new_exchange(req, time)
         else:
             self._drop_pending(found)
+            url = found.request.url
+            if self._line_cut is False and self.cut_width is not None and \
+                    len(base + target) > len(url) and (base + target).startswith(url):
+                # The request line was cut by the paste: the pool line has the whole URL.
+                found.request.url = base + target
+                found.query = target.partition("?")[2]
         found.response = Response(status, number, last_line=number)
         self._last = found
+
+    def _urllib3_cut(self, number: int, m: re.Match[str], time: float | None) -> None:
+        base, method, target = m.group(1), m.group(2), m.group(3)
+        for ex in reversed(self._pending):
+            if ex.request.method == method and ex.response is None and \
+                    (base + target).startswith(ex.request.url.partition("?")[0]):
+                self._last = ex
+                return
+        req = Request(method, base + target, number, logged_as="urllib3")
+        self._pending.append(self._new_exchange(req, time))
 
     def _resp_line(self, number: int, text: str) -> None:
         self.trace.openstack_lines += 1
@@ -1021,6 +1341,12 @@ class Parser:
         ex = self._last
         if ex is None:
             return
+        body: str | None = None
+        stripped_rest = rest.strip()
+        if stripped_rest[:1] == "{" or stripped_rest.startswith("CaseInsensitiveDict("):
+            # requests-era and httplib-era novaclient: a dict repr, perhaps the body after it.
+            in_dict, rest, body = legacy.split_dict_resp(stripped_rest)
+            status = status if status is not None else in_dict
         if ex.response is None:
             ex.response = Response(status, number)
             self._drop_pending(ex)
@@ -1037,6 +1363,24 @@ class Parser:
             ex.response.status = status
         ex.response.raw_headers = rest.strip()
         ex.response.last_line = number
+        if body is not None:
+            ex.response.body = Body(number, number, body[:BODY_KEEP], len(body),
+                                    truncated=len(body) > BODY_KEEP)
+            self._learn_v2_catalog(ex)
+
+    def _learn_v2_catalog(self, ex: Exchange) -> None:
+        """Keystone v2's token answer (``{"access": {"serviceCatalog": ...}}``) maps
+        the later requests to their services, as a v3 token does."""
+        body = ex.response.body if ex.response else None
+        if (self.trace.catalog or body is None or not body.text
+                or not body.text.startswith('{"access"')):
+            return
+        catalog = self._services.learn_catalog(body.json())
+        if catalog:
+            self.trace.catalog = catalog
+            for other in self.trace.exchanges:
+                if other.request.logged_as != "auth":
+                    other.service, other.path = self._services.locate(other.request.url)
 
     def _resp_status(self, number: int, text: str) -> None:
         self.trace.openstack_lines += 1
@@ -1070,7 +1414,7 @@ class Parser:
         size = len(text)
         truncated = size > BODY_KEEP
         kept = text[:BODY_KEEP] if truncated else text
-        body = Body(number, number, kept, size, truncated=truncated)
+        body = Body(number, number, kept, size, truncated=truncated, cut=self._line_cut)
         response.body = body
         head = text[:1]
         tail = text.rstrip()[-1:] if text.strip() else ""
@@ -1078,6 +1422,8 @@ class Parser:
             self._collector = _BodyCollector(body, [kept], "}" if head == "{" else "]")
         elif text.lstrip()[:5].lower() in ("<html", "<!doc") and "</html>" not in text.lower():
             self._collector = _BodyCollector(body, [kept], "</html>")
+        elif head == "{" and text.startswith('{"access"'):
+            self._learn_v2_catalog(ex)
         self._retain(ex, body)
 
     def _retain(self, ex: Exchange, body: Body) -> None:
@@ -1135,23 +1481,48 @@ class Parser:
             if start < 0:
                 continue
             url, _, msg = text[start + len(marker):].partition(": ")
-            kind = "tls" if marker.startswith("SSL") else _transport_kind(msg)
+            kind, detail = transport_failure(msg)
+            if marker.startswith("SSL"):
+                kind, detail = "tls", tls_detail(msg)
             for ex in reversed(self.trace.exchanges[-8:]):
                 if ex.request.url == url and ex.error is not None and ex.error.kind == "discovery":
                     ex.error.kind = kind
+                    ex.error.detail = detail
                     return
             return
 
-    def _transport(self, number: int, url: str, kind: str, text: str) -> None:
+    def _transport(self, number: int, url: str, kind: str, text: str,
+                   detail: str | None = None, message: bool = True) -> None:
         self.trace.openstack_lines += 1
         ex = self._find_pending(url)
         if ex is None:
             req = Request("GET", url, number, logged_as="error")
             ex = self._new_exchange(req, None)
         if ex.response is None:
-            ex.error = TransportError(kind, text, number)
+            ex.error = TransportError(kind, text, number, detail)
             self._drop_pending(ex)
-        self._message(number, "error", text)
+        if message:
+            self._message(number, "error", text)
+
+    def _transport_text(self, number: int, cause: str, text: str, message: bool = True) -> bool:
+        """A transport failure named inside another message (``ERROR
+        (ConnectFailure): Unable to establish connection to URL: ...``, an
+        exception's text): True when ``cause`` was one."""
+        for marker in ("Unable to establish connection to ", "SSL exception connecting to "):
+            at = cause.find(marker)
+            if at < 0:
+                continue
+            url, _, msg = cause[at + len(marker):].partition(": ")
+            if not url.startswith(("http://", "https://")):
+                return False
+            kind, detail = transport_failure(msg)
+            if marker.startswith("SSL"):
+                kind, detail = "tls", tls_detail(msg)
+            if any(ex.error is not None for ex in self.trace.exchanges[-8:]):
+                return False  # already read from the line that reported it
+            self._transport(number, url, kind, text, detail, message)
+            return True
+        return False
 
     def _request_id(self, url: str, request_id: str) -> None:
         self.trace.openstack_lines += 1
@@ -1164,11 +1535,107 @@ class Parser:
         self.trace.openstack_lines += 1
         if self.trace.client == "unknown":
             self.trace.client = "openstackclient"
-        words = [w for w in args.split() if w not in ("--debug", "-d")]
+        words = [w for w in _option_words(args) if w not in ("--debug", "-d")]
+        command = "openstack " + " ".join(words) if words else "openstack"
         if self.trace.command is None or self.trace.command.startswith("openstack "):
-            self.trace.command = "openstack " + " ".join(words) if words else "openstack"
+            self.trace.command = command
             self.trace.command_line = number
+        if not self.trace.commands or self.trace.commands[-1].text != command:
+            if len(self.trace.commands) < _MAX_COMMANDS:
+                self.trace.commands.append(Command(number, command, "openstackclient"))
         self._message(number, "debug", "START with options: " + args)
+
+    # -- legacy shapes -----------------------------------------------------
+    def _httplib_send(self, number: int, text: str, time: float | None) -> None:
+        sent = legacy.parse_send(text)
+        self.trace.openstack_lines += 1
+        ex = self._last
+        if isinstance(sent, str):
+            # The body, sent apart from the request line and headers.
+            if ex is not None and ex.request.body is None and ex.response is None:
+                ex.request.body = Body(number, number, sent, len(sent))
+            return
+        if sent is None:
+            self._message(number, "debug", "send: " + text)
+            return
+        for pending in reversed(self._pending):
+            _b, path, query = split_url(pending.request.url)
+            if pending.request.method == sent.method and pending.response is None and (
+                    sent.path == path + ("?" + query if query else "")
+                    or sent.path.split("?")[0] == path):
+                ex = pending  # the REQ line that logged it as curl
+                break
+        else:
+            base = "http://" + sent.host if sent.host else ""
+            if not base and self._connecting is not None:
+                base = "http://" + self._connecting[1]
+            req = Request(sent.method, base + sent.path, number, raw_headers=sent.headers,
+                          logged_as="httplib")
+            ex = self._new_exchange(req, time)
+            self._pending.append(ex)
+        if sent.body is not None and ex.request.body is None:
+            ex.request.body = Body(number, number, sent.body, len(sent.body))
+
+    def _httplib_reply(self, number: int, status: int, reason: str | None) -> None:
+        self.trace.openstack_lines += 1
+        for ex in reversed(self._pending):
+            if ex.response is None:
+                ex.response = Response(status, number, reason=reason, last_line=number)
+                self._drop_pending(ex)
+                self._last = ex
+                return
+
+    def _httplib_header(self, number: int, text: str) -> None:
+        self.trace.openstack_lines += 1
+        ex = self._last
+        if ex is None or ex.response is None:
+            self._message(number, "debug", "header: " + text)
+            return
+        response = ex.response
+        response.raw_headers = (response.raw_headers + " " + text) if response.raw_headers \
+            else text
+        response.last_line = number
+        rid = text.partition(": ")
+        if rid[0].lower() in ("x-compute-request-id", "x-openstack-request-id") and rid[2]:
+            response.request_id = response.request_id or rid[2].strip()
+
+    def _gophercloud(self, number: int, text: str, time: float | None) -> None:
+        found = legacy.gophercloud(text)
+        if found is None:
+            return
+        method, url, status = found
+        ex = self._new_exchange(Request(method, url, number, logged_as="gophercloud"), time)
+        ex.response = Response(status, number, last_line=number)
+        self._gopher = ex
+
+    def _gopher_body(self, number: int, text: str) -> None:
+        """gophercloud prints the answer's body on the line after its error."""
+        ex, self._gopher = self._gopher, None
+        if ex is None or ex.response is None or ex.response.line != number - 1:
+            return
+        if text[:1] in "{[":
+            ex.response.body = Body(number, number, text, len(text))
+            ex.response.last_line = number
+
+    def _escaped(self, number: int, text: str, time: float | None) -> None:
+        """An escaped report (Ansible, ``level=debug msg=``): its inner lines are read
+        as lines, each at the report's line."""
+        head, lines, command = escaped.expand(text)
+        if command is not None:
+            for part in command.split("\n"):
+                recognised = commands.recognise(part)
+                if recognised is not None and recognised[1] != "unknown":
+                    self._command(number, recognised[0], recognised[1])
+                    break
+        if head is not None:
+            self._message(number, _classify(head) if head else "text", head)
+        self._depth += 1
+        try:
+            for line in lines:
+                if line.strip():
+                    self._read(number, redact_line(line), time)
+        finally:
+            self._depth -= 1
 
 
 _BAREMETAL_SHELL = ("Using bare metal API version ", "usage: baremetal ")
@@ -1214,7 +1681,8 @@ def _describe(ex: Exchange) -> str:
 
 
 def _classify(text: str) -> str:
-    if text.startswith(("ERROR: ", "ERROR ", "Error: ", "error: ")):
+    if text.startswith(("ERROR: ", "ERROR ", "Error: ", "error: ", "4xx Client error: ",
+                        "5xx Server error: ")):
         return "error"
     first = text[0]
     if first in "+|" and (text.startswith(("+-", "| ", "|-")) or text.endswith(("+", "|"))):
@@ -1226,38 +1694,42 @@ def _classify(text: str) -> str:
     return "text"
 
 
-#: User-Agent words of each client's requests, most specific first: a log with
-#: no command line (swift --debug, a cut log) still says which client sent it.
-_AGENTS = (
-    ("python-swiftclient", "swiftclient"),
-    ("python-heatclient", "heatclient"),
-    ("python-ironicclient", "ironicclient"),
-    ("python-openstackclient", "openstackclient"),
-    ("openstacksdk", "openstackclient"),
-    ("osc-lib", "openstackclient"),
-)
-
-
 def _client_from_agents(exchanges: list[Exchange]) -> str:
     for ex in exchanges:
         agent = ex.request.header("User-Agent") or ""
-        for word, client in _AGENTS:
+        for word, client in AGENTS:
             if word in agent:
                 return client
     return "unknown"
 
 
-def _client_of(program: str) -> str:
-    name = program.rsplit("/", 1)[-1]
-    return {
-        "openstack": "openstackclient",
-        "heat": "heatclient",
-        "baremetal": "ironicclient",
-        "ironic": "ironicclient",
-        "swift": "swiftclient",
-    }.get(name, "unknown")
+_client_of = client_of
+
+
+_LIST_WORD = re.compile(r"u?'((?:[^'\\]|\\.)*)'|u?\"((?:[^\"\\]|\\.)*)\"")
+
+
+def _option_words(args: str) -> list[str]:
+    """osc's ``START with options`` words: plain (``--debug server list``) or, from
+    older releases, a Python list (``[u'--debug', u'server', u'list']``)."""
+    stripped = args.strip()
+    if stripped.startswith("[") and stripped.endswith("]"):
+        words = _LIST_WORD.findall(stripped)
+        if words:
+            return [a or b for a, b in words]
+    return stripped.split()
 
 
 def parse_lines(lines: Iterable[Line], source: str = "-") -> Trace:
-    """Parse a whole sequence of lines."""
-    return Parser(source).feed_all(lines)
+    """Parse a whole sequence of lines, its head looked at first for a fold width."""
+    it = iter(lines)
+    head: list[Line] = []
+    size = 0
+    for line in it:
+        head.append(line)
+        size += len(line.text) + 1
+        if size >= wraps.SNIFF_BYTES:
+            break
+    parser = Parser(source)
+    parser.set_widths(wraps.detect_widths(line.text for line in head))
+    return parser.feed_all(itertools.chain(head, it))

@@ -27,9 +27,25 @@ _CLIFF = re.compile(
     r"\[(\d{4}-\d\d-\d\d) (\d\d):(\d\d):(\d\d(?:[.,]\d+)?)\] " + _LEVELS + r" +([\w.\-]+) (.*)"
 )
 # Older console format: "DEBUG (session:375) msg", the heat shell's "DEBUG (session) msg";
-# logging default: "DEBUG:name:msg".
-_LEVEL_PAREN = re.compile(_LEVELS + r" \([\w.\-]+(?::\d+)?\) ?(.*)")
+# logging default: "DEBUG:name:msg"; neutronclient's documented "DEBUG: name msg".
+_LEVEL_PAREN = re.compile(_LEVELS + r" \([a-z_][\w.\-]*(?::\d+)?\) ?(.*)")
 _LEVEL_COLON = re.compile(_LEVELS + r":[\w.\-]+:(.*)")
+_LEVEL_COLON_SPACE = re.compile(_LEVELS + r": ([a-z_][\w]*(?:\.[\w]+)+) (.*)")
+# grep over service logs: "/var/log/nova/nova-api.log:2022-03-22 19:19:10.936 533 ERROR ..."
+_GREP_FILE = re.compile(r"/[\w./\-]+?\.log(?:\.\d+)?:(?=\d{4}-)")
+#: First words of the loggers of OpenStack services (oslo.log), which write the
+#: lines a user pastes beside the client's output; the clients' own loggers are
+#: keystoneauth, osc_lib, openstackclient, cliff, urllib3, ``*client``...
+_SERVER_LOGGERS = frozenset({
+    "nova", "neutron", "cinder", "keystone", "glance", "heat", "ironic", "placement",
+    "barbican", "octavia", "designate", "manila", "swift", "aodh", "gnocchi", "magnum",
+    "trove", "sahara", "senlin", "zaqar", "watcher", "mistral", "masakari", "cyborg",
+    "zun", "tacker", "vitrage", "cloudkitty", "blazar", "freezer", "murano", "panko",
+    "ceilometer", "sysinv", "oslo", "oslo_service", "oslo_messaging", "oslo_db",
+    "oslo_policy", "oslo_concurrency", "keystonemiddleware", "neutron_lib", "os_brick",
+    "os_vif", "ovsdbapp", "sqlalchemy", "eventlet", "amqp", "kombu", "routes", "wsgi",
+    "ironic_inspector", "ironic_python_agent", "nova_compute",
+})
 # syslog: "Nov 30 02:00:58 host openstack[123]: msg"
 _SYSLOG = re.compile(
     r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d (\d\d):(\d\d):(\d\d) "
@@ -51,6 +67,10 @@ class Stripped:
     stream: int | None = None
     meta: tuple[str, str] | None = None
     """A session metadata record (key, value), e.g. ("exit", "1 12.345")."""
+    server: str | None = None
+    """The message of a service's own log record (oslo.log: nova.api...,
+    keystone...) pasted next to the client's output, whose whole line is then
+    ``text``: not the client's words."""
 
 
 class PrefixStripper:
@@ -89,6 +109,11 @@ class PrefixStripper:
                 if not text:
                     return Stripped(text)
                 first = text[0]
+        if first == "/":
+            grep = _GREP_FILE.match(text)
+            if grep:
+                text = text[grep.end() :]
+                first = text[0]
         if first.isdigit():
             m = _SESSION.match(text)
             if m:
@@ -96,6 +121,9 @@ class PrefixStripper:
                 return Stripped(m.group(3), float(m.group(1)), int(m.group(2)))
             m = _LOGFILE.match(text)
             if m:
+                if _is_server_logger(m.group(6)):
+                    self.formats.add("server-log")
+                    return Stripped(text, server=m.group(7))
                 self.formats.add("log-file")
                 return Stripped(m.group(7), self._offset(m.group(1), *m.group(2, 3, 4)))
             m = _JOURNAL_ISO.match(text)
@@ -113,17 +141,28 @@ class PrefixStripper:
             if m:
                 self.formats.add("log-file")
                 return Stripped(m.group(6), self._offset(m.group(1), *m.group(2, 3, 4)))
-        elif first in "DIWECT":
-            m = _LEVEL_PAREN.match(text) or _LEVEL_COLON.match(text)
-            if m:
-                self.formats.add("level-prefix")
-                return Stripped(m.group(1))
-        elif first in "JFMASOND":
-            m = _SYSLOG.match(text)
-            if m:
-                self.formats.add("syslog")
-                return Stripped(m.group(4), self._offset(None, *m.group(1, 2, 3)))
+        else:
+            if first in "DIWECT":
+                m = _LEVEL_PAREN.match(text) or _LEVEL_COLON.match(text)
+                if m:
+                    self.formats.add("level-prefix")
+                    return Stripped(m.group(1))
+                m = _LEVEL_COLON_SPACE.match(text)
+                if m:
+                    self.formats.add("level-prefix")
+                    return Stripped(m.group(2))
+            # Not elif: "Dec" starts like "DEBUG".
+            if first in "JFMASOND":
+                m = _SYSLOG.match(text)
+                if m:
+                    self.formats.add("syslog")
+                    return Stripped(m.group(4), self._offset(None, *m.group(1, 2, 3)))
         return Stripped(text)
+
+
+def _is_server_logger(name: str) -> bool:
+    head = name.partition(".")[0].lower()
+    return head in _SERVER_LOGGERS or head.startswith("oslo")
 
 
 _SESSION_KEYS = frozenset(

@@ -29,6 +29,8 @@ _KNOWN: list[tuple[re.Pattern[str], str]] = [
      "network"),
     (re.compile(r"^((?:/[\w.\-]+)*?/(?:swift|object-store))?(/v1/AUTH_[^/]+)(?=/|$)"),
      "object-store"),
+    (re.compile(r"^()(?=/v1/i(?:hosts|system|partitions|profiles|storconfig|interfaces)\b)"),
+     "platform"),  # StarlingX sysinv, which shares ironic's port
     (re.compile(r"^((?:/[\w.\-]+)*?/(?:baremetal|ironic))(?=/|$)"), "baremetal"),
     (re.compile(r"^()(?=/v1/(?:nodes|ports|portgroups|chassis|drivers|allocations)|/v1/?$)"),
      "baremetal"),
@@ -36,6 +38,9 @@ _KNOWN: list[tuple[re.Pattern[str], str]] = [
 _PORTS = {
     "5000": "identity", "35357": "identity", "8004": "orchestration", "8774": "compute",
     "9292": "image", "9696": "network", "8080": "object-store", "6385": "baremetal",
+    "8776": "block-storage", "8041": "metric", "8042": "alarming", "8778": "placement",
+    "9311": "key-manager", "9876": "load-balancer", "9001": "dns", "8786": "shared-file-system",
+    "9511": "container-infra", "13000": "identity",
 }
 
 
@@ -48,27 +53,17 @@ class ServiceMap:
         self._cache: dict[str, tuple[str | None, str]] = {}
 
     def learn_catalog(self, token: Any) -> dict[str, list[str]]:
-        """Read a v3 token body's catalog; returns service type -> URLs."""
+        """Read a token body's catalog (Keystone v3, or v2's ``access``); returns
+        service type -> URLs."""
         found: dict[str, list[str]] = {}
-        try:
-            catalog = token["token"]["catalog"]
-        except (KeyError, TypeError):
-            return found
-        if not isinstance(catalog, list):
-            return found
-        for service in catalog:
-            if not isinstance(service, dict):
-                continue
-            stype = str(service.get("type") or "")
-            for endpoint in service.get("endpoints") or []:
-                if isinstance(endpoint, dict) and endpoint.get("url"):
-                    url = str(endpoint["url"]).rstrip("/")
-                    found.setdefault(stype, [])
-                    if url not in found[stype]:
-                        found[stype].append(url)
-                    self.endpoints.append((url, stype))
-        self.endpoints.sort(key=lambda item: len(item[0]), reverse=True)
-        self._cache.clear()
+        for stype, url in _catalog_urls(token):
+            urls = found.setdefault(stype, [])
+            if url not in urls:
+                urls.append(url)
+            self.endpoints.append((url, stype))
+        if found:
+            self.endpoints.sort(key=lambda item: len(item[0]), reverse=True)
+            self._cache.clear()
         return found
 
     def locate(self, url: str) -> tuple[str | None, str]:
@@ -97,3 +92,32 @@ class ServiceMap:
                 return stype, path[len(prefix) :] or "/"
         port = base.rpartition(":")[2]
         return _PORTS.get(port), path
+
+
+def _catalog_urls(token: Any) -> list[tuple[str, str]]:
+    """(service type, endpoint URL) of a v3 token (``{"token": {"catalog": [{"type",
+    "endpoints": [{"url"}]}]}}``) or a v2 one (``{"access": {"serviceCatalog":
+    [{"type", "endpoints": [{"publicURL", "internalURL", "adminURL"}]}]}}``)."""
+    if not isinstance(token, dict):
+        return []
+    inner = token.get("token")
+    keys: tuple[str, ...]
+    if isinstance(inner, dict):
+        catalog, keys = inner.get("catalog"), ("url",)
+    else:
+        access = token.get("access")
+        if not isinstance(access, dict):
+            return []
+        catalog, keys = access.get("serviceCatalog"), ("publicURL", "internalURL", "adminURL")
+    out: list[tuple[str, str]] = []
+    if not isinstance(catalog, list):
+        return out
+    for service in catalog:
+        if not isinstance(service, dict):
+            continue
+        stype = str(service.get("type") or "")
+        for endpoint in service.get("endpoints") or []:
+            if isinstance(endpoint, dict):
+                out.extend((stype, str(endpoint[key]).rstrip("/"))
+                           for key in keys if endpoint.get(key))
+    return out

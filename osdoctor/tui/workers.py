@@ -27,6 +27,7 @@ from osdoctor.live import LiveTrace
 from osdoctor.model import Report, Trace
 from osdoctor.parse.lines import MAX_LINE, clean
 from osdoctor.parse.parser import Parser
+from osdoctor.parse.wraps import widths_of_file
 from osdoctor.paths import PrivateStorageError
 from osdoctor.render.decisive import decisive_exchange
 from osdoctor.runner import CommandError, OutputLine, Run, RunResult
@@ -306,6 +307,7 @@ def load_log(path: Path, post: Post, stop: Stop, follow: bool = False,
         store = FileLines(path)
         parser = Parser(str(path))
         store.memory = parser.secrets
+        parser.set_widths(widths_of_file(path))
         reader = _LogReader(path, store, parser)
     except OSError as error:
         post(SourceFailed(_read_error(path, error)))
