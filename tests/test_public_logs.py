@@ -42,7 +42,8 @@ CASES: dict[str, tuple[str, list[str], list[str]]] = {
     "nova-2014-volume-list-endpointnotfound-jumpgate": (
         "generic.endpoint-not-found", ["no endpoint", "volume"], ["catalog list"]),
     "nova-2016-list-connectfailure-timeout-py2-nohandlers": (
-        "osc.keystone-unreachable", ["timed out", "192.175.27.106:5000"], ["192.175.27.106"]),
+        "generic.connection-timeout", ["timed out", "192.175.27.106:5000"],
+        ["192.175.27.106", "firewall"]),
     "heatclient-2016-stack-create-resource-type-not-found": (
         "known.heat-resource-type-not-found", ["OOShift::ContainerPort", "resource_registry"],
         ["resource_registry", "resource type list"]),
