@@ -171,7 +171,9 @@ def test_explain_of_a_secret_fixture_shows_no_secret(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OSDOCTOR_HOME", str(tmp_path))
     code, out, err = _explain(capsys, [str(path), "--format", fmt, *extra])
-    assert code in (0, 1), err
+    # 2: a client's output with no debug record (swift tempurl signs locally) is
+    # not a client log; its report is printed all the same, and must not leak.
+    assert code in (0, 1, 2), err
     assert out.strip()
     assert fixture_leaks(out, str(path)) == [] and fixture_leaks(err, str(tmp_path)) == []
     for mapping in (tmp_path / "data" / "exports").glob("*.json"):
@@ -183,7 +185,7 @@ def test_explain_from_stdin_shows_no_secret(
         path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(path.read_bytes())))
     code, out, err = _explain(capsys, ["-", "--format", "json"])
-    assert code in (0, 1), err
+    assert code in (0, 1, 2), err
     assert json.loads(out)["exchanges"] is not None
     assert fixture_leaks(out) == [] and fixture_leaks(err) == []
 
@@ -199,7 +201,8 @@ def test_the_runbook_built_from_the_secret_fixtures_shows_no_secret(tmp_path: Pa
     pages = build_runbook(load_knowledge(user=False), fixtures, "markdown")
     assert pages
     for name, text in pages.items():
-        assert fixture_leaks(text) == [], name
+        # The index names the secret fixtures, whose names hold words of the fakes.
+        assert fixture_leaks(text, " ".join(p.name for p in FIXTURES)) == [], name
 
 
 def _run_case(case: Case, tmp_path: Path,
