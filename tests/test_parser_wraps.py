@@ -62,6 +62,14 @@ LOST_PAST_200 = {
     "osc.find-by-name.found-by-id-error-no-valid-host": "the server's fault message",
     "osc.find-by-name.found-by-id-error-retries": "the server's fault message",
     "osc.find-by-name.found-by-id-error-volume": "the server's fault message",
+    # The transport failure's cause or the fault text, late in its line.
+    "generic.conflict-locked-ironic": "Ironic's 'is locked by host' message",
+    "generic.conflict-state-transition": "'Attempt 6 of 6'",
+    "generic.conn-refused": "'Connection refused' in the urllib3 error",
+    "generic.nova-500-wraps-neutron": "Nova's fault message",
+    "generic.proxy-tunnel-403": "'Tunnel connection failed: 403'",
+    "generic.timeout": "'Attempt N of N' of the retry lines",
+    "generic.tls-wrong-version": "the SSL error's reason",
     # swift's Etag and X-Trans-Id headers, late in the RESP line.
     "osc.object-upload.uploaded": "Etag and X-Trans-Id headers",
     "osc.object-upload.uploaded-local-path": "Etag and X-Trans-Id headers",
