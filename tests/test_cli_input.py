@@ -97,10 +97,16 @@ def _kb() -> KnowledgeBase:
     return load_knowledge(user=False)
 
 
+#: Real client runs whose output holds nothing of a client log: ``swift
+#: tempurl`` signs locally, so even with --debug it prints one bare URL.
+ONLY_OUTPUT = {"generic.secret-swift-tempurl"}
+
+
 @pytest.mark.parametrize("log", FIXTURES, ids=[p.stem for p in FIXTURES])
 def test_every_client_log_is_one(log: Path) -> None:
     """Every real client log, even one with no request at all, is read as one."""
-    assert not_a_client_log(diagnose(parse_path(log), _kb())) is None
+    verdict = not_a_client_log(diagnose(parse_path(log), _kb()))
+    assert (verdict is None) == (log.stem not in ONLY_OUTPUT)
 
 
 def test_huge_line_without_newline_is_cut_not_loaded(tmp_path: Path) -> None:
