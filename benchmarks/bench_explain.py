@@ -77,8 +77,12 @@ def as_log_file(data: bytes, first: int) -> bytes:
     out = []
     for n, line in enumerate(data.splitlines(keepends=True), first):
         logger = b"urllib3.connectionpool" if line.startswith(b"http") else b"keystoneauth.session"
-        stamp = b"2026-11-30 %02d:%02d:%02d.%03d" % (n // 3600000 % 24, n // 60000 % 60,
-                                                    n // 1000 % 60, n % 1000)
+        stamp = b"2026-11-30 %02d:%02d:%02d.%03d" % (
+            n // 3600000 % 24,
+            n // 60000 % 60,
+            n // 1000 % 60,
+            n % 1000,
+        )
         out.append(stamp + b" 4242 DEBUG " + logger + b" [-] " + line)
     return b"".join(out)
 
@@ -182,13 +186,18 @@ def median_time(argv: list[str], env: dict[str, str], runs: int = 7) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sizes", default="50,200,400", help="log sizes in MB")
     parser.add_argument("--keep", help="keep the generated logs in this folder")
     parser.add_argument("--format", default="json", choices=("text", "json", "markdown"))
-    parser.add_argument("--mix", default="waits", choices=("waits", "restarts", "runs"),
-                        help="what the big logs hold (see above)")
+    parser.add_argument(
+        "--mix",
+        default="waits",
+        choices=("waits", "restarts", "runs"),
+        help="what the big logs hold (see above)",
+    )
     parser.add_argument("--tui", action="store_true", help="also time the TUI's first screen")
     args = parser.parse_args()
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="osdoctor-bench-"))
@@ -197,8 +206,12 @@ def main() -> int:
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, mix {args.mix}")
     small = LOGS / "osc.find-by-name.not-found.log"
     # A first run builds the knowledge cache, as any first use does: not measured.
-    subprocess.run([sys.executable, "-m", "osdoctor", "explain", str(small)],
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    subprocess.run(
+        [sys.executable, "-m", "osdoctor", "explain", str(small)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
     try:
         for size in [int(s) for s in args.sizes.split(",") if s]:
             log = folder / f"big-{size}mb-{args.mix}.log"
@@ -211,15 +224,16 @@ def main() -> int:
             secs, code = min(r[0] for r in runs), runs[-1][2]
             rss = max(r[1] for r in runs)
             alone = parse_only(log)
-            print(f"{mb:8.1f} MB  explain {secs:6.2f} s = {mb / secs:7.1f} MB/s  "
-                  f"peak RSS {rss / 1024:6.1f} MiB  (exit {code})   "
-                  f"baseline loop {base:5.2f} s = {mb / base:7.1f} MB/s   "
-                  f"ratio {base / secs:5.2f}   (parser alone {mb / alone:7.1f} MB/s)")
+            print(
+                f"{mb:8.1f} MB  explain {secs:6.2f} s = {mb / secs:7.1f} MB/s  "
+                f"peak RSS {rss / 1024:6.1f} MiB  (exit {code})   "
+                f"baseline loop {base:5.2f} s = {mb / base:7.1f} MB/s   "
+                f"ratio {base / secs:5.2f}   (parser alone {mb / alone:7.1f} MB/s)"
+            )
             if args.tui and size == 200:
                 tui_first_screen(log, env)
         t_explain = median_time([sys.executable, "-m", "osdoctor", "explain", str(small)], env)
-        print(f"start-up: osdoctor explain on a small fixture {t_explain * 1000:6.0f} ms",
-              end="")
+        print(f"start-up: osdoctor explain on a small fixture {t_explain * 1000:6.0f} ms", end="")
         openstack = Path(sys.executable).parent / "openstack"
         if openstack.exists():
             t_osc = median_time([str(openstack), "--version"], env)
@@ -253,12 +267,15 @@ def tui_first_screen(log: Path, env: dict[str, str]) -> None:
         "        print(f'{first if first is not None else done:.2f} {done:.2f}')\n"
         "asyncio.run(main())\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code, str(log)], capture_output=True, text=True,
-                          env=env, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(log)], capture_output=True, text=True, env=env, timeout=600
+    )
     if proc.returncode == 0:
         first, done = proc.stdout.split()
-        print(f"          TUI on this log: first screen with rows {first} s, "
-              f"fully read and diagnosed {done} s")
+        print(
+            f"          TUI on this log: first screen with rows {first} s, "
+            f"fully read and diagnosed {done} s"
+        )
     else:
         print(f"          TUI first screen: could not measure ({proc.stderr.strip()[-300:]})")
 

@@ -51,8 +51,9 @@ def main() -> None:
     for lines in (1000, 2000, 4000):
         data = one_length_log(lines)
         a, _ = timed(lambda d: parse_stream(io.BytesIO(d), "nginx.log"), data)
-        b, _ = timed(lambda d: Parser("nginx.log").feed_numbered(read_numbered(io.BytesIO(d))),
-                     data)
+        b, _ = timed(
+            lambda d: Parser("nginx.log").feed_numbered(read_numbered(io.BytesIO(d))), data
+        )
         print(f"{lines:>7} lines          {a:9.3f} s   {b:9.3f} s")
     kb = load_knowledge(user=False)
 

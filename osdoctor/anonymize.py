@@ -178,6 +178,7 @@ if TYPE_CHECKING:
 def _replacing(values: dict[str, str], kinds: dict[str, str]) -> re.Pattern[str]:
     """One pattern for every value: a name only as a whole word (``web`` is not
     replaced in ``web-1``), an id also where a dash glues it to a name."""
+
     def alternation(items: Iterable[str]) -> str:
         return "|".join(map(re.escape, sorted(items, key=len, reverse=True)))
 
@@ -185,8 +186,9 @@ def _replacing(values: dict[str, str], kinds: dict[str, str]) -> re.Pattern[str]
     names = [v for v in values if kinds.get(v) not in _ID_KINDS]
     parts = []
     if names:
-        parts.append(r"(?<![A-Za-z0-9.\-])(?:" + alternation(names)
-                     + r")(?![A-Za-z0-9\-]|\.[A-Za-z0-9])")
+        parts.append(
+            r"(?<![A-Za-z0-9.\-])(?:" + alternation(names) + r")(?![A-Za-z0-9\-]|\.[A-Za-z0-9])"
+        )
     if ids:
         parts.append(r"(?<![A-Za-z0-9])(?:" + alternation(ids) + r")(?![A-Za-z0-9])")
     return re.compile("|".join(parts))
@@ -368,9 +370,14 @@ class Anonymizer:
         if isinstance(value, dict):
             return {self._walk(k): self._walk(v) for k, v in value.items()}
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            return dataclasses.replace(value, **{
-                f.name: self._walk(getattr(value, f.name))
-                for f in dataclasses.fields(value) if f.init})
+            return dataclasses.replace(
+                value,
+                **{
+                    f.name: self._walk(getattr(value, f.name))
+                    for f in dataclasses.fields(value)
+                    if f.init
+                },
+            )
         return value
 
     def _compiled(self) -> re.Pattern[str] | None:
@@ -390,8 +397,9 @@ class Anonymizer:
         inverse = {stand_in: value for value, stand_in in self._stand_in.items()}
         if not inverse:
             return text
-        kinds = {stand_in: self._kind.get(value, "name") for value, stand_in in
-                 self._stand_in.items()}
+        kinds = {
+            stand_in: self._kind.get(value, "name") for value, stand_in in self._stand_in.items()
+        }
         pattern = _replacing(inverse, kinds)
         return pattern.sub(lambda match: inverse[match.group()], text)
 

@@ -74,8 +74,10 @@ def read_log(source: str) -> Trace:
     try:
         if source == "-":
             if sys.stdin.isatty():
-                raise LogInputError("no log given: name a file, or pipe one in "
-                                    "(openstack --debug ... 2>&1 | osdoctor explain)")
+                raise LogInputError(
+                    "no log given: name a file, or pipe one in "
+                    "(openstack --debug ... 2>&1 | osdoctor explain)"
+                )
             if sys.stderr.isatty():
                 progress = Progress(sys.stderr, "osdoctor: reading standard input", None)
             return parse_stream(sys.stdin.buffer, "-", progress)
@@ -104,11 +106,15 @@ def not_a_client_log(report: Report) -> str | None:
         return None
     what = "standard input" if t.source == "-" else t.source
     if not t.line_count:
-        return f"{what} is empty: give the --debug output of openstack, heat, baremetal " \
-               "or swift (2>&1 keeps both streams)"
-    return f"nothing from an OpenStack client was found in {what} ({t.line_count} lines): " \
-           "give the --debug output of openstack, heat, baremetal or swift (2>&1 keeps both " \
-           "streams)"
+        return (
+            f"{what} is empty: give the --debug output of openstack, heat, baremetal "
+            "or swift (2>&1 keeps both streams)"
+        )
+    return (
+        f"nothing from an OpenStack client was found in {what} ({t.line_count} lines): "
+        "give the --debug output of openstack, heat, baremetal or swift (2>&1 keeps both "
+        "streams)"
+    )
 
 
 def load_kb(args: argparse.Namespace) -> KnowledgeBase:
@@ -145,8 +151,10 @@ def cmd_explain(args: argparse.Namespace) -> int:
             mapping = anon.save_mapping(exports_dir() / f"anonymize-map-{os.getpid()}.json")
         except PrivateStorageError as exc:
             return _fail(f"cannot save the anonymisation mapping: {exc}")
-        print(f"osdoctor: the mapping back to real names is in {mapping} (keep it private)",
-              file=sys.stderr)
+        print(
+            f"osdoctor: the mapping back to real names is in {mapping} (keep it private)",
+            file=sys.stderr,
+        )
     sys.stdout.write(_render(shown, args))
     problem = not_a_client_log(report)
     if problem is not None:
@@ -177,9 +185,11 @@ def cmd_kb(args: argparse.Namespace) -> int:
     n_branches = sum(len(s.branches) for s in kb.scenarios.values())
     print(f"{len(kb.scenarios)} scenarios, {n_branches} branches, {len(kb.rules)} rules")
     if result.coverage_checked:
-        print(f"{len(result.fixtures)} fixtures: "
-              f"{n_branches - len(result.uncovered_branches)}/{n_branches} branches taken, "
-              f"{len(kb.rules) - len(result.silent_rules)}/{len(kb.rules)} rules fire")
+        print(
+            f"{len(result.fixtures)} fixtures: "
+            f"{n_branches - len(result.uncovered_branches)}/{n_branches} branches taken, "
+            f"{len(kb.rules) - len(result.silent_rules)}/{len(kb.rules)} rules fire"
+        )
     else:
         print("coverage not checked: no fixtures folder (give --fixtures DIR)")
     errors = result.errors
@@ -202,8 +212,10 @@ def _kb_show(kb: KnowledgeBase, item_id: str) -> int:
         r = kb.rules[item_id]
         print(f"{r.id} [{r.severity}]: {r.title}\n  file {r.path}")
         if r.scenario:
-            print(f"  scenario {r.scenario}" + (f", branches {', '.join(r.branches)}"
-                                                if r.branches else ""))
+            print(
+                f"  scenario {r.scenario}"
+                + (f", branches {', '.join(r.branches)}" if r.branches else "")
+            )
         print("  when:")
         for cond in r.when:
             print(f"    - {cond.describe()}")
@@ -217,11 +229,37 @@ def _kb_show(kb: KnowledgeBase, item_id: str) -> int:
 
 #: Words that mark a command that changes or destroys something on the cloud:
 #: without a terminal the client will not ask, so osdoctor asks first.
-_DESTRUCTIVE = frozenset({
-    "delete", "remove", "clear", "purge", "unset", "abandon", "cleanup", "rebuild", "evacuate",
-    "undeploy", "clean", "rescue", "shelve", "reboot", "stop", "suspend", "reset", "deploy",
-    "manage", "provide", "inspect", "update", "set", "create", "signal", "cancel", "abort",
-})
+_DESTRUCTIVE = frozenset(
+    {
+        "delete",
+        "remove",
+        "clear",
+        "purge",
+        "unset",
+        "abandon",
+        "cleanup",
+        "rebuild",
+        "evacuate",
+        "undeploy",
+        "clean",
+        "rescue",
+        "shelve",
+        "reboot",
+        "stop",
+        "suspend",
+        "reset",
+        "deploy",
+        "manage",
+        "provide",
+        "inspect",
+        "update",
+        "set",
+        "create",
+        "signal",
+        "cancel",
+        "abort",
+    }
+)
 _READ_ONLY = frozenset({"list", "show", "poll", "get", "validate", "preview", "--version", "help"})
 
 
@@ -240,13 +278,15 @@ def _confirm(argv: list[str], word: str, assume_yes: bool) -> bool:
     if assume_yes:
         return True
     if not sys.stdin.isatty():
-        print(f"osdoctor: '{word}' changes the cloud and the client will not ask without a "
-              "terminal; add --yes to run it anyway", file=sys.stderr)
+        print(
+            f"osdoctor: '{word}' changes the cloud and the client will not ask without a "
+            "terminal; add --yes to run it anyway",
+            file=sys.stderr,
+        )
         return False
     from osdoctor.cmdline import command_text
 
-    answer = input(f"This command changes the cloud ({word}): {command_text(argv)}\n"
-                   "Run it? [y/N] ")
+    answer = input(f"This command changes the cloud ({word}): {command_text(argv)}\nRun it? [y/N] ")
     return answer.strip().lower() in ("y", "yes")
 
 
@@ -255,8 +295,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     if cmd and cmd[0] == "--":
         cmd = cmd[1:]
     if not cmd:
-        return _fail("give the command to run after --, e.g. "
-                     "osdoctor run -- openstack server show myserver")
+        return _fail(
+            "give the command to run after --, e.g. osdoctor run -- openstack server show myserver"
+        )
     if not args.no_tui:
         from osdoctor.tui.launch import run_tui
 
@@ -298,17 +339,30 @@ def cmd_run(args: argparse.Namespace) -> int:
     trace = live.finish(result)
     kb = load_kb(args)
     report = diagnose(trace, kb)
-    end = (f"osdoctor: stopped by {signal.Signals(stopped_by).name}, and the command with it; "
-           if stopped_by is not None else "osdoctor: ")
-    last_words([(sys.stderr, "\r\x1b[2K" if show_progress else ""),
-               (sys.stdout, _render(report, args)),
-               (sys.stderr, f"{end}session saved in {session.path}"
-                + (" (cancelled: the server-side action may still be running)"
-                   if result.cancelled else "") + "\n")])
+    end = (
+        f"osdoctor: stopped by {signal.Signals(stopped_by).name}, and the command with it; "
+        if stopped_by is not None
+        else "osdoctor: "
+    )
+    last_words(
+        [
+            (sys.stderr, "\r\x1b[2K" if show_progress else ""),
+            (sys.stdout, _render(report, args)),
+            (
+                sys.stderr,
+                f"{end}session saved in {session.path}"
+                + (
+                    " (cancelled: the server-side action may still be running)"
+                    if result.cancelled
+                    else ""
+                )
+                + "\n",
+            ),
+        ]
+    )
     if stopped_by is not None:
         return 128 + stopped_by
     return Exit.FAILURE if report.outcome == "failure" else Exit.SUCCESS
-
 
 
 def cmd_open(args: argparse.Namespace) -> int:
@@ -345,8 +399,10 @@ def cmd_runbook(args: argparse.Namespace) -> int:
     except RunbookError as exc:
         return _fail(str(exc))
     pages = len(result.written) + len(result.unchanged)
-    print(f"runbook in {result.folder}: {pages} pages, {len(result.written)} written, "
-          f"{len(result.unchanged)} unchanged, {len(result.removed)} removed")
+    print(
+        f"runbook in {result.folder}: {pages} pages, {len(result.written)} written, "
+        f"{len(result.unchanged)} unchanged, {len(result.removed)} removed"
+    )
     return Exit.SUCCESS
 
 
@@ -391,42 +447,72 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def kb_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--kb", action="append", metavar="DIR",
-                       help="also load the knowledge files in DIR (repeatable)")
-        p.add_argument("--no-user-kb", action="store_true",
-                       help="ignore the knowledge folder in your user config directory")
+        p.add_argument(
+            "--kb",
+            action="append",
+            metavar="DIR",
+            help="also load the knowledge files in DIR (repeatable)",
+        )
+        p.add_argument(
+            "--no-user-kb",
+            action="store_true",
+            help="ignore the knowledge folder in your user config directory",
+        )
 
-    ex = sub.add_parser("explain", help="explain a saved debug log",
-                        description="Explain a client's --debug log: the scenario, the branch "
-                                    "it took, what failed, why, and what to do next.",
-                        epilog=EXPLAIN_EPILOG,
-                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    ex.add_argument("log", nargs="?", default="-", metavar="LOG",
-                    help="the log file, or - for standard input (the default)")
+    ex = sub.add_parser(
+        "explain",
+        help="explain a saved debug log",
+        description="Explain a client's --debug log: the scenario, the branch "
+        "it took, what failed, why, and what to do next.",
+        epilog=EXPLAIN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ex.add_argument(
+        "log",
+        nargs="?",
+        default="-",
+        metavar="LOG",
+        help="the log file, or - for standard input (the default)",
+    )
     ex.add_argument("--format", "-f", choices=("text", "markdown", "json"), default="text")
-    ex.add_argument("--why-not", action="store_true",
-                    help="also show the two or three documented paths the run came "
-                         "closest to, each with the first expected step that did not happen")
-    ex.add_argument("--anonymize", action="store_true",
-                    help="replace host, project, user, stack and node names consistently, "
-                         "for sharing outside the company; the mapping is saved privately")
+    ex.add_argument(
+        "--why-not",
+        action="store_true",
+        help="also show the two or three documented paths the run came "
+        "closest to, each with the first expected step that did not happen",
+    )
+    ex.add_argument(
+        "--anonymize",
+        action="store_true",
+        help="replace host, project, user, stack and node names consistently, "
+        "for sharing outside the company; the mapping is saved privately",
+    )
     ex.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     kb_options(ex)
     ex.set_defaults(func=cmd_explain)
 
     run = sub.add_parser(
-        "run", help="run a client command with --debug and explain it (live TUI by default)",
+        "run",
+        help="run a client command with --debug and explain it (live TUI by default)",
         description="Run an OpenStack client command with --debug inserted, watch its requests, "
-                    "and get the explanation. The command runs without a shell and with no "
-                    "terminal on stdin, so a client that would prompt fails at once.",
+        "and get the explanation. The command runs without a shell and with no "
+        "terminal on stdin, so a client that would prompt fails at once.",
         epilog="examples:\n  osdoctor run -- openstack stack create -t stack.yaml --wait mystack\n"
-               "  osdoctor run --no-tui --format markdown -- openstack server show web-1\n\n"
-               "Each run is saved, redacted and private to you, under the osdoctor data folder.",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    run.add_argument("--no-tui", action="store_true",
-                     help="no interactive screen: print the report when the command ends")
-    run.add_argument("--yes", "-y", action="store_true",
-                     help="do not ask before running a command that changes the cloud")
+        "  osdoctor run --no-tui --format markdown -- openstack server show web-1\n\n"
+        "Each run is saved, redacted and private to you, under the osdoctor data folder.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    run.add_argument(
+        "--no-tui",
+        action="store_true",
+        help="no interactive screen: print the report when the command ends",
+    )
+    run.add_argument(
+        "--yes",
+        "-y",
+        action="store_true",
+        help="do not ask before running a command that changes the cloud",
+    )
     run.add_argument("--format", "-f", choices=("text", "markdown", "json"), default="text")
     run.add_argument("--why-not", action="store_true")
     run.add_argument("--color", choices=("auto", "always", "never"), default="auto")
@@ -434,21 +520,27 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("cmd", nargs=argparse.REMAINDER, metavar="-- COMMAND ...")
     run.set_defaults(func=cmd_run)
 
-    op = sub.add_parser("open", help="open a saved log or session in the interactive screen",
-                        description="Open a --debug log or a saved osdoctor session in the "
-                                    "interactive screen. With --follow, keep reading what "
-                                    "another process appends to it, like tail -f.")
+    op = sub.add_parser(
+        "open",
+        help="open a saved log or session in the interactive screen",
+        description="Open a --debug log or a saved osdoctor session in the "
+        "interactive screen. With --follow, keep reading what "
+        "another process appends to it, like tail -f.",
+    )
     op.add_argument("log", metavar="LOG")
-    op.add_argument("--follow", "-F", action="store_true",
-                    help="keep reading the file as it grows")
+    op.add_argument("--follow", "-F", action="store_true", help="keep reading the file as it grows")
     op.set_defaults(func=cmd_open)
 
     kb = sub.add_parser("kb", help="list, show and lint the knowledge base")
     kb_sub = kb.add_subparsers(dest="kb_command", metavar="ACTION", required=True)
-    lint_p = kb_sub.add_parser("lint", help="validate knowledge files and check that every "
-                                            "branch and rule is proven on a fixture log")
-    lint_p.add_argument("--fixtures", metavar="DIR",
-                        help="fixture logs with their .expected.yaml files")
+    lint_p = kb_sub.add_parser(
+        "lint",
+        help="validate knowledge files and check that every "
+        "branch and rule is proven on a fixture log",
+    )
+    lint_p.add_argument(
+        "--fixtures", metavar="DIR", help="fixture logs with their .expected.yaml files"
+    )
     kb_options(lint_p)
     list_p = kb_sub.add_parser("list", help="list scenarios, branches and rules")
     kb_options(list_p)
@@ -458,70 +550,102 @@ def build_parser() -> argparse.ArgumentParser:
     kb.set_defaults(func=cmd_kb)
 
     rb = sub.add_parser(
-        "runbook", help="write the support runbook generated from the knowledge base",
+        "runbook",
+        help="write the support runbook generated from the knowledge base",
         description="Write the support team's runbook: an index (by client, by scenario, and "
-                    "by the exact error text a user sees), a page per scenario with its "
-                    "sequence diagram and each branch, and a page per diagnostic rule. The "
-                    "same knowledge explains logs, so the two never disagree. Running it "
-                    "again gives identical files, ready to keep in git.",
+        "by the exact error text a user sees), a page per scenario with its "
+        "sequence diagram and each branch, and a page per diagnostic rule. The "
+        "same knowledge explains logs, so the two never disagree. Running it "
+        "again gives identical files, ready to keep in git.",
         epilog="examples:\n  osdoctor runbook -o docs/runbook\n"
-               "  osdoctor runbook --format html -o runbook-html   # readable offline",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    rb.add_argument("-o", "--output", default="runbook", metavar="DIR",
-                    help="the folder to write (default: ./runbook); a folder that holds "
-                         "other files is refused")
+        "  osdoctor runbook --format html -o runbook-html   # readable offline",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    rb.add_argument(
+        "-o",
+        "--output",
+        default="runbook",
+        metavar="DIR",
+        help="the folder to write (default: ./runbook); a folder that holds other files is refused",
+    )
     rb.add_argument("--format", "-f", choices=("markdown", "html"), default="markdown")
-    rb.add_argument("--fixtures", metavar="DIR",
-                    help="real client logs with .expected.yaml files, for the excerpts "
-                         "(default: the source checkout's tests/fixtures/logs)")
+    rb.add_argument(
+        "--fixtures",
+        metavar="DIR",
+        help="real client logs with .expected.yaml files, for the excerpts "
+        "(default: the source checkout's tests/fixtures/logs)",
+    )
     kb_options(rb)
     rb.set_defaults(func=cmd_runbook)
 
     lk = sub.add_parser(
-        "lookup", help="find what explains an error message (no log needed)",
+        "lookup",
+        help="find what explains an error message (no log needed)",
         description="Find the rules and scenario branches whose symptoms match an error "
-                    "message or a piece of one (exact first, then fuzzy), with the "
-                    "explanation and the next steps.",
+        "message or a piece of one (exact first, then fuzzy), with the "
+        "explanation and the next steps.",
         epilog="examples:\n  osdoctor lookup list index out of range\n"
-               "  osdoctor lookup \"locked (HTTP 409)\" --format json\n"
-               "  pbpaste | osdoctor lookup -\n\n"
-               "Exit status: 0 something matched, 1 nothing did, 2 usage error.",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    lk.add_argument("text", nargs="+", metavar="TEXT",
-                    help="the error message or a piece of it (- reads standard input)")
+        '  osdoctor lookup "locked (HTTP 409)" --format json\n'
+        "  pbpaste | osdoctor lookup -\n\n"
+        "Exit status: 0 something matched, 1 nothing did, 2 usage error.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    lk.add_argument(
+        "text",
+        nargs="+",
+        metavar="TEXT",
+        help="the error message or a piece of it (- reads standard input)",
+    )
     lk.add_argument("--format", "-f", choices=("text", "json"), default="text")
-    lk.add_argument("--limit", "-n", type=int, default=5, metavar="N",
-                    help="show at most N matches (default 5)")
+    lk.add_argument(
+        "--limit", "-n", type=int, default=5, metavar="N", help="show at most N matches (default 5)"
+    )
     kb_options(lk)
     lk.set_defaults(func=cmd_lookup)
 
     pr = sub.add_parser(
-        "probe", help="explain a log, then ask the live cloud (read-only) if each finding holds",
+        "probe",
+        help="explain a log, then ask the live cloud (read-only) if each finding holds",
         description="Explain a --debug log, then run the probes of its findings against the "
-                    "cloud and mark each confirmed, not reproduced, or could not check. Only "
-                    "GET/HEAD and Keystone's token request are sent, only to hosts the log "
-                    "names, with your clouds.yaml / OS_CLOUD / OS_* credentials (sent to "
-                    "Keystone only), after you agree.",
+        "cloud and mark each confirmed, not reproduced, or could not check. Only "
+        "GET/HEAD and Keystone's token request are sent, only to hosts the log "
+        "names, with your clouds.yaml / OS_CLOUD / OS_* credentials (sent to "
+        "Keystone only), after you agree.",
         epilog="examples:\n  osdoctor probe debug.log\n"
-               "  OS_CLOUD=prod osdoctor probe debug.log --format json --yes\n"
-               "  osdoctor probe old.log --map keystone.old:5000=keystone.new:5000",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        "  OS_CLOUD=prod osdoctor probe debug.log --format json --yes\n"
+        "  osdoctor probe old.log --map keystone.old:5000=keystone.new:5000",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     pr.add_argument("log", metavar="LOG")
     pr.add_argument("--format", "-f", choices=("text", "json"), default="text")
-    pr.add_argument("--yes", "-y", action="store_true",
-                    help="send the requests without asking (needed without a terminal)")
+    pr.add_argument(
+        "--yes",
+        "-y",
+        action="store_true",
+        help="send the requests without asking (needed without a terminal)",
+    )
     pr.add_argument("--os-cloud", metavar="NAME", help="the clouds.yaml entry (default OS_CLOUD)")
     pr.add_argument("--insecure", action="store_true", help="do not verify TLS certificates")
-    pr.add_argument("--map", action="append", metavar="LOGHOST:PORT=HOST:PORT",
-                    help="contact HOST:PORT where the log names LOGHOST:PORT (repeatable)")
-    pr.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
-                    help="time limit of each request (default 10)")
+    pr.add_argument(
+        "--map",
+        action="append",
+        metavar="LOGHOST:PORT=HOST:PORT",
+        help="contact HOST:PORT where the log names LOGHOST:PORT (repeatable)",
+    )
+    pr.add_argument(
+        "--timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="time limit of each request (default 10)",
+    )
     pr.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     kb_options(pr)
     pr.set_defaults(func=cmd_probe)
 
-    lab = sub.add_parser("lab", help="the stub cloud and fixture capture (needs the lab extra)",
-                         add_help=False)
+    lab = sub.add_parser(
+        "lab", help="the stub cloud and fixture capture (needs the lab extra)", add_help=False
+    )
     lab.add_argument("lab_args", nargs=argparse.REMAINDER)
     lab.set_defaults(func=cmd_lab)
     return parser

@@ -51,19 +51,59 @@ __all__ = [
 #: spelled ``--name`` takes one: osc's global options all do).
 _FLAGS = frozenset(
     {
-        "--debug", "-d", "-v", "-vv", "-vvv", "--verbose", "-q", "--quiet", "--insecure",
-        "--timing", "--no-cache", "--os-beta-command", "--help", "-h", "--version",
-        "--info", "--absolute", "--prefix-based", "--iso8601", "--wait", "--long",
-        "--dry-run", "--yes", "-y", "--all", "--force", "--os-no-client-auth",
+        "--debug",
+        "-d",
+        "-v",
+        "-vv",
+        "-vvv",
+        "--verbose",
+        "-q",
+        "--quiet",
+        "--insecure",
+        "--timing",
+        "--no-cache",
+        "--os-beta-command",
+        "--help",
+        "-h",
+        "--version",
+        "--info",
+        "--absolute",
+        "--prefix-based",
+        "--iso8601",
+        "--wait",
+        "--long",
+        "--dry-run",
+        "--yes",
+        "-y",
+        "--all",
+        "--force",
+        "--os-no-client-auth",
     }
 )
 #: Options whose value is a ``name=value`` pair (or several).
 _PAIR_OPTIONS = frozenset(
     {
-        "--parameter", "-P", "--property", "--properties", "--driver-info", "--extra",
-        "--instance-info", "--meta", "-m", "--header", "-H", "--env", "--hint",
-        "--parameters", "--param", "--set", "--bios-setting", "--capability", "--prop",
-        "--os-default-headers", "--description",
+        "--parameter",
+        "-P",
+        "--property",
+        "--properties",
+        "--driver-info",
+        "--extra",
+        "--instance-info",
+        "--meta",
+        "-m",
+        "--header",
+        "-H",
+        "--env",
+        "--hint",
+        "--parameters",
+        "--param",
+        "--set",
+        "--bios-setting",
+        "--capability",
+        "--prop",
+        "--os-default-headers",
+        "--description",
     }
 )
 #: Short options that carry a secret in a client (swift's ``-K`` key).
@@ -100,8 +140,10 @@ _POSITIONAL: tuple[tuple[tuple[str, ...], tuple[int, ...] | None], ...] = (
 def _secret_option(name: str) -> bool:
     """An option whose value is a secret (``--os-password``, ``-K``, and osc-lib's
     own mangled mask ``--os***``)."""
-    return name in _SECRET_SHORT or name.endswith(MASK) or (
-        name.startswith("--") and is_secret_name(name)
+    return (
+        name in _SECRET_SHORT
+        or name.endswith(MASK)
+        or (name.startswith("--") and is_secret_name(name))
     )
 
 
@@ -318,8 +360,9 @@ def secret_values(argv: Sequence[str], env: Mapping[str, str] | None = None) -> 
     for name, value in environment.items():
         if name.startswith("OS_") and is_secret_name(name[3:]) and not name.endswith("_FILE"):
             values.append(value)
-    return sorted({v for v in values if len(v) >= _SECRET_ENV_MIN and v != MASK},
-                  key=len, reverse=True)
+    return sorted(
+        {v for v in values if len(v) >= _SECRET_ENV_MIN and v != MASK}, key=len, reverse=True
+    )
 
 
 #: Commands whose plain output holds a secret column (shown with ``-f value`` as

@@ -36,7 +36,7 @@ def provisional_outcome(trace: Trace, facts: Facts | None = None) -> str:
     exit code, else a traceback, an error line or a decisive failure in the facts."""
     if trace.exit_code is not None:
         if trace.exit_code == 0 and facts is not None and facts.failure is not None:
-            return "failure"          # the command returned, the resource went to ERROR
+            return "failure"  # the command returned, the resource went to ERROR
         return "success" if trace.exit_code == 0 else "failure"
     if trace.tracebacks or any(m.kind == "error" for m in trace.messages):
         return "failure"
@@ -71,7 +71,8 @@ def _finding(rule: Rule, m: Match, values: dict[str, str]) -> Finding:
     return Finding(
         id=rule.id,
         severity=rule.severity,
-        title=_capital(fill(rule.title, values)) if rule.title.startswith("{") \
+        title=_capital(fill(rule.title, values))
+        if rule.title.startswith("{")
         else fill(rule.title, values),
         explanation=reflow(fill(rule.explanation, values)),
         next_steps=[fill(s, values) for s in rule.next_steps],
@@ -86,8 +87,13 @@ def _about_target(rule: Rule, m: Match, ctx: Context) -> Match | None:
     name = m.captures.get(rule.target or "")
     if not name:
         return m
-    scoped = Context(ctx.trace, ctx.outcome, _facts=ctx.facts(), live=ctx.live,
-                     scope=target_exchanges(ctx.trace, name))
+    scoped = Context(
+        ctx.trace,
+        ctx.outcome,
+        _facts=ctx.facts(),
+        live=ctx.live,
+        scope=target_exchanges(ctx.trace, name),
+    )
     again, _held, _failed = evaluate_all(rule.when, scoped)
     return again
 
@@ -99,7 +105,8 @@ def _outranked(rule: Rule, others: list[Rule]) -> bool:
         if other is rule or other.severity != "error":
             continue
         if other.priority > rule.priority or (
-                other.priority == rule.priority and not other.fallback):
+            other.priority == rule.priority and not other.fallback
+        ):
             return True
     return False
 
@@ -110,8 +117,12 @@ def _values(rule: Rule, base: dict[str, str], m: Match) -> dict[str, str]:
     return {**base, **defaults, **m.captures}
 
 
-def apply_rules(kb: KnowledgeBase, ctx: Context, match: ScenarioMatch | None,
-                outranked: list[Finding] | None = None) -> list[Finding]:
+def apply_rules(
+    kb: KnowledgeBase,
+    ctx: Context,
+    match: ScenarioMatch | None,
+    outranked: list[Finding] | None = None,
+) -> list[Finding]:
     """The findings, most important first; ``outranked`` receives the fallbacks a
     finding of higher priority replaced."""
     base: dict[str, str] = {
@@ -131,7 +142,8 @@ def apply_rules(kb: KnowledgeBase, ctx: Context, match: ScenarioMatch | None,
         if m is not None:
             fired[rule.id] = (rule, m)
     kept = {
-        rid: pair for rid, pair in fired.items()
+        rid: pair
+        for rid, pair in fired.items()
         if not any(other in fired for other in pair[0].suppressed_by)
     }
     rules = [r for r, _m in kept.values()]
@@ -143,9 +155,14 @@ def apply_rules(kb: KnowledgeBase, ctx: Context, match: ScenarioMatch | None,
             continue
         shown.append((rule, _finding(rule, m, _values(rule, base, m))))
     # Priority orders the errors (the cause leads); other findings keep the log's order.
-    shown.sort(key=lambda rf: (_SEVERITY_ORDER.get(rf[1].severity, 9),
-                               -rf[0].priority if rf[1].severity == "error" else 0,
-                               rf[1].evidence[0].line if rf[1].evidence else 0, rf[1].id))
+    shown.sort(
+        key=lambda rf: (
+            _SEVERITY_ORDER.get(rf[1].severity, 9),
+            -rf[0].priority if rf[1].severity == "error" else 0,
+            rf[1].evidence[0].line if rf[1].evidence else 0,
+            rf[1].id,
+        )
+    )
     return [f for _r, f in shown]
 
 
@@ -162,13 +179,21 @@ def diagnose(trace: Trace, kb: KnowledgeBase, live: bool = False) -> Report:
             outcome = ctx.outcome = branch.outcome
     outranked: list[Finding] = []
     findings = apply_rules(kb, ctx, match, outranked)
-    return Report(trace=trace, outcome=outcome, scenario=match, findings=findings,
-                  candidates=candidates, outranked=outranked, facts=ctx.facts(),
-                  near=nearest(kb, ctx, match))
+    return Report(
+        trace=trace,
+        outcome=outcome,
+        scenario=match,
+        findings=findings,
+        candidates=candidates,
+        outranked=outranked,
+        facts=ctx.facts(),
+        near=nearest(kb, ctx, match),
+    )
 
 
-def parse_stream(stream: BinaryIO, source: str,
-                 progress: Callable[[int], None] | None = None) -> Trace:
+def parse_stream(
+    stream: BinaryIO, source: str, progress: Callable[[int], None] | None = None
+) -> Trace:
     """The trace of a log; ``progress`` is told how many bytes were read so far."""
     if progress is not None:
         stream = cast(BinaryIO, CountingReader(stream, progress))

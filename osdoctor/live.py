@@ -68,6 +68,9 @@ class LiveTrace:
             trace.exit_code = result.exit_code
             trace.exit_line = self._number
             if result.cancelled:
-                trace.messages.append(Message(self._number, "cancelled",
-                                              "cancelled by the user", last_line=self._number))
+                trace.messages.append(
+                    Message(
+                        self._number, "cancelled", "cancelled by the user", last_line=self._number
+                    )
+                )
             return trace

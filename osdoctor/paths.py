@@ -122,8 +122,12 @@ def _tighten(folder: Path) -> None:
         info = os.lstat(folder)
     except OSError:
         return
-    if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode) \
-            or info.st_uid != os.getuid() or stat.S_IMODE(info.st_mode) == 0o700:
+    if (
+        stat.S_ISLNK(info.st_mode)
+        or not stat.S_ISDIR(info.st_mode)
+        or info.st_uid != os.getuid()
+        or stat.S_IMODE(info.st_mode) == 0o700
+    ):
         return
     try:
         os.chmod(folder, 0o700)

@@ -20,8 +20,13 @@ REDRAW_EVERY = 0.25
 class Progress:
     """Call it with the bytes read so far; ``close`` erases the line."""
 
-    def __init__(self, stream: TextIO, label: str, total: int | None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        stream: TextIO,
+        label: str,
+        total: int | None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.stream = stream
         self.label = label
         self.total = total

@@ -167,8 +167,20 @@ _PATCH_VALUE = re.compile(r"\"value\"[ \t]*:[ \t]*")
 
 #: Words, lowercase, of which a secret key's name holds at least one.
 _KEY_WORDS = (
-    "pass", "secret", "token", "blob", "key", "access", "data", "cookie", "authoriz",
-    "cred", "pwd", "sig", "payload", "auth",
+    "pass",
+    "secret",
+    "token",
+    "blob",
+    "key",
+    "access",
+    "data",
+    "cookie",
+    "authoriz",
+    "cred",
+    "pwd",
+    "sig",
+    "payload",
+    "auth",
 )
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 _WORD_RUN = re.compile(r"[A-Za-z0-9_-]*")
@@ -356,8 +368,7 @@ def _redact_key_values(
         if (rq and lq != rq) or not (_is_secret_key(key, allow_data) or key in extra):
             continue
         key_start = quote_at if quote_at >= 0 else word
-        span = _value_span(line, match.end(), (lq, rq), match["sep"], key, key_start, ends,
-                           indent)
+        span = _value_span(line, match.end(), (lq, rq), match["sep"], key, key_start, ends, indent)
         if span is None:
             continue
         value_start, value_end = span
@@ -444,8 +455,12 @@ def _redact_url_credentials(line: str, found: list[str] | None = None) -> str:
             password = _URL_PASSWORD.match(line, user.end())
             assert password is not None
             end = password.end()
-            if end > user.end() and end < len(line) and line[end] == "@" \
-                    and password.group() != MASK:
+            if (
+                end > user.end()
+                and end < len(line)
+                and line[end] == "@"
+                and password.group() != MASK
+            ):
                 splice.mask(user.end(), end)
             next_from = max(next_from, user.end())
         pos = line.find("://", next_from)
@@ -503,8 +518,11 @@ def _redact_jwt(line: str) -> str:
     pos = line.find("eyJ")
     while pos != -1:
         start = pos
-        while start > splice.cursor and (line[start - 1].isalnum() or line[start - 1] in "_.-") \
-                and line[start - 1].isascii():
+        while (
+            start > splice.cursor
+            and (line[start - 1].isalnum() or line[start - 1] in "_.-")
+            and line[start - 1].isascii()
+        ):
             start -= 1
         run = _JWT_RUN.match(line, start)
         assert run is not None
@@ -523,9 +541,14 @@ def _mask_jwts(run: str) -> str:
     while index < len(parts):
         part = parts[index]
         head = part.find("eyJ")
-        if (head != -1 and len(part) - head >= 11 and index + 2 < len(parts)
-                and parts[index + 1].startswith("eyJ") and len(parts[index + 1]) >= 11
-                and len(parts[index + 2]) >= 8):
+        if (
+            head != -1
+            and len(part) - head >= 11
+            and index + 2 < len(parts)
+            and parts[index + 1].startswith("eyJ")
+            and len(parts[index + 1]) >= 11
+            and len(parts[index + 2]) >= 8
+        ):
             out.append(part[:head] + MASK)
             index += 3
             continue
@@ -748,9 +771,16 @@ def _redact_batch(lines: list[str], stream: StreamRedactor) -> list[str]:
     go through the rules; otherwise line by line."""
     text = "".join(lines)
     memory = stream.memory
-    if (stream.inside or stream.bare or memory.literals or memory.names
-            or "-----BEGIN" in text or "\n+-" in text or "\n|" in text
-            or text[:1] in "+|"):
+    if (
+        stream.inside
+        or stream.bare
+        or memory.literals
+        or memory.names
+        or "-----BEGIN" in text
+        or "\n+-" in text
+        or "\n|" in text
+        or text[:1] in "+|"
+    ):
         return [stream.feed(line) for line in lines]
     low = _positional_lower(text)
     ends = list(accumulate(map(len, lines)))

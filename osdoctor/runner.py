@@ -608,8 +608,7 @@ def run_foreground(
     command the same way (repeating them does not shorten the grace); once it
     has ended (and the session is closed), Stopped is raised with its result.
     """
-    run = Run(argv, env=env, cwd=cwd, on_line=on_line, session=session,
-              cancel_grace=cancel_grace)
+    run = Run(argv, env=env, cwd=cwd, on_line=on_line, session=session, cancel_grace=cancel_grace)
     received: list[int] = []
     waiting = threading.Event()
 

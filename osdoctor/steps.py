@@ -8,9 +8,33 @@ import re
 
 _BACKTICKS = re.compile(r"`([^`]+)`")
 _ASIDE = re.compile(r"\s+\((?:or|e\.g\.|see)\b[^()]*\)\s*$")
-_COMMANDS = ("openstack", "heat", "baremetal", "swift", "curl", "env", "grep", "ping", "nc",
-             "dig", "host", "nslookup", "openssl", "export", "unset", "cat", "ls", "ssh",
-             "systemctl", "journalctl", "sudo", "python", "osdoctor", "source", "echo")
+_COMMANDS = (
+    "openstack",
+    "heat",
+    "baremetal",
+    "swift",
+    "curl",
+    "env",
+    "grep",
+    "ping",
+    "nc",
+    "dig",
+    "host",
+    "nslookup",
+    "openssl",
+    "export",
+    "unset",
+    "cat",
+    "ls",
+    "ssh",
+    "systemctl",
+    "journalctl",
+    "sudo",
+    "python",
+    "osdoctor",
+    "source",
+    "echo",
+)
 
 #: How the runbook shows the ``{command}`` placeholder: the user's whole command.
 _WHOLE_COMMAND = "<command> "
@@ -21,12 +45,12 @@ def split_step(step: str) -> tuple[str, str, str]:
     when the step names none."""
     quoted = _BACKTICKS.search(step)
     if quoted:
-        return step[:quoted.start()], quoted.group(1).strip(), step[quoted.end():]
+        return step[: quoted.start()], quoted.group(1).strip(), step[quoted.end() :]
     head, sep, tail = step.rpartition(": ")
     if sep and (tail.split(" ", 1)[0] in _COMMANDS or tail.startswith(_WHOLE_COMMAND)):
         aside = _ASIDE.search(tail)
-        command = tail[:aside.start()] if aside else tail
-        return head + sep, command.strip(), tail[len(command.rstrip()):]
+        command = tail[: aside.start()] if aside else tail
+        return head + sep, command.strip(), tail[len(command.rstrip()) :]
     if step.split(" ", 1)[0] in _COMMANDS and " " in step.strip():
         return "", step.strip(), ""
     return step, "", ""

@@ -40,6 +40,8 @@ PREFERRED: tuple[str, ...] = ("heat.stack-delete.gone-but-error.log",)
 LINE_GAP = 0.012
 IN_PROGRESS = 0.6
 STARTED = datetime(2026, 11, 1, 12, 0, 0, tzinfo=UTC)
+
+
 def choose_log(workdir: Path) -> Path:
     for name in PREFERRED:
         candidate = ROOT / "tests" / "fixtures" / "logs" / name
@@ -78,8 +80,10 @@ async def _shoot(log: Path, out_dir: Path, size: tuple[int, int]) -> list[Path]:
 
     def save(shot: str) -> None:
         path = out_dir / (shot + suffix)
-        path.write_text(app.export_screenshot(title=f"osdoctor: {shot} at {size[0]}x{size[1]}"),
-                        encoding="utf-8")
+        path.write_text(
+            app.export_screenshot(title=f"osdoctor: {shot} at {size[0]}x{size[1]}"),
+            encoding="utf-8",
+        )
         written.append(path)
 
     async with app.run_test(size=size) as pilot:

@@ -10,7 +10,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
-    "osdoctor", derandomize=True, deadline=None, print_blob=True,
+    "osdoctor",
+    derandomize=True,
+    deadline=None,
+    print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("osdoctor")

@@ -458,8 +458,10 @@ FRAGMENT = 10
 def secret_cases() -> list[Case]:
     """Every lab case of the secret corpus, by id."""
     paths = sorted((CASES_DIR / "generic").glob("secret-*.yaml"))
-    paths += [CASES_DIR / case_id.rpartition(".")[0] / f"{case_id.rpartition('.')[2]}.yaml"
-              for case_id in SECRET_CASE_IDS]
+    paths += [
+        CASES_DIR / case_id.rpartition(".")[0] / f"{case_id.rpartition('.')[2]}.yaml"
+        for case_id in SECRET_CASE_IDS
+    ]
     return [load_case(path) for path in paths]
 
 
@@ -487,8 +489,9 @@ def secret_forms(secret: str) -> set[str]:
     return forms
 
 
-FAKE_FORMS: dict[str, str] = {form: secret for secret in fakes.FAKE_SECRETS
-                              for form in secret_forms(secret)}
+FAKE_FORMS: dict[str, str] = {
+    form: secret for secret in fakes.FAKE_SECRETS for form in secret_forms(secret)
+}
 
 
 #: Secrets derived from the fake ones, which show under their own shape: a

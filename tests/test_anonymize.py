@@ -173,14 +173,21 @@ def test_explain_anonymize_hides_names_and_saves_a_private_mapping(tmp_path: Pat
     import sys
 
     root = Path(__file__).resolve().parent.parent
-    log = ("START with options: --debug stack show prod-db\n"
-           "REQ: curl -g -i -X GET https://cloud.acme.com:8004/v1/p1/stacks/prod-db\n"
-           'https://cloud.acme.com:8004 "GET /v1/p1/stacks/prod-db HTTP/1.1" 404 10\n'
-           "END return value: 1\n")
+    log = (
+        "START with options: --debug stack show prod-db\n"
+        "REQ: curl -g -i -X GET https://cloud.acme.com:8004/v1/p1/stacks/prod-db\n"
+        'https://cloud.acme.com:8004 "GET /v1/p1/stacks/prod-db HTTP/1.1" 404 10\n'
+        "END return value: 1\n"
+    )
     env = {**os.environ, "PYTHONPATH": str(root), "OSDOCTOR_HOME": str(tmp_path)}
-    proc = subprocess.run([sys.executable, "-m", "osdoctor", "explain", "-", "--anonymize",
-                           "--format", "json"], input=log, capture_output=True, text=True,
-                          env=env, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "osdoctor", "explain", "-", "--anonymize", "--format", "json"],
+        input=log,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert proc.returncode == 1, proc.stderr
     assert "acme" not in proc.stdout and "prod-db" not in proc.stdout
     (mapping,) = (tmp_path / "data" / "exports").glob("anonymize-map-*.json")
@@ -199,8 +206,8 @@ def test_every_folder_the_mapping_needs_is_created_private(tmp_path: Path) -> No
 
 
 def test_explain_anonymize_creates_the_data_folder_private(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from osdoctor.cli import main
 
     log = tmp_path / "debug.log"

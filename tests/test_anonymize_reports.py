@@ -20,8 +20,10 @@ from osdoctor.render.text import render_text
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted((ROOT / "tests" / "fixtures" / "logs").glob("*.log"))
-_IDS = re.compile(r"(?<![0-9A-Za-z])(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
-                  r"|[0-9a-f]{32})(?![0-9A-Za-z])")
+_IDS = re.compile(
+    r"(?<![0-9A-Za-z])(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+    r"|[0-9a-f]{32})(?![0-9A-Za-z])"
+)
 
 
 _STAND_IN_SHAPE = "00000000-0000-4000-8000-"
@@ -39,8 +41,11 @@ def _outputs(log: Path) -> tuple[dict[str, str], Anonymizer]:
     anon.learn_from_trace(trace)
     shown = diagnose(anon.anonymize_trace(trace), _kb())
     assert [f.id for f in shown.findings] == [f.id for f in report.findings]
-    return {"text": render_text(shown), "markdown": render_markdown(shown),
-            "json": render_json(shown)}, anon
+    return {
+        "text": render_text(shown),
+        "markdown": render_markdown(shown),
+        "json": render_json(shown),
+    }, anon
 
 
 @pytest.mark.parametrize("log", FIXTURES, ids=[p.stem for p in FIXTURES])
@@ -49,8 +54,11 @@ def test_no_id_of_the_input_survives(log: Path) -> None:
     stand_ins = set(anon.mapping.values())
     # The lab's request ids are shaped like stand-ins (req-00000000-0000-4000-8000-...):
     # the output cannot tell them apart.
-    ids = {i for i in _IDS.findall(log.read_text(errors="replace"))
-           if not i.startswith(_STAND_IN_SHAPE) and not any(i in s for s in stand_ins)}
+    ids = {
+        i
+        for i in _IDS.findall(log.read_text(errors="replace"))
+        if not i.startswith(_STAND_IN_SHAPE) and not any(i in s for s in stand_ins)
+    }
     for fmt, out in outputs.items():
         for value in ids:
             assert value not in out, (fmt, value)
@@ -65,8 +73,11 @@ _STATUS_COLUMN = len("  line ") + 6 + 1 + 6 + 1 + 13 + 1 + 52 + 1
 @pytest.mark.parametrize("log", FIXTURES, ids=[p.stem for p in FIXTURES])
 def test_request_table_keeps_its_columns(log: Path) -> None:
     outputs, _anon = _outputs(log)
-    rows = [line for line in outputs["text"].splitlines()
-            if re.match(r"  line \d+ +[A-Z]+ +\S+ +/", line)]
+    rows = [
+        line
+        for line in outputs["text"].splitlines()
+        if re.match(r"  line \d+ +[A-Z]+ +\S+ +/", line)
+    ]
     for row in rows:
         assert row[_STATUS_COLUMN - 1] == " " and row[_STATUS_COLUMN] != " ", row
 

@@ -21,8 +21,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def explain(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OSDOCTOR_HOME": "/nonexistent-osdoctor-home"}
-    return subprocess.run([sys.executable, "-m", "osdoctor", "explain", *args], input=stdin,
-                          capture_output=True, env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "osdoctor", "explain", *args],
+        input=stdin,
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
 
 
 def no_traceback(proc: subprocess.CompletedProcess[bytes]) -> None:
@@ -42,13 +47,17 @@ def test_directory(tmp_path: Path) -> None:
     assert proc.returncode == 2 and b"is a folder" in proc.stderr
 
 
-NGINX = (b'10.0.0.7 - - [01/Dec/2026:10:00:00 +0000] "POST /v3/auth/tokens HTTP/1.1" 201 1234 '
-         b'"-" "python-openstackclient keystoneauth1/5.18.1"\n'
-         b'2026/12/01 10:00:01 [error] 12#0: *3 connect() failed (111: Connection refused) while '
-         b'connecting to upstream, request: "GET /v2.1/servers HTTP/1.1"\n') * 40
-DPKG = (b"2026-11-30 10:00:00 startup archives unpack\n"
-        b"2026-11-30 10:00:01 upgrade libssl3:amd64 3.0.11-1 3.0.13-1\n"
-        b"2026-11-30 10:00:01 status half-configured libssl3:amd64 3.0.13-1\n") * 50
+NGINX = (
+    b'10.0.0.7 - - [01/Dec/2026:10:00:00 +0000] "POST /v3/auth/tokens HTTP/1.1" 201 1234 '
+    b'"-" "python-openstackclient keystoneauth1/5.18.1"\n'
+    b"2026/12/01 10:00:01 [error] 12#0: *3 connect() failed (111: Connection refused) while "
+    b'connecting to upstream, request: "GET /v2.1/servers HTTP/1.1"\n'
+) * 40
+DPKG = (
+    b"2026-11-30 10:00:00 startup archives unpack\n"
+    b"2026-11-30 10:00:01 upgrade libssl3:amd64 3.0.11-1 3.0.13-1\n"
+    b"2026-11-30 10:00:01 status half-configured libssl3:amd64 3.0.13-1\n"
+) * 50
 
 
 @pytest.mark.parametrize(
@@ -83,8 +92,13 @@ def test_not_an_openstack_log_exits_2(tmp_path: Path, content: bytes) -> None:
 def test_empty_standard_input_exits_2() -> None:
     with open(os.devnull, "rb") as devnull:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "OSDOCTOR_HOME": "/nonexistent-osdoctor-home"}
-        proc = subprocess.run([sys.executable, "-m", "osdoctor", "explain"], stdin=devnull,
-                              capture_output=True, env=env, timeout=120)
+        proc = subprocess.run(
+            [sys.executable, "-m", "osdoctor", "explain"],
+            stdin=devnull,
+            capture_output=True,
+            env=env,
+            timeout=120,
+        )
     no_traceback(proc)
     assert proc.returncode == 2 and b"standard input is empty" in proc.stderr
 
@@ -140,8 +154,11 @@ def test_failed_run_exits_1() -> None:
 
 
 def test_help_teaches_with_examples() -> None:
-    proc = subprocess.run([sys.executable, "-m", "osdoctor", "explain", "--help"],
-                          capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    proc = subprocess.run(
+        [sys.executable, "-m", "osdoctor", "explain", "--help"],
+        capture_output=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert proc.returncode == 0
     assert b"2>&1 | osdoctor explain" in proc.stdout and b"Exit status" in proc.stdout
     assert b"not an OpenStack client's" in proc.stdout

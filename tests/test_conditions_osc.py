@@ -29,14 +29,15 @@ def context() -> Context:
 @pytest.mark.parametrize(
     "pattern,captured",
     [
-        ({"body": '"fault": \\{[^}]*"message": "(?P<fault>[^"]*)"'},
-         {"fault": "No valid host was found. "}),
+        (
+            {"body": '"fault": \\{[^}]*"message": "(?P<fault>[^"]*)"'},
+            {"fault": "No valid host was found. "},
+        ),
         ({"header_value": {"X-Trans-Id": "(?P<trans_id>tx\\S+)"}}, {"trans_id": "tx1234-0065"}),
         ({"body": '"status": "ERROR"'}, {}),
     ],
 )
-def test_named_groups_become_captures(pattern: dict[str, object],
-                                      captured: dict[str, str]) -> None:
+def test_named_groups_become_captures(pattern: dict[str, object], captured: dict[str, str]) -> None:
     match, _held, _failed = evaluate_all(compile_conditions([{"request": pattern}]), context())
     assert match is not None
     assert {k: v for k, v in match.captures.items() if k in captured} == captured

@@ -21,61 +21,157 @@ from osdoctor.parse.parser import Parser
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 
 
-@pytest.mark.parametrize(("body", "shape", "message", "kind"), [
-    ({"itemNotFound": {"code": 404, "message": "Instance x could not be found."}},
-     "nova", "Instance x could not be found.", "itemNotFound"),
-    ({"overLimit": {"code": 413, "message": "Quota exceeded for cores", "retryAfter": "0"}},
-     "nova", "Quota exceeded for cores", "overLimit"),
-    ({"NeutronError": {"type": "IpAddressAlreadyAllocated", "message": "IP address 10.0.0.5 "
-                       "already allocated in subnet s1", "detail": ""}},
-     "neutron", "IP address 10.0.0.5 already allocated in subnet s1", "IpAddressAlreadyAllocated"),
-    ({"error": {"code": 401, "title": "Unauthorized",
-                "message": "The request you have made requires authentication."}},
-     "keystone", "The request you have made requires authentication.", "Unauthorized"),
-    ({"explanation": "The resource could not be found.", "code": 404,
-      "error": {"message": "The Stack (web) could not be found.", "type": "EntityNotFound",
-                "traceback": None}, "title": "Not Found"},
-     "heat", "The Stack (web) could not be found.", "EntityNotFound"),
-    ({"error_message": json.dumps({"faultstring": "Node n1 is locked by host c1, please retry",
-                                   "faultcode": "Client", "debuginfo": None})},
-     "ironic", "Node n1 is locked by host c1, please retry", "Client"),
-    ({"errors": [{"status": 409, "title": "Conflict", "detail": "resource provider generation "
-                  "conflict", "code": "placement.concurrent_update", "request_id": "req-1"}]},
-     "placement", "resource provider generation conflict", "Conflict"),
-    ({"code": 404, "type": "zone_not_found", "message": "Could not find Zone",
-      "request_id": "req-2"}, "designate", "Could not find Zone", "zone_not_found"),
-    ({"code": 404, "title": "Not Found", "description": "Secret not found."},
-     "barbican", "Secret not found.", "Not Found"),
-    ({"faultcode": "Client", "faultstring": "Load Balancer lb1 could not be found.",
-      "debuginfo": None}, "wsme", "Load Balancer lb1 could not be found.", "Client"),
-])
-def test_fault_text_from_every_json_shape(body: object, shape: str, message: str,
-                                          kind: str) -> None:
+@pytest.mark.parametrize(
+    ("body", "shape", "message", "kind"),
+    [
+        (
+            {"itemNotFound": {"code": 404, "message": "Instance x could not be found."}},
+            "nova",
+            "Instance x could not be found.",
+            "itemNotFound",
+        ),
+        (
+            {"overLimit": {"code": 413, "message": "Quota exceeded for cores", "retryAfter": "0"}},
+            "nova",
+            "Quota exceeded for cores",
+            "overLimit",
+        ),
+        (
+            {
+                "NeutronError": {
+                    "type": "IpAddressAlreadyAllocated",
+                    "message": "IP address 10.0.0.5 already allocated in subnet s1",
+                    "detail": "",
+                }
+            },
+            "neutron",
+            "IP address 10.0.0.5 already allocated in subnet s1",
+            "IpAddressAlreadyAllocated",
+        ),
+        (
+            {
+                "error": {
+                    "code": 401,
+                    "title": "Unauthorized",
+                    "message": "The request you have made requires authentication.",
+                }
+            },
+            "keystone",
+            "The request you have made requires authentication.",
+            "Unauthorized",
+        ),
+        (
+            {
+                "explanation": "The resource could not be found.",
+                "code": 404,
+                "error": {
+                    "message": "The Stack (web) could not be found.",
+                    "type": "EntityNotFound",
+                    "traceback": None,
+                },
+                "title": "Not Found",
+            },
+            "heat",
+            "The Stack (web) could not be found.",
+            "EntityNotFound",
+        ),
+        (
+            {
+                "error_message": json.dumps(
+                    {
+                        "faultstring": "Node n1 is locked by host c1, please retry",
+                        "faultcode": "Client",
+                        "debuginfo": None,
+                    }
+                )
+            },
+            "ironic",
+            "Node n1 is locked by host c1, please retry",
+            "Client",
+        ),
+        (
+            {
+                "errors": [
+                    {
+                        "status": 409,
+                        "title": "Conflict",
+                        "detail": "resource provider generation conflict",
+                        "code": "placement.concurrent_update",
+                        "request_id": "req-1",
+                    }
+                ]
+            },
+            "placement",
+            "resource provider generation conflict",
+            "Conflict",
+        ),
+        (
+            {
+                "code": 404,
+                "type": "zone_not_found",
+                "message": "Could not find Zone",
+                "request_id": "req-2",
+            },
+            "designate",
+            "Could not find Zone",
+            "zone_not_found",
+        ),
+        (
+            {"code": 404, "title": "Not Found", "description": "Secret not found."},
+            "barbican",
+            "Secret not found.",
+            "Not Found",
+        ),
+        (
+            {
+                "faultcode": "Client",
+                "faultstring": "Load Balancer lb1 could not be found.",
+                "debuginfo": None,
+            },
+            "wsme",
+            "Load Balancer lb1 could not be found.",
+            "Client",
+        ),
+    ],
+)
+def test_fault_text_from_every_json_shape(
+    body: object, shape: str, message: str, kind: str
+) -> None:
     fault = from_body(json.dumps(body), body)
     assert fault is not None
     assert (fault.shape, fault.message, fault.type) == (shape, message, kind)
 
 
 def test_fault_text_from_html_plain_and_omitted_bodies() -> None:
-    html = from_body("<html><head><title>503 Service Unavailable</title></head><body>"
-                     "<h1>503 Service Unavailable</h1>No server is available to handle this "
-                     "request.</body></html>")
+    html = from_body(
+        "<html><head><title>503 Service Unavailable</title></head><body>"
+        "<h1>503 Service Unavailable</h1>No server is available to handle this "
+        "request.</body></html>"
+    )
     assert html is not None and html.shape == "html"
     assert html.message == "503 Service Unavailable: No server is available to handle this request."
     plain = from_body("404 Not Found\n\nThe resource could not be found.\n\n   ")
     assert plain is not None and plain.shape == "plain" and "could not be found" in plain.message
-    omitted = from_body(None, None, "Omitted, Content-Type is set to text/html. Only "
-                        "application/json responses have their bodies logged.")
+    omitted = from_body(
+        None,
+        None,
+        "Omitted, Content-Type is set to text/html. Only "
+        "application/json responses have their bodies logged.",
+    )
     assert omitted is not None and omitted.shape == "omitted" and "text/html" in omitted.message
     # Nova names the inner exception in angle brackets: words, not markup.
-    nova = from_body('{"computeFault": {"code": 500, "message": "Unexpected API Error.\\n'
-                     '<class \'neutronclient.common.exceptions.Unauthorized\'>"}}')
+    nova = from_body(
+        '{"computeFault": {"code": 500, "message": "Unexpected API Error.\\n'
+        "<class 'neutronclient.common.exceptions.Unauthorized'>\"}}"
+    )
     assert nova is not None and "<class 'neutronclient" in nova.message
 
 
 def test_fault_bodies_quoted_in_text_escaped_once_or_twice() -> None:
-    once = in_text('RESP BODY: {"NeutronError": {"type": "NetworkNotFound", '
-                   '"message": "Network private could not be found.", "detail": ""}}')
+    once = in_text(
+        'RESP BODY: {"NeutronError": {"type": "NetworkNotFound", '
+        '"message": "Network private could not be found.", "detail": ""}}'
+    )
     assert once is not None and once.type == "NetworkNotFound"
     inner = json.dumps({"faultstring": "Node n1 is locked by host c1.", "debuginfo": None})
     twice = 'level=debug msg="' + json.dumps(json.dumps({"error_message": inner}))[1:-1] + '"'
@@ -85,29 +181,68 @@ def test_fault_bodies_quoted_in_text_escaped_once_or_twice() -> None:
     assert in_text("nothing to see {here}") is None
 
 
-@pytest.mark.parametrize(("message", "kind", "host", "port"), [
-    ("Unable to establish connection to http://h1:9311/secrets: HTTPConnectionPool(host='h1', "
-     "port=9311): Max retries exceeded (Caused by NewConnectionError(': Failed to establish a "
-     "new connection: [Errno 111] Connection refused'))", "refused", "h1", "9311"),
-    ("HTTPSConnectionPool(host='10.0.0.1', port=5000): Max retries exceeded with url: "
-     "/v3/auth/tokens (Caused by ConnectTimeoutError(..., 'Connection to 10.0.0.1 timed out.'))",
-     "timeout", "10.0.0.1", "5000"),
-    ("HTTPConnectionPool(host='controller', port=5000): Max retries exceeded (Caused by "
-     "NameResolutionError(\"Failed to resolve 'controller' ([Errno -2] Name or service not "
-     "known)\"))", "dns", "controller", "5000"),
-    ("SSL exception connecting to https://k:5000/v3: (Caused by SSLError(SSLError(1, '[SSL: "
-     "WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1006)')))", "tls-version", "k", "5000"),
-    ("SSL exception connecting to https://192.0.2.2:13000: HTTPSConnectionPool(host='192.0.2.2',"
-     " port=13000): (Caused by SSLError(SSLError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] "
-     "certificate verify failed (_ssl.c:897)'),))", "tls-verify", "192.0.2.2", "13000"),
-    ("HTTPSConnectionPool(host='k', port=5000): Max retries exceeded (Caused by ProxyError("
-     "'Cannot connect to proxy.', OSError('Tunnel connection failed: 403 Forbidden')))",
-     "proxy", "k", "5000"),
-    ("('Connection aborted.', RemoteDisconnected('Remote end closed connection without "
-     "response'))", "reset", "", ""),
-])
-def test_transport_failures_are_classified_with_their_host(message: str, kind: str, host: str,
-                                                           port: str) -> None:
+@pytest.mark.parametrize(
+    ("message", "kind", "host", "port"),
+    [
+        (
+            "Unable to establish connection to http://h1:9311/secrets: "
+            "HTTPConnectionPool(host='h1', port=9311): Max retries exceeded (Caused by "
+            "NewConnectionError(': Failed to establish a new connection: [Errno 111] "
+            "Connection refused'))",
+            "refused",
+            "h1",
+            "9311",
+        ),
+        (
+            "HTTPSConnectionPool(host='10.0.0.1', port=5000): Max retries exceeded with url: "
+            "/v3/auth/tokens (Caused by ConnectTimeoutError(..., "
+            "'Connection to 10.0.0.1 timed out.'))",
+            "timeout",
+            "10.0.0.1",
+            "5000",
+        ),
+        (
+            "HTTPConnectionPool(host='controller', port=5000): Max retries exceeded (Caused by "
+            "NameResolutionError(\"Failed to resolve 'controller' ([Errno -2] Name or service not "
+            'known)"))',
+            "dns",
+            "controller",
+            "5000",
+        ),
+        (
+            "SSL exception connecting to https://k:5000/v3: (Caused by SSLError(SSLError(1, '[SSL: "
+            "WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1006)')))",
+            "tls-version",
+            "k",
+            "5000",
+        ),
+        (
+            "SSL exception connecting to https://192.0.2.2:13000: "
+            "HTTPSConnectionPool(host='192.0.2.2', port=13000): (Caused by SSLError(SSLError(1, "
+            "'[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed (_ssl.c:897)'),))",
+            "tls-verify",
+            "192.0.2.2",
+            "13000",
+        ),
+        (
+            "HTTPSConnectionPool(host='k', port=5000): Max retries exceeded (Caused by ProxyError("
+            "'Cannot connect to proxy.', OSError('Tunnel connection failed: 403 Forbidden')))",
+            "proxy",
+            "k",
+            "5000",
+        ),
+        (
+            "('Connection aborted.', RemoteDisconnected('Remote end closed connection without "
+            "response'))",
+            "reset",
+            "",
+            "",
+        ),
+    ],
+)
+def test_transport_failures_are_classified_with_their_host(
+    message: str, kind: str, host: str, port: str
+) -> None:
     found = classify(message)
     assert (found.kind, found.host, found.port) == (kind, host, port)
 
@@ -117,8 +252,9 @@ def _trace(text: str) -> Trace:
 
 
 def test_lookups_discovery_and_retries_are_normal_steps_not_failures() -> None:
-    report = diagnose(parse_path(LOGS / "osc.find-by-name.found-by-name.log"),
-                      load_knowledge(user=False))
+    report = diagnose(
+        parse_path(LOGS / "osc.find-by-name.found-by-name.log"), load_knowledge(user=False)
+    )
     facts = facts_of(report.trace)
     assert facts.failure is None and facts.recovered
     assert not [f for f in report.findings if f.severity in ("error", "warning")]
@@ -139,7 +275,8 @@ def test_a_log_ending_inside_a_request_is_a_client_that_hung() -> None:
     trace = _trace(
         "REQ: curl -g -i -X GET http://203.0.113.5:8774/v2.1/servers/detail -H "
         '"Accept: application/json"\n'
-        "Starting new HTTP connection (1): 203.0.113.5:8774\n")
+        "Starting new HTTP connection (1): 203.0.113.5:8774\n"
+    )
     f = facts_of(trace).failure
     assert f is not None and f.transport is not None
     assert (f.transport.kind, f.transport.host, f.transport.port) == ("hung", "203.0.113.5", "8774")
@@ -149,9 +286,11 @@ def test_a_log_ending_inside_a_request_is_a_client_that_hung() -> None:
 
 
 def test_a_paste_of_the_output_only_still_names_the_failure_and_its_words() -> None:
-    trace = _trace("$ openstack baremetal node set n1 --property a=b\n"
-                   "Node 5f1c2a3b can not be updated while a state transition is in progress. "
-                   "(HTTP 409). Attempt 6 of 6\n")
+    trace = _trace(
+        "$ openstack baremetal node set n1 --property a=b\n"
+        "Node 5f1c2a3b can not be updated while a state transition is in progress. "
+        "(HTTP 409). Attempt 6 of 6\n"
+    )
     facts = facts_of(trace)
     f = facts.failure
     assert f is not None and f.status == 409 and f.service == "baremetal"
@@ -167,25 +306,32 @@ def test_a_paste_of_the_output_only_still_names_the_failure_and_its_words() -> N
 
 
 def test_a_resource_in_error_after_a_successful_command_is_an_async_failure() -> None:
-    report = diagnose(parse_path(LOGS / "osc.find-by-name.found-by-id-error-retries.log"),
-                      load_knowledge(user=False))
+    report = diagnose(
+        parse_path(LOGS / "osc.find-by-name.found-by-id-error-retries.log"),
+        load_knowledge(user=False),
+    )
     assert report.trace.exit_code == 0 and report.outcome == "failure"
     first = report.findings[0]
     assert first.id == "generic.async-error"
     assert "went to ERROR" in first.title and "Exceeded maximum number of retries" in first.title
 
 
-@pytest.mark.parametrize(("spec", "words"), [
-    ({"failure": {"kind": "sideways"}}, "failure kind 'sideways': use one of http"),
-    ({"failure": {"transport": "slow"}}, "transport 'slow': use one of refused"),
-    ({"failure": {"colour": "red"}}, "unknown key 'colour' in a failure condition"),
-    ({"failure": {"status": "teapot"}}, "status 'teapot': use a number"),
-    ({"exception": {"kind": "x"}}, "unknown key 'kind' in an exception condition"),
-    ({"client_version": "keystoneauth1"}, "client_version is a mapping"),
-    ({"client_version": {"package": "keystoneauth1", "range": "about 3"}},
-     "version range 'about 3'"),
-    ({"fault": "("}, "is not a valid regular expression"),
-])
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ({"failure": {"kind": "sideways"}}, "failure kind 'sideways': use one of http"),
+        ({"failure": {"transport": "slow"}}, "transport 'slow': use one of refused"),
+        ({"failure": {"colour": "red"}}, "unknown key 'colour' in a failure condition"),
+        ({"failure": {"status": "teapot"}}, "status 'teapot': use a number"),
+        ({"exception": {"kind": "x"}}, "unknown key 'kind' in an exception condition"),
+        ({"client_version": "keystoneauth1"}, "client_version is a mapping"),
+        (
+            {"client_version": {"package": "keystoneauth1", "range": "about 3"}},
+            "version range 'about 3'",
+        ),
+        ({"fault": "("}, "is not a valid regular expression"),
+    ],
+)
 def test_new_conditions_explain_mistakes(spec: dict[str, object], words: str) -> None:
     with pytest.raises(ConditionError) as info:
         Condition(spec)
@@ -196,33 +342,49 @@ def test_client_version_reads_the_user_agent() -> None:
     trace = parse_path(LOGS / "generic.osc-network-list-503.log")
     ctx = Context(trace, "failure")
     assert Condition({"client_version": {"package": "keystoneauth1", "range": ">=5.0,<6"}})(ctx)
-    assert Condition({"client_version": {"package": "keystoneauth1", "range": "<3.0"}})(ctx) \
-        is None
+    assert Condition({"client_version": {"package": "keystoneauth1", "range": "<3.0"}})(ctx) is None
     assert Condition({"failure": {"status": [502, 503], "fault_shape": "^omitted$"}})(ctx)
 
 
-@pytest.mark.parametrize(("paste", "rule", "title"), [
-    ("$ openstack network show net9\nResourceNotFound: 404: Client Error for url: "
-     "http://ctl:9696/v2.0/networks/net9, Network net9 could not be found.",
-     "generic.not-found", "Neutron has no such network (404): Network net9 could not be found."),
-    ("$ openstack server delete vm1\nCannot 'delete' instance 0b0d8f0e while it is in "
-     "task_state image_uploading (HTTP 409) (Request-ID: req-0b0d8f0e-1111-2222-3333-"
-     "444455556666)", "generic.conflict",
-     "Nova refused the server (409): Cannot 'delete' instance 0b0d8f0e while it is in "
-     "task_state image_uploading"),
-    ("$ openstack volume create --size 10 v1\nInvalid input received: Availability zone "
-     "'nova2' is invalid. (HTTP 400)", "generic.bad-request",
-     "Cinder rejected the request (400): Invalid input received: Availability zone 'nova2' "
-     "is invalid"),
-    ("$ nova boot --flavor m1.tiny vm1\nERROR (Forbidden): Quota exceeded for instances: "
-     "Requested 1, but already used 10 of 10 instances (HTTP 403)", "known.quota-exceeded-for",
-     "Quota exceeded for instances: Requested 1, but already used 10 of 10 instances"),
-    ("$ openstack server list\nHttpException: 503: Server Error for url: "
-     "http://ctl:8774/v2.1/servers/detail, Service Unavailable", "generic.backend-unavailable",
-     "The load balancer in front of Nova answered 503"),
-])
-def test_a_paste_of_the_output_names_who_refused_what(paste: str, rule: str,
-                                                      title: str) -> None:
+@pytest.mark.parametrize(
+    ("paste", "rule", "title"),
+    [
+        (
+            "$ openstack network show net9\nResourceNotFound: 404: Client Error for url: "
+            "http://ctl:9696/v2.0/networks/net9, Network net9 could not be found.",
+            "generic.not-found",
+            "Neutron has no such network (404): Network net9 could not be found.",
+        ),
+        (
+            "$ openstack server delete vm1\nCannot 'delete' instance 0b0d8f0e while it is in "
+            "task_state image_uploading (HTTP 409) (Request-ID: req-0b0d8f0e-1111-2222-3333-"
+            "444455556666)",
+            "generic.conflict",
+            "Nova refused the server (409): Cannot 'delete' instance 0b0d8f0e while it is in "
+            "task_state image_uploading",
+        ),
+        (
+            "$ openstack volume create --size 10 v1\nInvalid input received: Availability zone "
+            "'nova2' is invalid. (HTTP 400)",
+            "generic.bad-request",
+            "Cinder rejected the request (400): Invalid input received: Availability zone 'nova2' "
+            "is invalid",
+        ),
+        (
+            "$ nova boot --flavor m1.tiny vm1\nERROR (Forbidden): Quota exceeded for instances: "
+            "Requested 1, but already used 10 of 10 instances (HTTP 403)",
+            "known.quota-exceeded-for",
+            "Quota exceeded for instances: Requested 1, but already used 10 of 10 instances",
+        ),
+        (
+            "$ openstack server list\nHttpException: 503: Server Error for url: "
+            "http://ctl:8774/v2.1/servers/detail, Service Unavailable",
+            "generic.backend-unavailable",
+            "The load balancer in front of Nova answered 503",
+        ),
+    ],
+)
+def test_a_paste_of_the_output_names_who_refused_what(paste: str, rule: str, title: str) -> None:
     report = diagnose(_trace(paste), load_knowledge(user=False))
     first = report.findings[0]
     assert (report.outcome, first.id) == ("failure", rule)

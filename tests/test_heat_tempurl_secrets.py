@@ -21,8 +21,10 @@ from osdoctor.render.markdown import render_markdown
 from osdoctor.render.text import render_text
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
-TEMPURL_FIXTURES = ["heat.software-deployment.tempurl-swift",
-                    "heat.software-deployment.tempurl-swift-prefixed"]
+TEMPURL_FIXTURES = [
+    "heat.software-deployment.tempurl-swift",
+    "heat.software-deployment.tempurl-swift-prefixed",
+]
 _SIG = re.compile(r"temp_url_sig=([0-9a-f]{40,})")
 _KEY_HEADER = re.compile(r"'X-Account-Meta-Temp-Url-Key': '([^']*)'", re.IGNORECASE)
 
@@ -47,8 +49,11 @@ def test_no_report_shows_the_signature(name: str, kb: KnowledgeBase) -> None:
     path = LOGS / f"{name}.log"
     signatures = set(_SIG.findall(path.read_text(encoding="utf-8")))
     trace = parse_path(path)
-    bodies = [ex.request.body.text for ex in trace.exchanges
-              if ex.request.body is not None and ex.request.body.text]
+    bodies = [
+        ex.request.body.text
+        for ex in trace.exchanges
+        if ex.request.body is not None and ex.request.body.text
+    ]
     assert any("temp_url_sig=***" in body for body in bodies)
     report = diagnose(trace, kb)
     for output in (render_text(report), render_markdown(report), render_json(report)):

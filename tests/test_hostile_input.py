@@ -26,8 +26,12 @@ LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 FIXTURE_BYTES = [p.read_bytes() for p in sorted(LOGS.glob("*.log"))]
 KB: KnowledgeBase = load_knowledge(user=False)
 
-SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 def explain_bytes(data: bytes) -> None:
@@ -59,8 +63,9 @@ def mutate(data: bytes, how: str, seed: int) -> bytes:
         return data.replace(b" ", b"\x00", rnd.randrange(1, 50))
     if how == "wrap":
         width = rnd.randrange(20, 120)
-        return b"\n".join(line[i : i + width] for line in lines
-                          for i in range(0, max(len(line), 1), width))
+        return b"\n".join(
+            line[i : i + width] for line in lines for i in range(0, max(len(line), 1), width)
+        )
     if how == "quote":
         return b"\n".join(b"> " + line for line in lines)
     if how == "cut":
@@ -74,8 +79,18 @@ def mutate(data: bytes, how: str, seed: int) -> bytes:
     raise AssertionError(how)
 
 
-HOW = ["truncate", "shuffle", "flip", "drop", "crlf-ansi", "nul", "wrap", "quote", "cut",
-       "interleave"]
+HOW = [
+    "truncate",
+    "shuffle",
+    "flip",
+    "drop",
+    "crlf-ansi",
+    "nul",
+    "wrap",
+    "quote",
+    "cut",
+    "interleave",
+]
 
 
 def test_fixtures_exist() -> None:
@@ -83,8 +98,11 @@ def test_fixtures_exist() -> None:
 
 
 @SETTINGS
-@given(index=st.integers(min_value=0, max_value=10_000), how=st.sampled_from(HOW),
-       seed=st.integers(min_value=0, max_value=2**31))
+@given(
+    index=st.integers(min_value=0, max_value=10_000),
+    how=st.sampled_from(HOW),
+    seed=st.integers(min_value=0, max_value=2**31),
+)
 def test_mutated_fixtures_never_raise(index: int, how: str, seed: int) -> None:
     explain_bytes(mutate(FIXTURE_BYTES[index % len(FIXTURE_BYTES)], how, seed))
 
@@ -96,13 +114,36 @@ def test_random_bytes_never_raise(data: bytes) -> None:
 
 
 @SETTINGS
-@given(lines=st.lists(st.sampled_from([
-    "REQ: curl -g -i -X GET", "RESP: [", "RESP BODY: {", "RESP BODY: [", "Traceback (most "
-    "recent call last):", "  File \"x\", line 1, in y", "END return value: x",
-    "Making authentication request to ", 'http://h "GET / HTTP/1.1" 999 x', "HTTP/1.1 200 OK",
-    "curl -g -i -X PUT -d '", "#command [", "#exit", "0.1 2 ", "{\"token\": {", "}", "]", "",
-    "Unable to establish connection to ", "RESP STATUS: abc", "RESP HEADERS: {'a",
-]), max_size=60))
+@given(
+    lines=st.lists(
+        st.sampled_from(
+            [
+                "REQ: curl -g -i -X GET",
+                "RESP: [",
+                "RESP BODY: {",
+                "RESP BODY: [",
+                "Traceback (most recent call last):",
+                '  File "x", line 1, in y',
+                "END return value: x",
+                "Making authentication request to ",
+                'http://h "GET / HTTP/1.1" 999 x',
+                "HTTP/1.1 200 OK",
+                "curl -g -i -X PUT -d '",
+                "#command [",
+                "#exit",
+                "0.1 2 ",
+                '{"token": {',
+                "}",
+                "]",
+                "",
+                "Unable to establish connection to ",
+                "RESP STATUS: abc",
+                "RESP HEADERS: {'a",
+            ]
+        ),
+        max_size=60,
+    )
+)
 def test_record_fragments_never_raise(lines: list[str]) -> None:
     explain_bytes("\n".join(lines).encode())
 
@@ -113,7 +154,7 @@ def test_hundred_megabyte_line_stays_bounded(size: int, tmp_path: Path) -> None:
 
     path = tmp_path / "huge.log"
     with path.open("wb") as f:
-        f.write(b"RESP BODY: {\"x\": \"")
+        f.write(b'RESP BODY: {"x": "')
         block = b"y" * (1 << 20)
         for _ in range(size >> 20):
             f.write(block)

@@ -24,8 +24,14 @@ sys.__stdout__.write(" ".join(loaded))
 def test_explain_imports_no_front_end_or_http_library() -> None:
     log = "START with options: --debug server list\nEND return value: 0\n"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OSDOCTOR_HOME": "/nonexistent-osdoctor-home"}
-    out = subprocess.run([sys.executable, "-c", PROBE, log], capture_output=True, text=True,
-                         env=env, check=True, timeout=60).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, log],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        timeout=60,
+    ).stdout.split()
     assert "osdoctor" in out
     for name in FORBIDDEN:
         assert name not in out, f"osdoctor explain imported {name}"
@@ -36,10 +42,18 @@ def test_importtime_shows_no_forbidden_module() -> None:
     sample = next(iter(sorted(log.glob("*.log"))), None)
     assert sample is not None, "no fixture log to explain"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OSDOCTOR_HOME": "/nonexistent-osdoctor-home"}
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "osdoctor", "explain",
-                           str(sample)], capture_output=True, text=True, env=env, timeout=60)
-    imported = {line.split("|")[-1].strip().split(".")[0]
-                for line in proc.stderr.splitlines() if line.startswith("import time:")}
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "osdoctor", "explain", str(sample)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    imported = {
+        line.split("|")[-1].strip().split(".")[0]
+        for line in proc.stderr.splitlines()
+        if line.startswith("import time:")
+    }
     assert "osdoctor" in imported
     for name in FORBIDDEN:
         assert name not in imported, f"osdoctor explain imported {name}"

@@ -16,28 +16,65 @@ from osdoctor.kb.loader import load_knowledge
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE_BRANCHES = {
-    "heat.stack-create": {"local-file-missing", "rejected", "create-failed", "create-complete",
-                          "stalled", "no-wait"},
-    "heat.stack-update": {"update-complete", "update-failed", "conflict", "redirect-missing",
-                          "dry-run", "no-wait"},
-    "heat.stack-delete": {"deleted", "not-found", "forbidden", "delete-failed", "gone-but-error",
-                          "partial"},
-    "heat.stack-hook": {"hook-set", "poll-pending", "poll-index-error", "not-in-progress",
-                        "clear-signalled", "clear-no-match", "redirect-missing"},
+    "heat.stack-create": {
+        "local-file-missing",
+        "rejected",
+        "create-failed",
+        "create-complete",
+        "stalled",
+        "no-wait",
+    },
+    "heat.stack-update": {
+        "update-complete",
+        "update-failed",
+        "conflict",
+        "redirect-missing",
+        "dry-run",
+        "no-wait",
+    },
+    "heat.stack-delete": {
+        "deleted",
+        "not-found",
+        "forbidden",
+        "delete-failed",
+        "gone-but-error",
+        "partial",
+    },
+    "heat.stack-hook": {
+        "hook-set",
+        "poll-pending",
+        "poll-index-error",
+        "not-in-progress",
+        "clear-signalled",
+        "clear-no-match",
+        "redirect-missing",
+    },
     "heat.software-deployment": {"tempurl-attributeerror", "tempurl-swift", "no-signal"},
-    "osc.auth": {"no-auth-needed", "authenticated", "auth-refused", "keystone-unreachable",
-                 "not-configured", "endpoint-not-found"},
-    "osc.find-by-name": {"found-by-id", "found-by-name", "not-found", "ambiguous",
-                         "lookup-broken"},
+    "osc.auth": {
+        "no-auth-needed",
+        "authenticated",
+        "auth-refused",
+        "keystone-unreachable",
+        "not-configured",
+        "endpoint-not-found",
+    },
+    "osc.find-by-name": {"found-by-id", "found-by-name", "not-found", "ambiguous", "lookup-broken"},
     "osc.server-create": {"local-check-failed", "lookup-failed", "active", "error", "no-wait"},
     "osc.multi-delete": {"all-deleted", "partial-failure"},
     "osc.object-upload": {"missing-local-file", "uploaded"},
-    "ironic.version-negotiation": {"downgraded", "no-version-headers", "discovery-failed",
-                                   "pinned-unsupported"},
-    "ironic.provision-wait": {"reached", "already-there", "failed", "unexpected-stable",
-                              "timeout"},
-    "ironic.conflict-retry": {"exhausted-409", "exhausted-503", "retry-after-typeerror",
-                              "recovered"},
+    "ironic.version-negotiation": {
+        "downgraded",
+        "no-version-headers",
+        "discovery-failed",
+        "pinned-unsupported",
+    },
+    "ironic.provision-wait": {"reached", "already-there", "failed", "unexpected-stable", "timeout"},
+    "ironic.conflict-retry": {
+        "exhausted-409",
+        "exhausted-503",
+        "retry-after-typeerror",
+        "recovered",
+    },
     "ironic.bulk-create": {"invalid-file", "created", "partial", "port-mismatch"},
     "ironic.standalone": {"endpoint-given", "latest", "no-endpoint"},
 }
@@ -94,20 +131,27 @@ def test_user_rules_load_after_the_built_in_ones(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "content,line,words",
     [
-        ("id: site.x\ntitle: t\nseverity: error\nwhen:\n  - mesage: 'x'\n", 5,
-         "unknown condition 'mesage'"),
+        (
+            "id: site.x\ntitle: t\nseverity: error\nwhen:\n  - mesage: 'x'\n",
+            5,
+            "unknown condition 'mesage'",
+        ),
         ("id: site.x\ntitle: [unclosed\n", 3, "not valid YAML"),
         (GOOD_RULE.replace("severity: error", "severity: fatal"), 1, "severity must be one of"),
         (GOOD_RULE.replace("section: 3", "section: 9"), 1, "section must be 1 to 5"),
         (GOOD_RULE.replace("(?P<what>\\w+)", "(?P<what>\\w+"), 6, "not a valid regular"),
-        (GOOD_RULE.replace("site.quota-exceeded", "heat.hook-poll-needs-name"), 1,
-         "already defined"),
+        (
+            GOOD_RULE.replace("site.quota-exceeded", "heat.hook-poll-needs-name"),
+            1,
+            "already defined",
+        ),
         ("!!python/object/apply:os.system ['echo pwned']\n", 1, "not valid YAML"),
     ],
     ids=["typo", "yaml", "severity", "seed-section", "regex", "duplicate-id", "unsafe-tag"],
 )
-def test_a_broken_user_file_is_named_with_its_line(tmp_path: Path, content: str, line: int,
-                                                   words: str) -> None:
+def test_a_broken_user_file_is_named_with_its_line(
+    tmp_path: Path, content: str, line: int, words: str
+) -> None:
     user = tmp_path / "kb"
     user.mkdir()
     (user / "broken.yaml").write_text(content)
@@ -126,8 +170,13 @@ def test_kb_lint_command_reports_a_user_rule_that_fires_nowhere(tmp_path: Path) 
     # The lab's fixtures do contain "Quota exceeded for": this rule's words are in none.
     (user / "quota.yaml").write_text(GOOD_RULE.replace("Quota exceeded for", "Site quota gone for"))
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OSDOCTOR_HOME": str(tmp_path / "h")}
-    proc = subprocess.run([sys.executable, "-m", "osdoctor", "kb", "lint", "--kb", str(user),
-                           "--no-user-kb"], capture_output=True, text=True, env=env, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "osdoctor", "kb", "lint", "--kb", str(user), "--no-user-kb"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "quota.yaml:1: warning: rule site.quota-exceeded fires on no fixture" in proc.stdout
     assert "branches taken" in proc.stdout and proc.stdout.rstrip().endswith("OK")
@@ -135,9 +184,21 @@ def test_kb_lint_command_reports_a_user_rule_that_fires_nowhere(tmp_path: Path) 
 
 def test_kb_show_explains_a_rule_in_words(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OSDOCTOR_HOME": str(tmp_path / "h")}
-    proc = subprocess.run([sys.executable, "-m", "osdoctor", "kb", "show",
-                           "heat.hook-poll-needs-name", "--no-user-kb"], capture_output=True,
-                          text=True, env=env, timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "osdoctor",
+            "kb",
+            "show",
+            "heat.hook-poll-needs-name",
+            "--no-user-kb",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert proc.returncode == 0
     assert "a ^IndexError$ traceback whose message matches" in proc.stdout
     assert "000_416000e4d6ae2dea.txt section 4" in proc.stdout

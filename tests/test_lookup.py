@@ -20,14 +20,27 @@ KB = load_knowledge(user=False)
 #: (rule id, symptom) for every symptom of every rule: the table grows with the knowledge.
 SYMPTOMS = sorted((r.id, s) for r in KB.rules.values() for s in r.symptoms)
 #: Fragments of the error texts the seeds name, as a user would paste them.
-SEED_FRAGMENTS = ["list index out of range", "Retry-After", "locked (HTTP 409)",
-                  "Location not returned with redirect", "Missing value auth-url",
-                  "public endpoint for ... not found", "Stack not found", "Unable to delete",
-                  "StateTransitionTimeout", "StateTransitionFailed", "ActionInProgress",
-                  "not IN_PROGRESS", "failed to delete", "Error creating server",
-                  "The Bare Metal API endpoint cannot be detected", "is not supported",
-                  "No such file or directory", "While validating the resources file",
-                  "get_token"]
+SEED_FRAGMENTS = [
+    "list index out of range",
+    "Retry-After",
+    "locked (HTTP 409)",
+    "Location not returned with redirect",
+    "Missing value auth-url",
+    "public endpoint for ... not found",
+    "Stack not found",
+    "Unable to delete",
+    "StateTransitionTimeout",
+    "StateTransitionFailed",
+    "ActionInProgress",
+    "not IN_PROGRESS",
+    "failed to delete",
+    "Error creating server",
+    "The Bare Metal API endpoint cannot be detected",
+    "is not supported",
+    "No such file or directory",
+    "While validating the resources file",
+    "get_token",
+]
 
 
 def _owners(fragment: str) -> set[str]:
@@ -52,12 +65,16 @@ def test_table_is_not_empty() -> None:
 
 
 @pytest.mark.parametrize(("rule_id", "symptom"), SYMPTOMS)
-def test_each_rule_symptom_finds_its_rule_first(kb: KnowledgeBase, rule_id: str,
-                                                symptom: str) -> None:
+def test_each_rule_symptom_finds_its_rule_first(
+    kb: KnowledgeBase, rule_id: str, symptom: str
+) -> None:
     hits = lookup(kb, symptom)
     assert hits and hits[0].how == "exact"
-    sharing = {r.id for r in kb.rules.values()
-               if any(normalise(s) == normalise(symptom) for s in r.symptoms)}
+    sharing = {
+        r.id
+        for r in kb.rules.values()
+        if any(normalise(s) == normalise(symptom) for s in r.symptoms)
+    }
     assert hits[0].symptom.rule in sharing
     assert rule_id in {h.symptom.rule for h in hits}
 
@@ -67,18 +84,20 @@ BRANCH_TITLES = sorted({b.title for s in KB.scenarios.values() for b in s.branch
 
 @pytest.mark.parametrize("text", [s for _r, s in SYMPTOMS] + BRANCH_TITLES)
 def test_no_weak_fuzzy_match_beside_an_exact_one(kb: KnowledgeBase, text: str) -> None:
-    """"No valid host was found" found its rule, and "404 Not Found (fuzzy)" too: a
+    """ "No valid host was found" found its rule, and "404 Not Found (fuzzy)" too: a
     few shared words are noise once an exact match is there."""
     hits = lookup(kb, text)
     assert hits and hits[0].how != "fuzzy"
-    weak = [(h.symptom.text, round(h.score, 2)) for h in hits
-            if h.how == "fuzzy" and h.score < CLEAR_FUZZY]
+    weak = [
+        (h.symptom.text, round(h.score, 2))
+        for h in hits
+        if h.how == "fuzzy" and h.score < CLEAR_FUZZY
+    ]
     assert weak == []
 
 
 @pytest.mark.parametrize(("rule_id", "symptom"), SYMPTOMS)
-def test_a_pasted_error_line_finds_the_rule(kb: KnowledgeBase, rule_id: str,
-                                            symptom: str) -> None:
+def test_a_pasted_error_line_finds_the_rule(kb: KnowledgeBase, rule_id: str, symptom: str) -> None:
     hits = lookup(kb, f"ERROR: openstack: {symptom} (request-id req-1234)")
     assert hits and hits[0].symptom.rule is not None
     assert rule_id in {h.symptom.rule for h in hits}
@@ -95,18 +114,19 @@ def test_seed_symptom_fragment_finds_a_rule_first(kb: KnowledgeBase, fragment: s
         assert kb.rules[hits[0].symptom.rule].scenario is not None
 
 
-def test_a_scenario_rule_comes_before_a_generic_one_with_the_same_symptom(
-        tmp_path: Path) -> None:
+def test_a_scenario_rule_comes_before_a_generic_one_with_the_same_symptom(tmp_path: Path) -> None:
     (tmp_path / "specific.yaml").write_text(
         "id: site.hook-poll-needs-name\ntitle: poll needs the name\nseverity: error\n"
         "scenario: osc.auth\nsymptoms: [list index out of range]\n"
         "when: [{message: 'list index out of range'}]\nexplanation: x\nnext_steps: [y]\n"
-        "references: [{seed: 000_416000e4d6ae2dea.txt, section: 4}]\n")
+        "references: [{seed: 000_416000e4d6ae2dea.txt, section: 4}]\n"
+    )
     (tmp_path / "generic.yaml").write_text(
         "id: aaa.generic\ntitle: generic\nseverity: error\n"
         "symptoms: [list index out of range]\n"
         "when: [{message: 'list index out of range'}]\nexplanation: x\nnext_steps: [y]\n"
-        "references: [{seed: 000_416000e4d6ae2dea.txt, section: 4}]\n")
+        "references: [{seed: 000_416000e4d6ae2dea.txt, section: 4}]\n"
+    )
     kb = load_knowledge([tmp_path], user=False)
     assert [str(i) for i in kb.issues if i.severity == "error"] == []
     hits = lookup(kb, "ERROR: list index out of range")
@@ -118,8 +138,11 @@ def test_a_scenario_rule_comes_before_a_generic_one_with_the_same_symptom(
 def test_fuzzy_match_survives_a_typo_and_other_words(kb: KnowledgeBase) -> None:
     rule_id, symptom = max(SYMPTOMS, key=lambda rs: len(rs[1]))
     words = symptom.split()
-    typo = " ".join(words[:-1] + [words[-1][:-2] + words[-1][-1:]]) if len(words[-1]) > 4 \
+    typo = (
+        " ".join(words[:-1] + [words[-1][:-2] + words[-1][-1:]])
+        if len(words[-1]) > 4
         else symptom.replace(" ", "  ").upper()
+    )
     hits = lookup(kb, typo)
     assert hits and rule_id in {h.symptom.rule for h in hits[:2]}
 
@@ -132,7 +155,8 @@ def test_nothing_matches_nonsense(kb: KnowledgeBase, capsys: pytest.CaptureFixtu
 
 
 def test_text_output_has_explanation_and_next_steps(
-        kb: KnowledgeBase, capsys: pytest.CaptureFixture[str]) -> None:
+    kb: KnowledgeBase, capsys: pytest.CaptureFixture[str]
+) -> None:
     rule_id, symptom = SYMPTOMS[0]
     assert main(["lookup", "--no-user-kb", *symptom.split()]) == 0
     out = capsys.readouterr().out
@@ -154,8 +178,7 @@ def test_json_output(kb: KnowledgeBase, capsys: pytest.CaptureFixture[str]) -> N
     assert "{" not in first["explanation"].replace("{{", "")
 
 
-def test_a_branch_title_is_found_too(kb: KnowledgeBase,
-                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_branch_title_is_found_too(kb: KnowledgeBase, capsys: pytest.CaptureFixture[str]) -> None:
     scenario = sorted(kb.scenarios.values(), key=lambda s: s.id)[0]
     branch = scenario.branches[0]
     hits = lookup(kb, branch.title, limit=20)
@@ -167,19 +190,32 @@ def test_a_branch_title_is_found_too(kb: KnowledgeBase,
 
 def test_lookup_reads_standard_input() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OSDOCTOR_HOME": "/nonexistent-osdoctor-home"}
-    proc = subprocess.run([sys.executable, "-m", "osdoctor", "lookup", "--no-user-kb", "-"],
-                          input=SYMPTOMS[0][1] + "\n", capture_output=True, text=True,
-                          env=env, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "osdoctor", "lookup", "--no-user-kb", "-"],
+        input=SYMPTOMS[0][1] + "\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert proc.returncode == 0 and proc.stdout.startswith("1. ")
 
 
 def test_lookup_imports_no_front_end_or_http_library() -> None:
-    probe = ("import sys, io\nfrom osdoctor.cli import main\nsys.stdout = io.StringIO()\n"
-             "main(['lookup', '--no-user-kb', 'list index out of range'])\n"
-             "sys.__stdout__.write(' '.join(sorted({m.split('.')[0] for m in sys.modules})))")
+    probe = (
+        "import sys, io\nfrom osdoctor.cli import main\nsys.stdout = io.StringIO()\n"
+        "main(['lookup', '--no-user-kb', 'list index out of range'])\n"
+        "sys.__stdout__.write(' '.join(sorted({m.split('.')[0] for m in sys.modules})))"
+    )
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OSDOCTOR_HOME": "/nonexistent-osdoctor-home"}
-    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                            env=env, check=True, timeout=60).stdout.split()
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        timeout=60,
+    ).stdout.split()
     assert "osdoctor" in loaded
     for name in ("textual", "httpx", "keystoneauth1", "rich"):
         assert name not in loaded, f"osdoctor lookup imported {name}"
@@ -189,8 +225,10 @@ SEED_SYMPTOMS = [
     ("list index out of range", {"heat.hook-poll-needs-name", "heat.hook-poll-start-event-gone"}),
     ("Retry-After", {"ironic.retry-after-typeerror"}),
     ("locked (HTTP 409)", {"ironic.retry-loop-exhausted"}),
-    ("Location not returned with redirect",
-     {"heat.hook-redirect-missing", "heat.redirect-without-location"}),
+    (
+        "Location not returned with redirect",
+        {"heat.hook-redirect-missing", "heat.redirect-without-location"},
+    ),
     ("Missing value auth-url", {"osc.auth-not-configured"}),
     ("public endpoint for orchestration service not found", {"osc.endpoint-not-found"}),
     ("Stack not found: web", {"heat.delete-not-found"}),

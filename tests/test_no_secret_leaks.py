@@ -42,8 +42,11 @@ from tests.secret_corpus import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-LOG = ("START with options: --debug stack create --wait -t t.yaml web\n"
-       + "\n".join(case.line for case in CASES) + "\nEND return value: 1\n").encode()
+LOG = (
+    "START with options: --debug stack create --wait -t t.yaml web\n"
+    + "\n".join(case.line for case in CASES)
+    + "\nEND return value: 1\n"
+).encode()
 
 
 def strings(obj: Any, seen: set[int] | None = None) -> list[str]:
@@ -86,9 +89,11 @@ def test_parsed_trace_holds_no_secret() -> None:
 @pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
 def test_no_secret_in_any_report_format(fmt: str) -> None:
     report = diagnose(parse_stream(io.BytesIO(LOG), "-"), load_knowledge(user=False))
-    out = {"text": lambda: render_text(report, colour=True, why_not=True),
-           "markdown": lambda: render_markdown(report, why_not=True),
-           "json": lambda: render_json(report)}[fmt]()
+    out = {
+        "text": lambda: render_text(report, colour=True, why_not=True),
+        "markdown": lambda: render_markdown(report, why_not=True),
+        "json": lambda: render_json(report),
+    }[fmt]()
     assert leaks(out) == []
     if fmt == "json":
         json.loads(out)
@@ -96,8 +101,13 @@ def test_no_secret_in_any_report_format(fmt: str) -> None:
 
 def test_no_secret_in_the_anonymised_report(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OSDOCTOR_HOME": str(tmp_path)}
-    proc = subprocess.run([sys.executable, "-m", "osdoctor", "explain", "-", "--anonymize"],
-                          input=LOG, capture_output=True, env=env, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "osdoctor", "explain", "-", "--anonymize"],
+        input=LOG,
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
     assert proc.returncode in (0, 1), proc.stderr.decode()
     assert leaks(proc.stdout.decode()) == []
     for mapping in (tmp_path / "data" / "exports").glob("*.json"):
@@ -117,15 +127,39 @@ def test_saved_session_of_a_lab_run_holds_no_fake_secret(tmp_path: Path) -> None
     stub.start()
     try:
         auth_url = stub.values["auth_url"]
-        env = {"PATH": f"{openstack.parent}:/usr/bin:/bin", "HOME": str(tmp_path),
-               "PYTHONPATH": str(ROOT), "OSDOCTOR_HOME": str(tmp_path / "osd"),
-               "OS_AUTH_URL": auth_url, "OS_USERNAME": fakes.USER_NAME,
-               "OS_PROJECT_NAME": fakes.PROJECT_NAME, "OS_USER_DOMAIN_NAME": "Default",
-               "OS_PROJECT_DOMAIN_NAME": "Default", "OS_IDENTITY_API_VERSION": "3"}
+        env = {
+            "PATH": f"{openstack.parent}:/usr/bin:/bin",
+            "HOME": str(tmp_path),
+            "PYTHONPATH": str(ROOT),
+            "OSDOCTOR_HOME": str(tmp_path / "osd"),
+            "OS_AUTH_URL": auth_url,
+            "OS_USERNAME": fakes.USER_NAME,
+            "OS_PROJECT_NAME": fakes.PROJECT_NAME,
+            "OS_USER_DOMAIN_NAME": "Default",
+            "OS_PROJECT_DOMAIN_NAME": "Default",
+            "OS_IDENTITY_API_VERSION": "3",
+        }
         proc = subprocess.run(
-            [sys.executable, "-m", "osdoctor", "run", "--no-tui", "--format", "json", "--",
-             "openstack", "--os-password", fakes.PASSWORD, "token", "issue"],
-            capture_output=True, env=env, timeout=180, stdin=subprocess.DEVNULL)
+            [
+                sys.executable,
+                "-m",
+                "osdoctor",
+                "run",
+                "--no-tui",
+                "--format",
+                "json",
+                "--",
+                "openstack",
+                "--os-password",
+                fakes.PASSWORD,
+                "token",
+                "issue",
+            ],
+            capture_output=True,
+            env=env,
+            timeout=180,
+            stdin=subprocess.DEVNULL,
+        )
     finally:
         stub.stop()
     assert proc.returncode in (0, 1), proc.stderr.decode()
@@ -150,8 +184,9 @@ def test_every_secret_case_has_its_fixture_carrying_a_secret() -> None:
     for path in FIXTURES:
         raw = path.read_text(encoding="utf-8", errors="replace")
         command = path.with_suffix(".expected.yaml").read_text(encoding="utf-8")
-        assert fixture_leaks(raw) or fixture_leaks(command), \
+        assert fixture_leaks(raw) or fixture_leaks(command), (
             f"{path.name} carries none of the lab's fake secrets"
+        )
 
 
 def _explain(capsys: pytest.CaptureFixture[str], args: list[str]) -> tuple[int, str, str]:
@@ -164,11 +199,17 @@ def _explain(capsys: pytest.CaptureFixture[str], args: list[str]) -> tuple[int, 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=IDS)
 @pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
-@pytest.mark.parametrize("extra", [[], ["--anonymize"], ["--why-not"]],
-                         ids=["plain", "anonymize", "why-not"])
+@pytest.mark.parametrize(
+    "extra", [[], ["--anonymize"], ["--why-not"]], ids=["plain", "anonymize", "why-not"]
+)
 def test_explain_of_a_secret_fixture_shows_no_secret(
-        path: Path, fmt: str, extra: list[str], capsys: pytest.CaptureFixture[str],
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path: Path,
+    fmt: str,
+    extra: list[str],
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setenv("OSDOCTOR_HOME", str(tmp_path))
     code, out, err = _explain(capsys, [str(path), "--format", fmt, *extra])
     # 2: a client's output with no debug record (swift tempurl signs locally) is
@@ -182,7 +223,8 @@ def test_explain_of_a_secret_fixture_shows_no_secret(
 
 @pytest.mark.parametrize("path", FIXTURES, ids=IDS)
 def test_explain_from_stdin_shows_no_secret(
-        path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(path.read_bytes())))
     code, out, err = _explain(capsys, ["-", "--format", "json"])
     assert code in (0, 1, 2), err
@@ -205,8 +247,9 @@ def test_the_runbook_built_from_the_secret_fixtures_shows_no_secret(tmp_path: Pa
         assert fixture_leaks(text, " ".join(p.name for p in FIXTURES)) == [], name
 
 
-def _run_case(case: Case, tmp_path: Path,
-              fmt: str = "json") -> tuple[subprocess.CompletedProcess[bytes], Path]:
+def _run_case(
+    case: Case, tmp_path: Path, fmt: str = "json"
+) -> tuple[subprocess.CompletedProcess[bytes], Path]:
     """Run the case's real client through ``osdoctor run --no-tui`` against its stub,
     as the lab's capture would run it; returns the run and osdoctor's home."""
     from osdoctor.lab.capture import client_bin_dir, prepare_run
@@ -221,9 +264,26 @@ def _run_case(case: Case, tmp_path: Path,
         args, env = prepare_run(case, stub.values, home, work)
         env.update({"PYTHONPATH": str(ROOT), "OSDOCTOR_HOME": str(osd)})
         proc = subprocess.run(
-            [sys.executable, "-m", "osdoctor", "run", "--no-tui", "--yes", "--no-user-kb",
-             "--format", fmt, "--", str(client_bin_dir() / case.command[0]), *args],
-            capture_output=True, env=env, cwd=work, timeout=180, stdin=subprocess.DEVNULL)
+            [
+                sys.executable,
+                "-m",
+                "osdoctor",
+                "run",
+                "--no-tui",
+                "--yes",
+                "--no-user-kb",
+                "--format",
+                fmt,
+                "--",
+                str(client_bin_dir() / case.command[0]),
+                *args,
+            ],
+            capture_output=True,
+            env=env,
+            cwd=work,
+            timeout=180,
+            stdin=subprocess.DEVNULL,
+        )
     finally:
         stub.stop()
     return proc, osd
@@ -231,8 +291,8 @@ def _run_case(case: Case, tmp_path: Path,
 
 @pytest.mark.parametrize("case", secret_cases(), ids=lambda case: case.id)
 def test_a_live_run_of_a_secret_case_shows_and_saves_no_secret(
-        case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     proc, osd = _run_case(case, tmp_path)
     assert proc.returncode in (0, 1), proc.stderr.decode()
     out, err = proc.stdout.decode(), proc.stderr.decode()

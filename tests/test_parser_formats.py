@@ -18,11 +18,15 @@ from osdoctor.parse.lines import read_lines, text_lines
 from osdoctor.parse.parser import Parser, parse_lines
 from osdoctor.parse.prefixes import PrefixStripper
 
-KS_REQ = ('REQ: curl -g -i -X GET http://127.0.0.1:8004/v1/p1/stacks/x/events?limit=1 '
-          '-H "Accept: application/json" -H "X-Auth-Token: {SHA256}abc"')
+KS_REQ = (
+    "REQ: curl -g -i -X GET http://127.0.0.1:8004/v1/p1/stacks/x/events?limit=1 "
+    '-H "Accept: application/json" -H "X-Auth-Token: {SHA256}abc"'
+)
 URLLIB3 = 'http://127.0.0.1:8004 "GET /v1/p1/stacks/x/events?limit=1 HTTP/1.1" 404 117'
-KS_RESP = ("RESP: [404] Content-Length: 117 Content-Type: application/json "
-           "Date: Mon, 30 Nov 2026 02:00:58 GMT X-Openstack-Request-Id: req-1")
+KS_RESP = (
+    "RESP: [404] Content-Length: 117 Content-Type: application/json "
+    "Date: Mon, 30 Nov 2026 02:00:58 GMT X-Openstack-Request-Id: req-1"
+)
 KS_BODY = 'RESP BODY: {"explanation": "The resource could not be found.", "code": 404}'
 
 
@@ -37,27 +41,58 @@ def parse(*lines: str) -> Parser:
 @pytest.mark.parametrize(
     "text,method,url,header,data",
     [
-        ('curl -g -i -X GET http://h:5000/v3 -H "Accept: application/json"',
-         "GET", "http://h:5000/v3", ("Accept", "application/json"), None),
-        ("curl -g -i -X POST \"http://h/v1/nodes?x=1\" -H \"Content-Type: application/json\" "
-         "-d '{\"driver\": \"fake\"}'", "POST", "http://h/v1/nodes?x=1",
-         ("Content-Type", "application/json"), '{"driver": "fake"}'),
+        (
+            'curl -g -i -X GET http://h:5000/v3 -H "Accept: application/json"',
+            "GET",
+            "http://h:5000/v3",
+            ("Accept", "application/json"),
+            None,
+        ),
+        (
+            'curl -g -i -X POST "http://h/v1/nodes?x=1" -H "Content-Type: application/json" '
+            '-d \'{"driver": "fake"}\'',
+            "POST",
+            "http://h/v1/nodes?x=1",
+            ("Content-Type", "application/json"),
+            '{"driver": "fake"}',
+        ),
         # heatclient's own HTTP client: single quotes, URL last, data before it.
-        ("curl -g -i -X PUT -H 'X-Auth-Key: k' -d '{\"a\": 1}' http://h:8004/v1/p/stacks/x",
-         "PUT", "http://h:8004/v1/p/stacks/x", ("X-Auth-Key", "k"), '{"a": 1}'),
+        (
+            "curl -g -i -X PUT -H 'X-Auth-Key: k' -d '{\"a\": 1}' http://h:8004/v1/p/stacks/x",
+            "PUT",
+            "http://h:8004/v1/p/stacks/x",
+            ("X-Auth-Key", "k"),
+            '{"a": 1}',
+        ),
         # swiftclient: URL first, bare DELETE, -I for HEAD.
-        ('curl -i http://h:8080/v1/AUTH_p/c -X PUT -H "X-Auth-Token: abc..."',
-         "PUT", "http://h:8080/v1/AUTH_p/c", ("X-Auth-Token", "abc..."), None),
-        ('curl -i DELETE http://h:8080/v1/AUTH_p/c/o', "DELETE", "http://h:8080/v1/AUTH_p/c/o",
-         None, None),
-        ('curl -i -I http://h:8080/v1/AUTH_p', "HEAD", "http://h:8080/v1/AUTH_p", None, None),
+        (
+            'curl -i http://h:8080/v1/AUTH_p/c -X PUT -H "X-Auth-Token: abc..."',
+            "PUT",
+            "http://h:8080/v1/AUTH_p/c",
+            ("X-Auth-Token", "abc..."),
+            None,
+        ),
+        (
+            "curl -i DELETE http://h:8080/v1/AUTH_p/c/o",
+            "DELETE",
+            "http://h:8080/v1/AUTH_p/c/o",
+            None,
+            None,
+        ),
+        ("curl -i -I http://h:8080/v1/AUTH_p", "HEAD", "http://h:8080/v1/AUTH_p", None, None),
         # requests-era: -i without -g
-        ('curl -i http://h:35357/v2.0/tokens -X POST -H "Content-Type: application/json"',
-         "POST", "http://h:35357/v2.0/tokens", ("Content-Type", "application/json"), None),
+        (
+            'curl -i http://h:35357/v2.0/tokens -X POST -H "Content-Type: application/json"',
+            "POST",
+            "http://h:35357/v2.0/tokens",
+            ("Content-Type", "application/json"),
+            None,
+        ),
     ],
 )
-def test_curl_shapes(text: str, method: str, url: str, header: tuple[str, str] | None,
-                     data: str | None) -> None:
+def test_curl_shapes(
+    text: str, method: str, url: str, header: tuple[str, str] | None, data: str | None
+) -> None:
     curl = parse_curl(text)
     assert curl is not None
     assert (curl.method, curl.url, curl.data) == (method, url, data)
@@ -74,12 +109,21 @@ def test_curl_without_url_is_not_a_request() -> None:
 @pytest.mark.parametrize(
     "raw,key,value",
     [
-        ("Content-Length: 117 Date: Mon, 30 Nov 2026 02:00:58 GMT Location: http://h/x/y",
-         "Location", "http://h/x/y"),
-        ("Content-Length: 117 Date: Mon, 30 Nov 2026 02:00:58 GMT Location: http://h/x/y",
-         "Date", "Mon, 30 Nov 2026 02:00:58 GMT"),
-        ("CaseInsensitiveDict({'content-length': '114', 'www-authenticate': 'Keystone uri=x'})",
-         "www-authenticate", "Keystone uri=x"),
+        (
+            "Content-Length: 117 Date: Mon, 30 Nov 2026 02:00:58 GMT Location: http://h/x/y",
+            "Location",
+            "http://h/x/y",
+        ),
+        (
+            "Content-Length: 117 Date: Mon, 30 Nov 2026 02:00:58 GMT Location: http://h/x/y",
+            "Date",
+            "Mon, 30 Nov 2026 02:00:58 GMT",
+        ),
+        (
+            "CaseInsensitiveDict({'content-length': '114', 'www-authenticate': 'Keystone uri=x'})",
+            "www-authenticate",
+            "Keystone uri=x",
+        ),
         ("{'Content-Type': 'text/plain', 'X-Trans-Id': 'tx1'}", "X-Trans-Id", "tx1"),
     ],
 )
@@ -88,9 +132,16 @@ def test_response_header_shapes(raw: str, key: str, value: str) -> None:
 
 
 def test_keystoneauth_exchange_is_paired_with_status_headers_and_body() -> None:
-    p = parse("x", KS_REQ, "Starting new HTTP connection (1): 127.0.0.1:8004", URLLIB3, KS_RESP,
-              KS_BODY, "GET call to orchestration for "
-              "http://127.0.0.1:8004/v1/p1/stacks/x/events?limit=1 used request id req-1")
+    p = parse(
+        "x",
+        KS_REQ,
+        "Starting new HTTP connection (1): 127.0.0.1:8004",
+        URLLIB3,
+        KS_RESP,
+        KS_BODY,
+        "GET call to orchestration for "
+        "http://127.0.0.1:8004/v1/p1/stacks/x/events?limit=1 used request id req-1",
+    )
     (ex,) = p.trace.exchanges
     assert (ex.request.method, ex.status, ex.first_line, ex.last_line) == ("GET", 404, 2, 6)
     assert ex.response is not None and ex.response.header("x-openstack-request-id") == "req-1"
@@ -101,11 +152,16 @@ def test_keystoneauth_exchange_is_paired_with_status_headers_and_body() -> None:
 
 
 def test_auth_request_without_req_line_and_catalog() -> None:
-    token = ('{"token": {"catalog": [{"type": "orchestration", "endpoints": [{"url": '
-             '"http://127.0.0.1:9999/heat-api/v1/p1", "interface": "public"}]}]}}')
-    p = parse("Making authentication request to http://127.0.0.1:5000/v3/auth/tokens",
-              'http://127.0.0.1:5000 "POST /v3/auth/tokens HTTP/1.1" 201 900', token,
-              "REQ: curl -g -i -X GET http://127.0.0.1:9999/heat-api/v1/p1/stacks/s1")
+    token = (
+        '{"token": {"catalog": [{"type": "orchestration", "endpoints": [{"url": '
+        '"http://127.0.0.1:9999/heat-api/v1/p1", "interface": "public"}]}]}}'
+    )
+    p = parse(
+        "Making authentication request to http://127.0.0.1:5000/v3/auth/tokens",
+        'http://127.0.0.1:5000 "POST /v3/auth/tokens HTTP/1.1" 201 900',
+        token,
+        "REQ: curl -g -i -X GET http://127.0.0.1:9999/heat-api/v1/p1/stacks/s1",
+    )
     auth, get = p.trace.exchanges
     assert (auth.request.method, auth.status, auth.request.logged_as) == ("POST", 201, "auth")
     assert p.trace.catalog == {"orchestration": ["http://127.0.0.1:9999/heat-api/v1/p1"]}
@@ -113,24 +169,35 @@ def test_auth_request_without_req_line_and_catalog() -> None:
 
 
 def test_redirect_hop_is_linked() -> None:
-    p = parse("REQ: curl -g -i -X GET http://h/v1/p/stacks/s",
-              'http://h:80 "GET /v1/p/stacks/s HTTP/1.1" 302 0',
-              "RESP: [302] Location: http://h/v1/p/stacks/s/id1",
-              "REQ: curl -g -i -X GET http://h/v1/p/stacks/s/id1")
+    p = parse(
+        "REQ: curl -g -i -X GET http://h/v1/p/stacks/s",
+        'http://h:80 "GET /v1/p/stacks/s HTTP/1.1" 302 0',
+        "RESP: [302] Location: http://h/v1/p/stacks/s/id1",
+        "REQ: curl -g -i -X GET http://h/v1/p/stacks/s/id1",
+    )
     assert p.trace.exchanges[1].redirected_from == 0
 
 
 @pytest.mark.parametrize(
     "line,kind",
     [
-        ("Unable to establish connection to http://h:5000/v3/auth/tokens: "
-         "HTTPConnectionPool(...): Failed to establish a new connection: "
-         "[Errno 111] Connection refused", "connection-refused"),
+        (
+            "Unable to establish connection to http://h:5000/v3/auth/tokens: "
+            "HTTPConnectionPool(...): Failed to establish a new connection: "
+            "[Errno 111] Connection refused",
+            "connection-refused",
+        ),
         ("Request to http://h:5000/v3/auth/tokens timed out", "timeout"),
-        ("SSL exception connecting to https://h:5000/v3/auth/tokens: "
-         "[SSL: CERTIFICATE_VERIFY_FAILED]", "tls"),
-        ("Unable to establish connection to http://h:5000/v3/auth/tokens: "
-         "[Errno -2] Name or service not known", "dns"),
+        (
+            "SSL exception connecting to https://h:5000/v3/auth/tokens: "
+            "[SSL: CERTIFICATE_VERIFY_FAILED]",
+            "tls",
+        ),
+        (
+            "Unable to establish connection to http://h:5000/v3/auth/tokens: "
+            "[Errno -2] Name or service not known",
+            "dns",
+        ),
     ],
 )
 def test_transport_errors(line: str, kind: str) -> None:
@@ -142,25 +209,39 @@ def test_transport_errors(line: str, kind: str) -> None:
 
 
 def test_traceback_command_and_exit() -> None:
-    p = parse("START with options: --debug stack hook poll 1234",
-              "Traceback (most recent call last):",
-              '  File "/x/heatclient/osc/v1/stack.py", line 10, in take_action',
-              "    hook = x[0]",
-              "IndexError: list index out of range",
-              "clean_up PollHook: list index out of range",
-              "END return value: 1")
+    p = parse(
+        "START with options: --debug stack hook poll 1234",
+        "Traceback (most recent call last):",
+        '  File "/x/heatclient/osc/v1/stack.py", line 10, in take_action',
+        "    hook = x[0]",
+        "IndexError: list index out of range",
+        "clean_up PollHook: list index out of range",
+        "END return value: 1",
+    )
     t = p.trace
     assert t.command == "openstack stack hook poll 1234" and t.client == "openstackclient"
     (tb,) = t.tracebacks
     assert (tb.exc_type, tb.message, tb.first_line, tb.last_line) == (
-        "IndexError", "list index out of range", 2, 5)
+        "IndexError",
+        "list index out of range",
+        2,
+        5,
+    )
     assert tb.frames[0].function == "take_action"
     assert (t.exit_code, t.exit_line) == (1, 7)
 
 
 def test_multiline_json_body_is_one_body() -> None:
-    p = parse(KS_REQ, URLLIB3, KS_RESP, "RESP BODY: {", '  "code": 404,', '  "title": "x"', "}",
-              "END return value: 1")
+    p = parse(
+        KS_REQ,
+        URLLIB3,
+        KS_RESP,
+        "RESP BODY: {",
+        '  "code": 404,',
+        '  "title": "x"',
+        "}",
+        "END return value: 1",
+    )
     ex = p.trace.exchanges[0]
     assert ex.response is not None and ex.response.body is not None
     assert ex.response.body.json() == {"code": 404, "title": "x"}
@@ -168,9 +249,16 @@ def test_multiline_json_body_is_one_body() -> None:
 
 
 def test_heat_legacy_response_dump() -> None:
-    p = parse("curl -g -i -X GET -H 'Accept: application/json' http://h:8004/v1/p/stacks/s",
-              "", "HTTP/1.1 404 Not Found", "Content-Type: application/json", "",
-              '{"code": 404}', "", "ERROR: The Stack (s) could not be found.")
+    p = parse(
+        "curl -g -i -X GET -H 'Accept: application/json' http://h:8004/v1/p/stacks/s",
+        "",
+        "HTTP/1.1 404 Not Found",
+        "Content-Type: application/json",
+        "",
+        '{"code": 404}',
+        "",
+        "ERROR: The Stack (s) could not be found.",
+    )
     ex = p.trace.exchanges[0]
     assert ex.status == 404 and ex.response is not None
     assert ex.response.header("content-type") == "application/json"
@@ -179,10 +267,12 @@ def test_heat_legacy_response_dump() -> None:
 
 
 def test_swift_logs_request_after_the_pool_line() -> None:
-    p = parse('http://h:8080 "PUT /v1/AUTH_p/c/o HTTP/1.1" 201 0',
-              'REQ: curl -i http://h:8080/v1/AUTH_p/c/o -X PUT -H "Content-Length: 3"',
-              "RESP STATUS: 201 Created",
-              "RESP HEADERS: {'Etag': 'abc', 'X-Trans-Id': 'tx1'}")
+    p = parse(
+        'http://h:8080 "PUT /v1/AUTH_p/c/o HTTP/1.1" 201 0',
+        'REQ: curl -i http://h:8080/v1/AUTH_p/c/o -X PUT -H "Content-Length: 3"',
+        "RESP STATUS: 201 Created",
+        "RESP HEADERS: {'Etag': 'abc', 'X-Trans-Id': 'tx1'}",
+    )
     (ex,) = p.trace.exchanges
     assert (ex.request.logged_as, ex.status, ex.service) == ("curl", 201, "object-store")
     assert ex.response is not None and ex.response.header("X-Trans-Id") == "tx1"
@@ -218,11 +308,19 @@ def test_log_file_times_become_offsets() -> None:
 
 
 def test_session_metadata_gives_command_and_exit() -> None:
-    p = parse("#osdoctor-session 1", '#command ["heat", "--debug", "stack-list"]',
-              "0.010 2 " + KS_REQ, "#exit 0 1.250")
+    p = parse(
+        "#osdoctor-session 1",
+        '#command ["heat", "--debug", "stack-list"]',
+        "0.010 2 " + KS_REQ,
+        "#exit 0 1.250",
+    )
     t = p.trace
-    assert (t.command, t.client, t.exit_code, t.format) == ("heat stack-list", "heatclient", 0,
-                                                            "session")
+    assert (t.command, t.client, t.exit_code, t.format) == (
+        "heat stack-list",
+        "heatclient",
+        0,
+        "session",
+    )
     assert t.exchanges[0].time == 0.01
 
 
@@ -253,8 +351,10 @@ def test_request_line_wrapped_mid_word_is_joined(width: int) -> None:
 
 def test_token_body_without_a_pool_line_answers_the_auth_request() -> None:
     """The heat shell logs no urllib3 lines: the logged token still means 201."""
-    token = ('{"token": {"catalog": [{"type": "orchestration", "endpoints": [{"url": '
-             '"http://h:8004/v1/p1", "interface": "public"}]}]}}')
+    token = (
+        '{"token": {"catalog": [{"type": "orchestration", "endpoints": [{"url": '
+        '"http://h:8004/v1/p1", "interface": "public"}]}]}}'
+    )
     p = parse("Making authentication request to http://h:5000/v3/auth/tokens", token)
     (auth,) = p.trace.exchanges
     assert auth.status == 201 and auth.response is not None
@@ -264,10 +364,12 @@ def test_token_body_without_a_pool_line_answers_the_auth_request() -> None:
 
 @pytest.mark.parametrize(
     "agent,client",
-    [("python-swiftclient-4.11.0", "swiftclient"),
-     ("python-heatclient keystoneauth1/5.18.1 python-requests/2.34.2", "heatclient"),
-     ("openstacksdk/4.22.0 keystoneauth1/5.18.1", "openstackclient"),
-     ("curl/8.0", "unknown")],
+    [
+        ("python-swiftclient-4.11.0", "swiftclient"),
+        ("python-heatclient keystoneauth1/5.18.1 python-requests/2.34.2", "heatclient"),
+        ("openstacksdk/4.22.0 keystoneauth1/5.18.1", "openstackclient"),
+        ("curl/8.0", "unknown"),
+    ],
 )
 def test_client_from_the_user_agent_when_no_command_line(agent: str, client: str) -> None:
     p = parse(f'REQ: curl -i http://h:8080/v1/AUTH_p -X GET -H "User-Agent: {agent}"')
@@ -281,13 +383,16 @@ def test_a_log_pasted_through_a_fixed_width_wrap_keeps_its_verdict() -> None:
 
     logs = Path(__file__).resolve().parent / "fixtures" / "logs"
     src = (logs / "heat.stack-update.redirect-missing.log").read_text().splitlines()
-    pasted = "\r\n".join("> " + line[i : i + 100] for line in src
-                          for i in range(0, max(len(line), 1), 100)) + "\r\n"
+    pasted = (
+        "\r\n".join(
+            "> " + line[i : i + 100] for line in src for i in range(0, max(len(line), 1), 100)
+        )
+        + "\r\n"
+    )
     kb = load_knowledge(user=False)
     report = diagnose(parse_lines(read_lines(io.BytesIO(pasted.encode()))), kb)
     assert report.scenario is not None
-    assert (report.scenario.id, report.scenario.branch) == ("heat.stack-update",
-                                                            "redirect-missing")
+    assert (report.scenario.id, report.scenario.branch) == ("heat.stack-update", "redirect-missing")
     assert "heat.redirect-without-location" in {f.id for f in report.findings}
     assert any("wrapped at 100" in p for p in report.trace.problems)
 

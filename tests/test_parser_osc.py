@@ -16,19 +16,29 @@ from osdoctor.parse.parser import Parser
 URL = "http://127.0.0.1:9/identity/v3"
 TLS_URL = "https://127.0.0.1:47391/identity/v3"
 REQ = 'REQ: curl -g -i -X GET {url} -H "Accept: application/json"'
-FAILED = ("Failed to discover available identity versions when contacting {url}. "
-          "Attempting to parse version from URL.")
-SUMMARY = ("Could not find versioned identity endpoints when attempting to authenticate. "
-           "Please check that your auth_url is correct. ")
-REFUSED = ("Unable to establish connection to {url}: HTTPConnectionPool(host='127.0.0.1', "
-           "port=9): Max retries exceeded with url: /identity/v3 (Caused by NewConnectionError("
-           "\"HTTPConnection(host='127.0.0.1', port=9): Failed to establish a new connection: "
-           "[Errno 111] Connection refused\"))")
-DROPPED = ("Unable to establish connection to {url}: ('Connection aborted.', "
-           "RemoteDisconnected('Remote end closed connection without response'))")
-TLS = ("SSL exception connecting to {url}: HTTPSConnectionPool(host='127.0.0.1', port=47391): "
-       "Max retries exceeded with url: /identity/v3 (Caused by SSLError(SSLError(1, "
-       "'[SSL: WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1006)')))")
+FAILED = (
+    "Failed to discover available identity versions when contacting {url}. "
+    "Attempting to parse version from URL."
+)
+SUMMARY = (
+    "Could not find versioned identity endpoints when attempting to authenticate. "
+    "Please check that your auth_url is correct. "
+)
+REFUSED = (
+    "Unable to establish connection to {url}: HTTPConnectionPool(host='127.0.0.1', "
+    "port=9): Max retries exceeded with url: /identity/v3 (Caused by NewConnectionError("
+    "\"HTTPConnection(host='127.0.0.1', port=9): Failed to establish a new connection: "
+    '[Errno 111] Connection refused"))'
+)
+DROPPED = (
+    "Unable to establish connection to {url}: ('Connection aborted.', "
+    "RemoteDisconnected('Remote end closed connection without response'))"
+)
+TLS = (
+    "SSL exception connecting to {url}: HTTPSConnectionPool(host='127.0.0.1', port=47391): "
+    "Max retries exceeded with url: /identity/v3 (Caused by SSLError(SSLError(1, "
+    "'[SSL: WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1006)')))"
+)
 
 
 def kinds(*lines: str) -> list[str | None]:

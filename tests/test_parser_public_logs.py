@@ -47,90 +47,172 @@ class Expected:
 
 EXPECTED: dict[str, Expected] = {
     "nova-2013-flavor-list-401-no-admin-role": Expected(
-        "novaclient", "nova flavor-list", [("POST", "/v2.0/tokens", 401)],
+        "novaclient",
+        "nova flavor-list",
+        [("POST", "/v2.0/tokens", 401)],
         [("error", r"^ERROR: Invalid OpenStack Nova credentials\.$"), ("command", "flavor-list")],
-        [("client", "CommandError", "main")]),
+        [("client", "CommandError", "main")],
+    ),
     "nova-2013-list-hang-unreachable-publicurl": Expected(
-        "novaclient", "nova list",
+        "novaclient",
+        "nova list",
         [("POST", "/v2.0/tokens", 200), ("GET", "/servers/detail", "no-answer")],
-        detail="240.0.1.5"),
+        detail="240.0.1.5",
+    ),
     "nova-2014-volume-list-endpointnotfound-jumpgate": Expected(
-        "novaclient", "nova volume-list", [], [("error", r"^ERROR \(EndpointNotFound\):")],
-        [("client", "EndpointNotFound", "url_for")]),
+        "novaclient",
+        "nova volume-list",
+        [],
+        [("error", r"^ERROR \(EndpointNotFound\):")],
+        [("client", "EndpointNotFound", "url_for")],
+    ),
     "nova-2016-list-connectfailure-timeout-py2-nohandlers": Expected(
-        "novaclient", "nova --insecure list", [("GET", "/v3/auth/tokens", "timeout")],
-        [("error", r"^ERROR \(ConnectFailure\): Unable to establish connection"),
-         ("text", r"^No handlers could be found for logger")]),
+        "novaclient",
+        "nova --insecure list",
+        [("GET", "/v3/auth/tokens", "timeout")],
+        [
+            ("error", r"^ERROR \(ConnectFailure\): Unable to establish connection"),
+            ("text", r"^No handlers could be found for logger"),
+        ],
+    ),
     "heatclient-2016-stack-create-resource-type-not-found": Expected(
-        "heatclient", "heat stack-create my-openshift", [],
-        [("error", r"The Resource Type +\(OOShift::ContainerPort\) could not be found")]),
+        "heatclient",
+        "heat stack-create my-openshift",
+        [],
+        [("error", r"The Resource Type +\(OOShift::ContainerPort\) could not be found")],
+    ),
     "gnocchi-2017-resource-list-401": Expected(
-        "gnocchiclient", "gnocchi resource list", [("GET", "/v1/resource/generic", 401)]),
+        "gnocchiclient", "gnocchi resource list", [("GET", "/v1/resource/generic", 401)]
+    ),
     "osc-2017-user-list-typeerror-app_name-lib-conflict": Expected(
-        "openstackclient", "openstack user list", [],
-        [("clean_up", r"^clean_up ListUser: __init__\(\) got an unexpected keyword argument"),
-         ("end", "^END return value: 1$"), ("elision", r"^\.{6}$")],
-        [("client", "TypeError", "__init__"), ("client", "TypeError", "__init__")]),
+        "openstackclient",
+        "openstack user list",
+        [],
+        [
+            ("clean_up", r"^clean_up ListUser: __init__\(\) got an unexpected keyword argument"),
+            ("end", "^END return value: 1$"),
+            ("elision", r"^\.{6}$"),
+        ],
+        [("client", "TypeError", "__init__"), ("client", "TypeError", "__init__")],
+    ),
     "osc-2017-image-create-from-volume-nonetype-subscriptable": Expected(
-        "openstackclient", "openstack image create --volume", [],
+        "openstackclient",
+        "openstack image create --volume",
+        [],
         [("text", r"^'NoneType' object is not subscriptable$")],
-        [("client", "TypeError", "take_action")]),
+        [("client", "TypeError", "take_action")],
+    ),
     "osc-2018-server-add-volume-benign-404-success": Expected(
-        "openstackclient", "openstack server add volume vm-ml-1 liangr",
-        [("GET", "/identity", 300), ("POST", "/v3/auth/tokens", 201),
-         ("GET", "/servers/vm-ml-1", 404), ("GET", "/servers", 200), ("GET", "/servers", 200),
-         ("GET", "/servers/83486e6e-2600-4149-a578-dbc67b506004", 200),
-         ("GET", "/volumes/liangr", 404), ("GET", "/volumes/detail", 200),
-         ("POST", "/os-volume_attachments", 200)],
-        [("end", "^END return value: 0$")]),
+        "openstackclient",
+        "openstack server add volume vm-ml-1 liangr",
+        [
+            ("GET", "/identity", 300),
+            ("POST", "/v3/auth/tokens", 201),
+            ("GET", "/servers/vm-ml-1", 404),
+            ("GET", "/servers", 200),
+            ("GET", "/servers", 200),
+            ("GET", "/servers/83486e6e-2600-4149-a578-dbc67b506004", 200),
+            ("GET", "/volumes/liangr", 404),
+            ("GET", "/volumes/detail", 200),
+            ("POST", "/os-volume_attachments", 200),
+        ],
+        [("end", "^END return value: 0$")],
+    ),
     "cinder-2018-list-endpointnotfound-volumev3-logging-prefix": Expected(
-        "cinderclient", "cinder list",
+        "cinderclient",
+        "cinder list",
         [("GET", "/v3", 200), ("POST", "/v3/auth/tokens", 201)],
-        [("error", "^ERROR: publicURL endpoint for volumev3 service not found$"),
-         ("elision", r"^\[\.\.\. collector")],
-        [("client", "EndpointNotFound", "endpoint_data_for"),
-         ("client", "", "get_volume_api_version_from_endpoint")]),
+        [
+            ("error", "^ERROR: publicURL endpoint for volumev3 service not found$"),
+            ("elision", r"^\[\.\.\. collector"),
+        ],
+        [
+            ("client", "EndpointNotFound", "endpoint_data_for"),
+            ("client", "", "get_volume_api_version_from_endpoint"),
+        ],
+    ),
     "osc-2020-catalog-list-ssl-wrong-version-number": Expected(
-        "unknown", None, [("GET", "/v3/auth/tokens", "tls")], detail="wrong-version"),
+        "unknown", None, [("GET", "/v3/auth/tokens", "tls")], detail="wrong-version"
+    ),
     "osc-2020-image-create-proxy-tunnel-403": Expected(
-        "openstackclient", "openstack image create --container-format bare",
-        [("GET", "/v3/auth/tokens", "proxy")], detail="403 Forbidden"),
+        "openstackclient",
+        "openstack image create --container-format bare",
+        [("GET", "/v3/auth/tokens", "proxy")],
+        detail="403 Forbidden",
+    ),
     "ironic-2019-terraform-gophercloud-409-node-locked": Expected(
-        "unknown", None, [("PUT", "/states/provision", 409)],
-        [("text", r'^\{"error_message": .*is locked by host')]),
+        "unknown",
+        None,
+        [("PUT", "/states/provision", 409)],
+        [("text", r'^\{"error_message": .*is locked by host')],
+    ),
     "ironic-2021-ansible-baremetal-node-set-409-state-transition-wrapped": Expected(
-        "openstackclient", "openstack baremetal node set $i --property", [],
-        [("text", r"can not be updated while a state transition is in progress\. "
-                  r"\(HTTP 409\)\. Attempt 6 of 6$"),
-         ("text", "^Error contacting Ironic server: Node 3dc85665")]),
+        "openstackclient",
+        "openstack baremetal node set $i --property",
+        [],
+        [
+            (
+                "text",
+                r"can not be updated while a state transition is in progress\. "
+                r"\(HTTP 409\)\. Attempt 6 of 6$",
+            ),
+            ("text", "^Error contacting Ironic server: Node 3dc85665"),
+        ],
+    ),
     "osc-2022-server-create-500-nova-missing-neutron-auth": Expected(
-        "openstackclient", "openstack server create --flavor m1.nano", [],
-        [("text", r"^<class 'neutronclient\.common\.exceptions\.Unauthorized'> \(HTTP 500\)"),
-         ("server", r"ERROR nova\.api\.openstack\.wsgi \[req-d8bb1060"),
-         ("command", r"grep ERROR")],
-        [("server", "Unauthorized", "_load_auth_plugin")]),
+        "openstackclient",
+        "openstack server create --flavor m1.nano",
+        [],
+        [
+            ("text", r"^<class 'neutronclient\.common\.exceptions\.Unauthorized'> \(HTTP 500\)"),
+            ("server", r"ERROR nova\.api\.openstack\.wsgi \[req-d8bb1060"),
+            ("command", r"grep ERROR"),
+        ],
+        [("server", "Unauthorized", "_load_auth_plugin")],
+    ),
     "osc-2022-server-create-rc0-then-ERROR-compute-auth_url": Expected(
-        "openstackclient", "openstack server create --flavor m1.nano", [],
-        [("end", "^END return value: 0$"), ("output", r"^\| fault .*Build of instance"),
-         ("server", "Build of instance 77ef07bc.* aborted: Auth plugin requires parameters")]),
+        "openstackclient",
+        "openstack server create --flavor m1.nano",
+        [],
+        [
+            ("end", "^END return value: 0$"),
+            ("output", r"^\| fault .*Build of instance"),
+            ("server", "Build of instance 77ef07bc.* aborted: Auth plugin requires parameters"),
+        ],
+    ),
     "barbican-2022-secret-list-conn-refused-then-404-html": Expected(
-        "openstackclient", "openstack secret list", [("GET", "/secrets", "connection-refused")],
-        [("error", r"^4xx Client error: b'<!DOCTYPE HTML"), ("elision", "^--- \\(after adding")]),
+        "openstackclient",
+        "openstack secret list",
+        [("GET", "/secrets", "connection-refused")],
+        [("error", r"^4xx Client error: b'<!DOCTYPE HTML"), ("elision", "^--- \\(after adding")],
+    ),
     "cgtsclient-stx-host-list-503-html-prints-None": Expected(
-        "cgtsclient", "system host-list", [("GET", "/v1/ihosts", 503)],
-        [("text", "^None$"), ("command", "^system --debug host-list$")]),
+        "cgtsclient",
+        "system host-list",
+        [("GET", "/v1/ihosts", 503)],
+        [("text", "^None$"), ("command", "^system --debug host-list$")],
+    ),
     "osc-2024-server-create-neutron-networknotfound-unresolved": Expected(
-        "openstackclient", "openstack server create --network=private", [],
-        [("debug", r'^RESP BODY: \{"NeutronError": \{"type": "NetworkNotFound"')]),
+        "openstackclient",
+        "openstack server create --network=private",
+        [],
+        [("debug", r'^RESP BODY: \{"NeutronError": \{"type": "NetworkNotFound"')],
+    ),
     "osc-2025-nixos-journald-nameresolution-then-keystone-500": Expected(
-        "openstackclient", "openstack user create --domain default", [("GET", "/v3/auth/tokens",
-                                                                        "dns")],
+        "openstackclient",
+        "openstack user create --domain default",
+        [("GET", "/v3/auth/tokens", "dns")],
         [("text", r"^Internal Server Error \(HTTP 500\)$"), ("command", r"^\+ openstack user")],
-        [("server", "ModuleNotFoundError", "<module>")]),
+        [("server", "ModuleNotFoundError", "<module>")],
+    ),
     "tripleo-2021-undercloud-install-ssl-verify-terminal-wrapped": Expected(
-        "unknown", None, [("GET", ":13000", "tls")], [("text", "^MODULE FAILURE$")],
+        "unknown",
+        None,
+        [("GET", ":13000", "tls")],
+        [("text", "^MODULE FAILURE$")],
         [("client", "keystoneauth1.exceptions.discovery.DiscoveryFailure", "_do_create_plugin")],
-        detail="certificate"),
+        detail="certificate",
+    ),
 }
 
 
@@ -157,18 +239,30 @@ def test_public_log_is_read(name: str) -> None:
     else:
         assert trace.command is not None and trace.command.startswith(expected.command)
         assert trace.command_line is not None
-    got = [(ex.request.method, ex.request.url.partition("?")[0],
-            _outcome(ex.status, ex.error.kind if ex.error else None)) for ex in trace.exchanges]
+    got = [
+        (
+            ex.request.method,
+            ex.request.url.partition("?")[0],
+            _outcome(ex.status, ex.error.kind if ex.error else None),
+        )
+        for ex in trace.exchanges
+    ]
     assert len(got) == len(expected.exchanges), got
-    for (method, url, outcome), (want_method, tail, want) in zip(got, expected.exchanges,
-                                                                 strict=True):
+    for (method, url, outcome), (want_method, tail, want) in zip(
+        got, expected.exchanges, strict=True
+    ):
         assert (method, outcome) == (want_method, want)
         assert url.endswith(tail), (url, tail)
     for kind, pattern in expected.messages:
         assert any(m.kind == kind and re.search(pattern, m.text) for m in trace.messages), (
-            kind, pattern, [(m.kind, m.text[:80]) for m in trace.messages])
-    tracebacks = [(tb.origin, tb.exc_type, tb.client_frame.function if tb.client_frame else "")
-                  for tb in trace.tracebacks]
+            kind,
+            pattern,
+            [(m.kind, m.text[:80]) for m in trace.messages],
+        )
+    tracebacks = [
+        (tb.origin, tb.exc_type, tb.client_frame.function if tb.client_frame else "")
+        for tb in trace.tracebacks
+    ]
     assert tracebacks == expected.tracebacks
     details = [ex.error.detail for ex in trace.exchanges if ex.error is not None]
     if expected.detail is not None:

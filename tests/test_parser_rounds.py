@@ -34,8 +34,10 @@ POLLS = [
     ("osc.server-create.active", "/compute/v2.1/servers/3f6c2a1e"),
 ]
 #: A retry round that prints a new message each time (its request id) is read line by line.
-RETRIES = ("ironic.conflict-retry.exhausted-409",
-           "PATCH http://127.0.0.1:47391/baremetal/v1/nodes/node-1")
+RETRIES = (
+    "ironic.conflict-retry.exhausted-409",
+    "PATCH http://127.0.0.1:47391/baremetal/v1/nodes/node-1",
+)
 
 _REQUEST_ID = re.compile(r"req-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
@@ -49,8 +51,16 @@ def split_round(name: str, marker: str) -> tuple[list[str], list[str], list[str]
     return lines[:second], lines[first:second], lines[second:]
 
 
-def polling_log(name: str, marker: str, rounds: int, *, noise_every: int = 0,
-                odd_line_at: int = -1, other_run_at: int = -1, ends: bool = True) -> bytes:
+def polling_log(
+    name: str,
+    marker: str,
+    rounds: int,
+    *,
+    noise_every: int = 0,
+    odd_line_at: int = -1,
+    other_run_at: int = -1,
+    ends: bool = True,
+) -> bytes:
     head, one_round, tail = split_round(name, marker)
     other = (LOGS / "osc.find-by-name.not-found.log").read_text(encoding="utf-8").split("\n")
     out = list(head)
@@ -112,29 +122,39 @@ def test_a_round_that_prints_something_new_each_time_is_read_line_by_line() -> N
 
 
 @pytest.mark.parametrize("ends", [True, False], ids=["ends", "cut-mid-run"])
-@pytest.mark.parametrize("rounds", [FOLD_KEEP // 2, FOLD_KEEP + 3, 2 * FOLD_KEEP, 2 * FOLD_KEEP + 5,
-                                    5 * FOLD_KEEP])
+@pytest.mark.parametrize(
+    "rounds", [FOLD_KEEP // 2, FOLD_KEEP + 3, 2 * FOLD_KEEP, 2 * FOLD_KEEP + 5, 5 * FOLD_KEEP]
+)
 def test_runs_around_the_fold_thresholds_parse_the_same(rounds: int, ends: bool) -> None:
     assert_same(polling_log(*POLLS[0], rounds=rounds, ends=ends))
 
 
 def test_connection_lines_a_printed_line_and_another_run_parse_the_same() -> None:
-    data = polling_log(*POLLS[0], rounds=5 * FOLD_KEEP, noise_every=7,
-                       odd_line_at=3 * FOLD_KEEP, other_run_at=4 * FOLD_KEEP)
+    data = polling_log(
+        *POLLS[0],
+        rounds=5 * FOLD_KEEP,
+        noise_every=7,
+        odd_line_at=3 * FOLD_KEEP,
+        other_run_at=4 * FOLD_KEEP,
+    )
     parser = assert_same(data)
     assert parser.matched_rounds > FOLD_KEEP
     assert any("CREATE_IN_PROGRESS  state changed" in m.text for m in parser.trace.messages)
 
 
 @settings(max_examples=25, deadline=None)
-@given(block=st.integers(min_value=512, max_value=64 * 1024),
-       odd=st.integers(min_value=-1, max_value=4 * FOLD_KEEP),
-       other=st.integers(min_value=-1, max_value=4 * FOLD_KEEP),
-       noise=st.sampled_from([0, 1, 5, 50]))
-def test_any_block_size_and_interruption_parse_the_same(block: int, odd: int, other: int,
-                                                        noise: int) -> None:
-    data = polling_log(*POLLS[1], rounds=4 * FOLD_KEEP, noise_every=noise, odd_line_at=odd,
-                       other_run_at=other)
+@given(
+    block=st.integers(min_value=512, max_value=64 * 1024),
+    odd=st.integers(min_value=-1, max_value=4 * FOLD_KEEP),
+    other=st.integers(min_value=-1, max_value=4 * FOLD_KEEP),
+    noise=st.sampled_from([0, 1, 5, 50]),
+)
+def test_any_block_size_and_interruption_parse_the_same(
+    block: int, odd: int, other: int, noise: int
+) -> None:
+    data = polling_log(
+        *POLLS[1], rounds=4 * FOLD_KEEP, noise_every=noise, odd_line_at=odd, other_run_at=other
+    )
     assert_same(data, block=block)
 
 
@@ -144,16 +164,22 @@ def log_file(data: bytes, bracket: bool = True) -> bytes:
     for n, line in enumerate(data.split(b"\n")):
         logger = b"urllib3.connectionpool" if line.startswith(b"http") else b"keystoneauth.session"
         context = b" [-]" if bracket else b""
-        stamp = b"2026-11-30 %02d:%02d:%02d.%03d" % (n // 3600000 % 24, n // 60000 % 60,
-                                                    n // 1000 % 60, n % 1000)
+        stamp = b"2026-11-30 %02d:%02d:%02d.%03d" % (
+            n // 3600000 % 24,
+            n // 60000 % 60,
+            n // 1000 % 60,
+            n % 1000,
+        )
         out.append(stamp + b" 4242 DEBUG " + logger + context + b" " + line)
     return b"\n".join(out)
 
 
 @pytest.mark.parametrize("bracket", [True, False], ids=["osc-lib", "no-context"])
 def test_a_log_file_with_prefixes_is_matched_whole_and_parses_the_same(bracket: bool) -> None:
-    data = log_file(polling_log(*POLLS[3], rounds=5 * FOLD_KEEP, noise_every=11,
-                                odd_line_at=3 * FOLD_KEEP), bracket)
+    data = log_file(
+        polling_log(*POLLS[3], rounds=5 * FOLD_KEEP, noise_every=11, odd_line_at=3 * FOLD_KEEP),
+        bracket,
+    )
     parser = assert_same(data)
     assert parser.matched_rounds > 2 * FOLD_KEEP
     assert parser.trace.format == "log-file"
@@ -168,8 +194,13 @@ def test_a_damaged_log_takes_the_line_path_and_parses_the_same() -> None:
 
 @pytest.mark.parametrize("block", [64, 700, 1000, 1 << 20])
 def test_blocks_hold_clean_lines_and_cut_overlong_ones(block: int) -> None:
-    data = (b"a\r\nb\xff\xfe\n\x1b[31mred\x1b[0m\n" + b"x" * 5000 + b"\n"
-            + "\u00e9t\u00e9".encode() + b"\ntail")
+    data = (
+        b"a\r\nb\xff\xfe\n\x1b[31mred\x1b[0m\n"
+        + b"x" * 5000
+        + b"\n"
+        + "\u00e9t\u00e9".encode()
+        + b"\ntail"
+    )
     got: list[tuple[str, int]] = []
     for chunk, cut, head in read_blocks(io.BytesIO(data), max_line=1000, block=block):
         if cut:
@@ -177,8 +208,14 @@ def test_blocks_hold_clean_lines_and_cut_overlong_ones(block: int) -> None:
         else:
             assert chunk.endswith(b"\n")
             got.extend((decode_line(raw), 0) for raw in chunk.split(b"\n")[:-1])
-    assert got == [("a", 0), ("b\ufffd\ufffd", 0), ("red", 0), ("x" * 1000, 4000),
-                   ("\u00e9t\u00e9", 0), ("tail", 0)]
+    assert got == [
+        ("a", 0),
+        ("b\ufffd\ufffd", 0),
+        ("red", 0),
+        ("x" * 1000, 4000),
+        ("\u00e9t\u00e9", 0),
+        ("tail", 0),
+    ]
     numbered = read_numbered(io.BytesIO(data), max_line=1000, block=block)
     assert [(text, cut) for _n, text, cut in numbered] == got
 
@@ -189,7 +226,8 @@ def many_runs(times: int) -> bytes:
 
 
 def test_a_log_of_many_runs_keeps_its_first_and_last_exchanges_and_counts_the_rest(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     data = many_runs(6)
     whole = Parser("x").feed_numbered(read_numbered(io.BytesIO(data)))
     total = len(whole.exchanges) + sum(f.count for f in whole.folds)
@@ -200,8 +238,9 @@ def test_a_log_of_many_runs_keeps_its_first_and_last_exchanges_and_counts_the_re
     assert len(trace.exchanges) <= 550 < len(whole.exchanges)
     assert len(trace.exchanges) + sum(f.count for f in trace.folds) == total
     assert [ex.index for ex in trace.exchanges[:100]] == [ex.index for ex in whole.exchanges[:100]]
-    assert [ex.request.url for ex in trace.exchanges[-400:]] == \
-        [ex.request.url for ex in whole.exchanges[-400:]]
+    assert [ex.request.url for ex in trace.exchanges[-400:]] == [
+        ex.request.url for ex in whole.exchanges[-400:]
+    ]
     window = [f for f in trace.folds if f.after == trace.exchanges[99].index]
     assert window and window[0].count > 0
     assert any("were counted, not kept" in p for p in trace.problems)
@@ -209,7 +248,8 @@ def test_a_log_of_many_runs_keeps_its_first_and_last_exchanges_and_counts_the_re
 
 
 def test_a_log_of_many_runs_keeps_its_first_and_last_printed_lines(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr("osdoctor.parse.parser.KEEP_FIRST_MESSAGES", 100)
     monkeypatch.setattr("osdoctor.parse.parser.KEEP_LAST_MESSAGES", 300)
     monkeypatch.setattr("osdoctor.parse.parser._DROP_AT_ONCE", 50)
@@ -217,12 +257,12 @@ def test_a_log_of_many_runs_keeps_its_first_and_last_printed_lines(
     trace = Parser("x").feed_blocks(read_blocks(io.BytesIO(data)))
     assert len(trace.messages) <= 450
     assert trace.messages[-1].last_line > trace.line_count - 20
-    assert any("printed lines between the first 100 and the last 300" in p
-               for p in trace.problems)
+    assert any("printed lines between the first 100 and the last 300" in p for p in trace.problems)
 
 
 def test_a_log_of_many_runs_keeps_its_first_and_last_tracebacks(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr("osdoctor.parse.parser.KEEP_FIRST_TRACEBACKS", 3)
     monkeypatch.setattr("osdoctor.parse.parser.KEEP_LAST_TRACEBACKS", 10)
     data = many_runs(8)

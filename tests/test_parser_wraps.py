@@ -85,8 +85,11 @@ def kb() -> KnowledgeBase:
 def verdict(text: str, kb: KnowledgeBase) -> tuple[str | None, str | None, list[str]]:
     report = diagnose(parse_stream(io.BytesIO(text.encode()), "pasted.log"), kb)
     scenario = report.scenario
-    return (scenario.id if scenario else None, scenario.branch if scenario else None,
-            [f.id for f in report.findings])
+    return (
+        scenario.id if scenario else None,
+        scenario.branch if scenario else None,
+        [f.id for f in report.findings],
+    )
 
 
 @pytest.mark.parametrize("name", FIXTURES)
@@ -138,10 +141,12 @@ def _line_path(data: bytes) -> object:
     return Parser("nginx.log").feed_numbered(read_numbered(io.BytesIO(data)))
 
 
-@pytest.mark.parametrize("run", [_explain_path, _line_path],
-                         ids=["width-known", "width-found-after"])
-def test_joining_wrapped_lines_grows_linearly(monkeypatch: pytest.MonkeyPatch,
-                                              run: Callable[[bytes], object]) -> None:
+@pytest.mark.parametrize(
+    "run", [_explain_path, _line_path], ids=["width-known", "width-found-after"]
+)
+def test_joining_wrapped_lines_grows_linearly(
+    monkeypatch: pytest.MonkeyPatch, run: Callable[[bytes], object]
+) -> None:
     small = _work(monkeypatch, run, one_length_log(2000))
     large = _work(monkeypatch, run, one_length_log(4000))
     assert small > 0

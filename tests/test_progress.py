@@ -57,8 +57,11 @@ class Terminal(io.StringIO):
 
 @pytest.mark.parametrize("terminal", [True, False])
 def test_explain_shows_the_line_on_a_terminal_only_and_erases_it(
-        terminal: bool, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-        tmp_path: Path) -> None:
+    terminal: bool,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
     monkeypatch.setenv("OSDOCTOR_HOME", str(tmp_path / "home"))
     monkeypatch.setattr(progress, "SHOW_AFTER", 0.0)
     monkeypatch.setattr(progress, "REDRAW_EVERY", 0.0)

@@ -35,63 +35,107 @@ def public_logs() -> Path:
 # explanation or next steps must hold), all case-insensitive.
 CASES: dict[str, tuple[str, list[str], list[str]]] = {
     "nova-2013-flavor-list-401-no-admin-role": (
-        "generic.auth-refused", ["Keystone refused", "project admin", "no role"],
-        ["role assignment list", "project show"]),
+        "generic.auth-refused",
+        ["Keystone refused", "project admin", "no role"],
+        ["role assignment list", "project show"],
+    ),
     "nova-2013-list-hang-unreachable-publicurl": (
-        "generic.hung", ["hung", "240.0.1.5:8774"], ["--os-interface internal"]),
+        "generic.hung",
+        ["hung", "240.0.1.5:8774"],
+        ["--os-interface internal"],
+    ),
     "nova-2014-volume-list-endpointnotfound-jumpgate": (
-        "generic.endpoint-not-found", ["no endpoint", "volume"], ["catalog list"]),
+        "generic.endpoint-not-found",
+        ["no endpoint", "volume"],
+        ["catalog list"],
+    ),
     "nova-2016-list-connectfailure-timeout-py2-nohandlers": (
-        "generic.connection-timeout", ["timed out", "192.175.27.106:5000"],
-        ["192.175.27.106", "firewall"]),
+        "generic.connection-timeout",
+        ["timed out", "192.175.27.106:5000"],
+        ["192.175.27.106", "firewall"],
+    ),
     "heatclient-2016-stack-create-resource-type-not-found": (
-        "known.heat-resource-type-not-found", ["OOShift::ContainerPort", "resource_registry"],
-        ["resource_registry", "resource type list"]),
+        "known.heat-resource-type-not-found",
+        ["OOShift::ContainerPort", "resource_registry"],
+        ["resource_registry", "resource type list"],
+    ),
     "gnocchi-2017-resource-list-401": (
-        "generic.token-refused", ["Gnocchi", "401", "basic auth", "OS_AUTH_TYPE=password"],
-        ["OS_AUTH_TYPE=password"]),
+        "generic.token-refused",
+        ["Gnocchi", "401", "basic auth", "OS_AUTH_TYPE=password"],
+        ["OS_AUTH_TYPE=password"],
+    ),
     "osc-2017-user-list-typeerror-app_name-lib-conflict": (
-        "generic.library-mismatch", ["Mismatched client libraries", "app_name"],
-        ["keystoneauth", "virtualenv"]),
+        "generic.library-mismatch",
+        ["Mismatched client libraries", "app_name"],
+        ["keystoneauth", "virtualenv"],
+    ),
     "osc-2017-image-create-from-volume-nonetype-subscriptable": (
-        "generic.client-defect", ["bug in the client", "image/v2/image.py"],
-        ["NoneType"]),
+        "generic.client-defect",
+        ["bug in the client", "image/v2/image.py"],
+        ["NoneType"],
+    ),
     "cinder-2018-list-endpointnotfound-volumev3-logging-prefix": (
-        "generic.endpoint-not-found", ["no endpoint", "volumev3"],
-        ["OS_VOLUME_API_VERSION=2", "volumev3"]),
+        "generic.endpoint-not-found",
+        ["no endpoint", "volumev3"],
+        ["OS_VOLUME_API_VERSION=2", "volumev3"],
+    ),
     "osc-2020-catalog-list-ssl-wrong-version-number": (
-        "generic.tls-wrong-version", ["10.170.140.112:5000", "does not speak TLS", "https://"],
-        ["http://"]),
+        "generic.tls-wrong-version",
+        ["10.170.140.112:5000", "does not speak TLS", "https://"],
+        ["http://"],
+    ),
     "osc-2020-image-create-proxy-tunnel-403": (
-        "generic.proxy-refused", ["proxy refused", "403 Forbidden"], ["no_proxy"]),
+        "generic.proxy-refused",
+        ["proxy refused", "403 Forbidden"],
+        ["no_proxy"],
+    ),
     "ironic-2019-terraform-gophercloud-409-node-locked": (
-        "known.ironic-node-locked", ["74736478-ef0c-4356-b9ec-9c69e158c802", "locked",
-                                     "gold-4s-a.tpb.lab.eng.brq.redhat.com"], ["retry"]),
+        "known.ironic-node-locked",
+        ["74736478-ef0c-4356-b9ec-9c69e158c802", "locked", "gold-4s-a.tpb.lab.eng.brq.redhat.com"],
+        ["retry"],
+    ),
     "ironic-2021-ansible-baremetal-node-set-409-state-transition-wrapped": (
         # The Ansible report read as lines gives the command, so the scenario's own
         # retry rule leads; it quotes the state transition.
-        "ironic.retry-loop-exhausted", ["6 attempts", "retry loop"],
-        ["state transition is in progress", "provision_state"]),
+        "ironic.retry-loop-exhausted",
+        ["6 attempts", "retry loop"],
+        ["state transition is in progress", "provision_state"],
+    ),
     "osc-2022-server-create-500-nova-missing-neutron-auth": (
-        "known.nova-neutron-auth-missing", ["Neutron", "[neutron] section", "nova.conf"],
-        ["auth_type", "restart"]),
+        "known.nova-neutron-auth-missing",
+        ["Neutron", "[neutron] section", "nova.conf"],
+        ["auth_type", "restart"],
+    ),
     "osc-2022-server-create-rc0-then-ERROR-compute-auth_url": (
-        "known.build-aborted-auth-url", ["nova-compute", "auth_url"],
-        ["compute node", "[neutron]"]),
+        "known.build-aborted-auth-url",
+        ["nova-compute", "auth_url"],
+        ["compute node", "[neutron]"],
+    ),
     "barbican-2022-secret-list-conn-refused-then-404-html": (
-        "generic.connection-refused", ["192.168.100.11:9311", "connection refused"],
-        ["ss -ltnp", "Listen 9311"]),
+        "generic.connection-refused",
+        ["192.168.100.11:9311", "connection refused"],
+        ["ss -ltnp", "Listen 9311"],
+    ),
     "cgtsclient-stx-host-list-503-html-prints-None": (
-        "generic.backend-unavailable", ["503", "Keystone service is temporarily unavailable"],
-        ["load balancer"]),
+        "generic.backend-unavailable",
+        ["503", "Keystone service is temporarily unavailable"],
+        ["load balancer"],
+    ),
     "osc-2024-server-create-neutron-networknotfound-unresolved": (
         "known.build-aborted-network",
         ["allocate the network", "Network private could not be found"],
-        ["network show"]),
+        ["network show"],
+    ),
     "osc-2025-nixos-journald-nameresolution-then-keystone-500": (
-        "generic.dns-failure", ["controller does not resolve", "Keystone"], ["/etc/hosts"]),
+        "generic.dns-failure",
+        ["controller does not resolve", "Keystone"],
+        ["/etc/hosts"],
+    ),
     "tripleo-2021-undercloud-install-ssl-verify-terminal-wrapped": (
-        "generic.tls-failure", ["192.0.2.2:13000", "CERTIFICATE_VERIFY_FAILED"], ["--os-cacert"]),
+        "generic.tls-failure",
+        ["192.0.2.2:13000", "CERTIFICATE_VERIFY_FAILED"],
+        ["--os-cacert"],
+    ),
 }
 SUCCESS = "osc-2018-server-add-volume-benign-404-success"
 
@@ -129,7 +173,7 @@ def test_first_finding_names_the_established_cause(prefix: str, kb: KnowledgeBas
         assert word.lower() in details, (word, first.explanation, first.next_steps)
     assert first.evidence, "the finding points at the lines that prove it"
     text = render_text(report)
-    assert text.splitlines()[1] == first.title      # the headline is the cause
+    assert text.splitlines()[1] == first.title  # the headline is the cause
 
 
 def test_the_successful_run_with_normal_404s_and_300_gets_no_error(kb: KnowledgeBase) -> None:
@@ -140,8 +184,9 @@ def test_the_successful_run_with_normal_404s_and_300_gets_no_error(kb: Knowledge
 
 
 @pytest.mark.parametrize("prefix", sorted([*CASES, SUCCESS]))
-def test_every_format_renders_without_a_traceback(prefix: str, kb: KnowledgeBase,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_format_renders_without_a_traceback(
+    prefix: str, kb: KnowledgeBase, capsys: pytest.CaptureFixture[str]
+) -> None:
     report = _report(prefix, kb)
     assert render_text(report) and render_markdown(report)
     data = json.loads(render_json(report))

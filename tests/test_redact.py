@@ -159,13 +159,16 @@ def test_idempotent_on_secret_like_fragments(line: str) -> None:
 
 
 def test_url_path_segment_before_a_colon_is_not_a_key() -> None:
-    line = ("Unable to establish connection to http://127.0.0.1:9/v3/auth/tokens: "
-            "HTTPConnectionPool(host='127.0.0.1', port=9): Max retries exceeded")
+    line = (
+        "Unable to establish connection to http://127.0.0.1:9/v3/auth/tokens: "
+        "HTTPConnectionPool(host='127.0.0.1', port=9): Max retries exceeded"
+    )
     assert redact_line(line) == line
 
 
-@pytest.mark.parametrize("value", ["$(openstack token issue -f value -c id)",
-                                   "gAAAAABfakeTokenAAAAAAAAAAAAAAAAAAAAAAAA"])
+@pytest.mark.parametrize(
+    "value", ["$(openstack token issue -f value -c id)", "gAAAAABfakeTokenAAAAAAAAAAAAAAAAAAAAAAAA"]
+)
 def test_header_inside_a_json_string_keeps_the_json_valid(value: str) -> None:
     import json
 
@@ -183,9 +186,19 @@ def _cpu_seconds(line: str) -> float:
     return best
 
 
-@pytest.mark.parametrize("unit", [" --pass x", " --os-password a b network", " password=x",
-                                  " X-Auth-Token: {SHA1}x", "&token=x", "eyJ", "a://b:c",
-                                  ' "password": \\'])
+@pytest.mark.parametrize(
+    "unit",
+    [
+        " --pass x",
+        " --os-password a b network",
+        " password=x",
+        " X-Auth-Token: {SHA1}x",
+        "&token=x",
+        "eyJ",
+        "a://b:c",
+        ' "password": \\',
+    ],
+)
 def test_work_grows_linearly_with_the_line(unit: str) -> None:
     """Four times the line costs about four times the work, not sixteen (a 1 MB
     line of ``--pass x`` once took a minute): the CPU time of the two sizes is

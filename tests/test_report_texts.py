@@ -71,8 +71,12 @@ _RAW = re.compile(r"\{\w+(?:\|[^{}]*)?\}")
 def _texts(report: Report) -> list[str]:
     doc = json.loads(render_json(report))
     scenario = dict(doc["scenario"] or {}, steps=None)  # steps quote the seed's diagram
-    return [render_text(report), render_markdown(report),
-            *(json.dumps(f) for f in doc["findings"]), json.dumps(scenario)]
+    return [
+        render_text(report),
+        render_markdown(report),
+        *(json.dumps(f) for f in doc["findings"]),
+        json.dumps(scenario),
+    ]
 
 
 @pytest.mark.parametrize("log", FIXTURES, ids=[p.stem for p in FIXTURES])
@@ -117,7 +121,8 @@ def test_lint_names_a_placeholder_that_may_be_unknown(tmp_path: Path) -> None:
         "id: site.maybe\ntitle: 'Failed: {reason}'\nseverity: error\n"
         "when: [{message: 'failed(?:: (?P<reason>.*))?'}]\n"
         "explanation: 'It failed: {reason|no reason given}. {nowhere}'\nnext_steps: [y]\n"
-        "references: [{seed: 000_416000e4d6ae2dea.txt, section: 4}]\n")
+        "references: [{seed: 000_416000e4d6ae2dea.txt, section: 4}]\n"
+    )
     kb = load_knowledge([tmp_path], user=False)
     issues = [str(i) for i in template_issues(kb) if "site.maybe" in str(i)]
     assert len(issues) == 2, issues
@@ -140,10 +145,17 @@ def _damaged(log: Path, how: str, width: int) -> bytes:
 
 
 FALLBACK_FIXTURES = sorted(
-    {log for log in FIXTURES for f in _report(log).findings
-     if any(fld.fallback is not None for t in [_kb().rules[f.id].title,
-                                               _kb().rules[f.id].explanation]
-            for fld in fields(t))})
+    {
+        log
+        for log in FIXTURES
+        for f in _report(log).findings
+        if any(
+            fld.fallback is not None
+            for t in [_kb().rules[f.id].title, _kb().rules[f.id].explanation]
+            for fld in fields(t)
+        )
+    }
+)
 
 
 @pytest.mark.parametrize("damage", [("cut", 200), ("fold", 132), ("fold", 200)])
@@ -163,8 +175,11 @@ def _finding_text(f: Finding) -> str:
 
 def _cited(report: Report, f: Finding) -> list[Exchange]:
     lines = {e.line for e in f.evidence}
-    return [ex for ex in report.trace.exchanges
-            if ex.request.line in lines or (ex.response is not None and ex.response.line in lines)]
+    return [
+        ex
+        for ex in report.trace.exchanges
+        if ex.request.line in lines or (ex.response is not None and ex.response.line in lines)
+    ]
 
 
 @pytest.mark.parametrize("log", FIXTURES, ids=[p.stem for p in FIXTURES])
@@ -176,8 +191,10 @@ def test_findings_quote_what_the_log_has(log: Path) -> None:
     raw = log.read_text(encoding="utf-8", errors="replace")
     for f in report.findings:
         text = _finding_text(f)
-        assert not re.search(r"RESP (?:BODY )?line|in (?:its|the) RESP BODY|see the RESP", text), \
-            (f.id, text)
+        assert not re.search(r"RESP (?:BODY )?line|in (?:its|the) RESP BODY|see the RESP", text), (
+            f.id,
+            text,
+        )
         for version in re.findall(r"\b\d+\.\d+\.\d+\b", text):
             assert version in raw, (f.id, version)
         cited = _cited(report, f)

@@ -43,8 +43,9 @@ def _links(page: str) -> set[str]:
     return set(re.findall(r"\]\(([^)\s]+)\)", page))
 
 
-def test_every_scenario_and_branch_has_its_section(kb: KnowledgeBase,
-                                                  pages: dict[str, str]) -> None:
+def test_every_scenario_and_branch_has_its_section(
+    kb: KnowledgeBase, pages: dict[str, str]
+) -> None:
     index = pages[INDEX]
     for scenario in kb.scenarios.values():
         page = pages[scenario_page(scenario.id)]
@@ -59,30 +60,39 @@ def test_every_scenario_and_branch_has_its_section(kb: KnowledgeBase,
 
 
 def test_every_rule_has_its_page_with_seed_reference_and_steps(
-        kb: KnowledgeBase, pages: dict[str, str]) -> None:
+    kb: KnowledgeBase, pages: dict[str, str]
+) -> None:
     index = pages[INDEX]
     for rule in kb.rules.values():
         page = pages[rule_page(rule.id)]
         assert rule_page(rule.id) in _links(index)
         for ref in rule.references:
             if ref.url:
-                assert f"`{ref.url}`" in page       # a tracker page, by its address
+                assert f"`{ref.url}`" in page  # a tracker page, by its address
                 continue
             assert f"seed `{ref.seed}` section {ref.section}" in page
         assert page.count("\n1. ") == 1 and f"\n{len(rule.next_steps)}. " in page
         for cond in rule.when:
             assert cond.describe() in page
-    assert set(pages) == ({INDEX} | {scenario_page(s) for s in kb.scenarios}
-                          | {rule_page(r) for r in kb.rules})
+    assert set(pages) == (
+        {INDEX} | {scenario_page(s) for s in kb.scenarios} | {rule_page(r) for r in kb.rules}
+    )
 
 
 def test_symptom_index_lists_every_symptom_and_branch_title(
-        kb: KnowledgeBase, pages: dict[str, str]) -> None:
+    kb: KnowledgeBase, pages: dict[str, str]
+) -> None:
     index = pages[INDEX].split("## By client")[0]
     for rule in kb.rules.values():
         for symptom in rule.symptoms:
-            row = next((ln for ln in index.splitlines() if f"`{symptom}`" in ln
-                        and rule_page(rule.id) in ln), None)
+            row = next(
+                (
+                    ln
+                    for ln in index.splitlines()
+                    if f"`{symptom}`" in ln and rule_page(rule.id) in ln
+                ),
+                None,
+            )
             assert row is not None, f"{rule.id}: {symptom}"
     for scenario in kb.scenarios.values():
         for branch in scenario.branches:
@@ -93,8 +103,9 @@ def test_links_between_pages_resolve(pages: dict[str, str]) -> None:
     for path, page in pages.items():
         for link in _links(page):
             target, _, anchor = link.partition("#")
-            resolved = os.path.normpath(os.path.join(os.path.dirname(path), target)) \
-                if target else path
+            resolved = (
+                os.path.normpath(os.path.join(os.path.dirname(path), target)) if target else path
+            )
             assert resolved in pages, f"{path} links to {link}"
             if anchor:
                 assert f'<a id="{anchor}"></a>' in pages[resolved], f"{path} -> {link}"
@@ -112,8 +123,9 @@ def test_excerpts_are_real_redacted_log_lines(kb: KnowledgeBase) -> None:
             assert not contains_secret(line)
 
 
-def test_every_declared_fixture_branch_shows_an_excerpt(kb: KnowledgeBase,
-                                                        pages: dict[str, str]) -> None:
+def test_every_declared_fixture_branch_shows_an_excerpt(
+    kb: KnowledgeBase, pages: dict[str, str]
+) -> None:
     found = collect(kb, default_fixtures_dir())
     for (scenario, branch), excerpt in found.branches.items():
         section = pages[scenario_page(scenario)].split(f'<a id="{branch}"></a>')[1]
@@ -146,22 +158,31 @@ def test_committed_runbook_is_up_to_date(tmp_path: Path) -> None:
     REGENERATE after changing the knowledge or the fixtures."""
     fresh = tmp_path / "runbook"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OSDOCTOR_HOME": str(tmp_path / "home")}
-    proc = subprocess.run([sys.executable, "-m", "osdoctor", "runbook", "--no-user-kb",
-                           "-o", str(fresh)], capture_output=True, text=True, env=env,
-                          timeout=300, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-m", "osdoctor", "runbook", "--no-user-kb", "-o", str(fresh)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        cwd=ROOT,
+    )
     assert proc.returncode == 0, proc.stderr
 
     def tree(root: Path) -> dict[str, bytes]:
-        return {p.relative_to(root).as_posix(): p.read_bytes()
-                for p in sorted(root.rglob("*")) if p.is_file()}
+        return {
+            p.relative_to(root).as_posix(): p.read_bytes()
+            for p in sorted(root.rglob("*"))
+            if p.is_file()
+        }
 
     want, have = tree(fresh), tree(COMMITTED) if COMMITTED.is_dir() else {}
     stale = sorted(k for k in set(want) | set(have) if want.get(k) != have.get(k))
     assert stale == [], f"docs/runbook is stale ({', '.join(stale[:8])}): run {REGENERATE}"
 
 
-def test_refuses_a_folder_it_did_not_write(tmp_path: Path,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_refuses_a_folder_it_did_not_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     folder = tmp_path / "notes"
     folder.mkdir()
     (folder / "index.md").write_text("my own notes\n")
@@ -192,16 +213,21 @@ def test_rewrites_only_its_own_pages(tmp_path: Path) -> None:
 
 
 def test_html_runbook_is_self_contained(kb: KnowledgeBase, tmp_path: Path) -> None:
-    assert main(["runbook", "--no-user-kb", "--format", "html", "-o",
-                 str(tmp_path / "html")]) == 0
-    files = sorted(p.relative_to(tmp_path / "html").as_posix()
-                   for p in (tmp_path / "html").rglob("*.html"))
-    assert files == sorted(["index.html", *(f"scenarios/{s}.html" for s in kb.scenarios),
-                            *(f"rules/{r}.html" for r in kb.rules)])
+    assert main(["runbook", "--no-user-kb", "--format", "html", "-o", str(tmp_path / "html")]) == 0
+    files = sorted(
+        p.relative_to(tmp_path / "html").as_posix() for p in (tmp_path / "html").rglob("*.html")
+    )
+    assert files == sorted(
+        [
+            "index.html",
+            *(f"scenarios/{s}.html" for s in kb.scenarios),
+            *(f"rules/{r}.html" for r in kb.rules),
+        ]
+    )
     for name in files:
         page = (tmp_path / "html" / name).read_text()
         assert not re.search(r"""(src|href)=["']?(https?:)?//""", page), name
-        assert "<script" not in page and ".md\"" not in page
+        assert "<script" not in page and '.md"' not in page
         if name.startswith("scenarios/"):
             assert page.count("<svg") == 1 and "language-mermaid" in page
             scenario = kb.scenarios[name.removeprefix("scenarios/").removesuffix(".html")]
@@ -231,8 +257,25 @@ def test_markdown_needs_no_entities_and_keeps_html_out(pages: dict[str, str]) ->
             assert "<" not in prose and ">" not in prose, f"{name}: {line}"
 
 
-_WORDS = {"id", "stack", "name", "command", "method", "failed", "total", "server", "node",
-          "resource", "template", "env", "user", "project", "host", "port", "fault"}
+_WORDS = {
+    "id",
+    "stack",
+    "name",
+    "command",
+    "method",
+    "failed",
+    "total",
+    "server",
+    "node",
+    "resource",
+    "template",
+    "env",
+    "user",
+    "project",
+    "host",
+    "port",
+    "fault",
+}
 
 
 def test_html_pages_escape_what_the_markdown_sets_as_code(kb: KnowledgeBase) -> None:

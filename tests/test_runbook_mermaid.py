@@ -64,10 +64,17 @@ def run_checker(diagrams: dict[str, str]) -> dict[str, Any]:
     node = shutil.which("node")
     assert node is not None, "node is needed for the mermaid check (apt-get install nodejs)"
     assert (CHECKER / "node_modules" / "mermaid").is_dir(), (
-        "mermaid is not installed for the check: run  npm ci --prefix tests/mermaid")
+        "mermaid is not installed for the check: run  npm ci --prefix tests/mermaid"
+    )
     payload = json.dumps([{"name": k, "text": v} for k, v in diagrams.items()])
-    proc = subprocess.run([node, str(CHECKER / "check.mjs")], input=payload,
-                          capture_output=True, text=True, timeout=120, cwd=CHECKER)
+    proc = subprocess.run(
+        [node, str(CHECKER / "check.mjs")],
+        input=payload,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=CHECKER,
+    )
     assert proc.returncode == 0, proc.stderr
     result: dict[str, Any] = json.loads(proc.stdout)
     return result
@@ -93,13 +100,20 @@ def parsed(kb: KnowledgeBase) -> dict[str, Any]:
 
 
 def _signals(entry: dict[str, Any]) -> list[tuple[Any, ...]]:
-    return [(m["from"], m["to"], m["text"], m["type"]) for m in entry["messages"]
-            if m["type"] not in _STRUCTURE]
+    return [
+        (m["from"], m["to"], m["text"], m["type"])
+        for m in entry["messages"]
+        if m["type"] not in _STRUCTURE
+    ]
 
 
 def test_the_checker_rejects_a_broken_diagram() -> None:
-    result = run_checker({"good": "sequenceDiagram\n  A->>B: hi #59; there\n",
-                          "bad": "sequenceDiagram\n  A->>B: one; two\n  A->>: x\n"})
+    result = run_checker(
+        {
+            "good": "sequenceDiagram\n  A->>B: hi #59; there\n",
+            "bad": "sequenceDiagram\n  A->>B: one; two\n  A->>: x\n",
+        }
+    )
     assert result["good"]["ok"] and result["good"]["messages"][0]["text"] == "hi ; there"
     assert not result["bad"]["ok"] and "Parse error" in result["bad"]["error"]
 
@@ -119,7 +133,8 @@ def test_seeds_hold_fifteen_diagrams(parsed: dict[str, Any]) -> None:
 
 
 def test_each_scenario_diagram_carries_the_seeds_participants_and_messages(
-        parsed: dict[str, Any], kb: KnowledgeBase) -> None:
+    parsed: dict[str, Any], kb: KnowledgeBase
+) -> None:
     assert kb.scenarios
     for scenario in sorted(kb.scenarios.values(), key=lambda s: s.id):
         mine = parsed[f"runbook:{scenario_page(scenario.id)}:0"]

@@ -71,13 +71,15 @@ def test_every_mark_is_what_the_log_shows(name: str, kb: KnowledgeBase) -> None:
                 assert any(str(ex.status) in named for ex in cited), step.label
         else:
             assert step.state in (StepState.SKIPPED, StepState.DIVERGED), step.label
-            assert not matching, (f"{step.label} marked {step.state} although line "
-                                  f"{matching[0].first_line} shows it")
+            assert not matching, (
+                f"{step.label} marked {step.state} although line {matching[0].first_line} shows it"
+            )
 
 
 def test_a_reply_names_only_the_statuses_its_pattern_accepts(kb: KnowledgeBase) -> None:
     """A "409" arrow must not be observed by a 503: the status a reply's text
     names bounds the statuses its pattern may match."""
+
     def statuses(spec: object) -> set[str]:
         items = spec if isinstance(spec, list) else [spec]
         return {str(s) for s in items}
@@ -103,8 +105,7 @@ def _states(report: Report) -> dict[str, list[tuple[StepState, list[int]]]]:
     return out
 
 
-def test_partial_delete_marks_the_accepted_stack_and_no_false_divergence(
-        kb: KnowledgeBase) -> None:
+def test_partial_delete_marks_the_accepted_stack_and_no_false_divergence(kb: KnowledgeBase) -> None:
     """web's DELETE answered 204 (line 52) and its events ended DELETE_COMPLETE:
     the accepted arrow is seen there, and the DELETE_FAILED arrow is not where
     the run left the path."""
@@ -116,15 +117,21 @@ def test_partial_delete_marks_the_accepted_stack_and_no_false_divergence(
     assert report.scenario is not None
     assert not any(s.state is StepState.DIVERGED for s in report.scenario.steps)
     # web's events were read (302 to its ID, then 200 at line 81), not answered 404
-    (gone,) = [s for s in report.scenario.steps
-               if s.label == "H-->>C: 404" and s.state is StepState.SKIPPED]
+    (gone,) = [
+        s
+        for s in report.scenario.steps
+        if s.label == "H-->>C: 404" and s.state is StepState.SKIPPED
+    ]
     assert gone.answered == (200, 81)
 
 
 def test_a_503_does_not_observe_the_409_arrow(kb: KnowledgeBase) -> None:
     report = _report(kb, "ironic.conflict-retry.retry-after-typeerror")
-    (step,) = [s for s in report.scenario.steps if s.label.startswith("I-->>U: 409")] \
-        if report.scenario else []
+    (step,) = (
+        [s for s in report.scenario.steps if s.label.startswith("I-->>U: 409")]
+        if report.scenario
+        else []
+    )
     assert step.state is StepState.DIVERGED and step.lines == []
     assert step.answered == (503, 42)
 

@@ -92,27 +92,51 @@ class Started:
 
 
 @contextmanager
-def started(tmp_path: Path, tui: bool,
-            on_terminal: bool = False) -> Iterator[tuple[Started, Terminal | None]]:
+def started(
+    tmp_path: Path, tui: bool, on_terminal: bool = False
+) -> Iterator[tuple[Started, Terminal | None]]:
     """osdoctor running the signal-taking child, as under ``timeout`` or, on a
     terminal of its own (``on_terminal``; always with the TUI), as the leader
     of the terminal's session, like a shell in a terminal window."""
     fifo = tmp_path / "received"
     os.mkfifo(fifo)
     report = Report(fifo)
-    env = {**os.environ, "OSDOCTOR_HOME": str(tmp_path / "home"),
-           "PYTHONPATH": str(ROOT), "TERM": "xterm-256color"}
-    command = [sys.executable, "-m", "osdoctor", "run", "--yes",
-               *([] if tui else ["--no-tui"]), "--", *child("signals", str(fifo))]
+    env = {
+        **os.environ,
+        "OSDOCTOR_HOME": str(tmp_path / "home"),
+        "PYTHONPATH": str(ROOT),
+        "TERM": "xterm-256color",
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "osdoctor",
+        "run",
+        "--yes",
+        *([] if tui else ["--no-tui"]),
+        "--",
+        *child("signals", str(fifo)),
+    ]
     terminal = Terminal() if tui or on_terminal else None
     if terminal is not None:
-        proc = subprocess.Popen(["setsid", "--ctty", *command], stdin=terminal.slave,
-                                stdout=terminal.slave, stderr=terminal.slave, env=env,
-                                cwd=tmp_path)
+        proc = subprocess.Popen(
+            ["setsid", "--ctty", *command],
+            stdin=terminal.slave,
+            stdout=terminal.slave,
+            stderr=terminal.slave,
+            env=env,
+            cwd=tmp_path,
+        )
         os.close(terminal.slave)
     else:
-        proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, env=env, cwd=tmp_path)
+        proc = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=tmp_path,
+        )
     client_pid = 0
     try:
         ready = report.next()
@@ -133,16 +157,22 @@ def started(tmp_path: Path, tui: bool,
 
 def _client_was_stopped(run: Started, tmp_path: Path) -> None:
     # SIGINT first, then SIGTERM; both ignored, so SIGKILL: the FIFO's end of file.
-    assert [run.report.next(), run.report.next(), run.report.next()] == \
-        ["SIGINT", "SIGTERM", None]
+    assert [run.report.next(), run.report.next(), run.report.next()] == ["SIGINT", "SIGTERM", None]
     run.osdoctor.wait(TIMEOUT)
     with pytest.raises(ProcessLookupError):
         os.kill(run.client_pid, 0)
     (session,) = (tmp_path / "home" / "data" / "sessions").glob("*.session.log")
-    records = [line.split()[:2] for line in session.read_text().splitlines()
-               if line.startswith("#cancelled") or line.startswith("#exit")]
-    assert records == [["#cancelled", "SIGINT"], ["#cancelled", "SIGTERM"],
-                       ["#cancelled", "SIGKILL"], ["#exit", "137"]]
+    records = [
+        line.split()[:2]
+        for line in session.read_text().splitlines()
+        if line.startswith("#cancelled") or line.startswith("#exit")
+    ]
+    assert records == [
+        ["#cancelled", "SIGINT"],
+        ["#cancelled", "SIGTERM"],
+        ["#cancelled", "SIGKILL"],
+        ["#exit", "137"],
+    ]
 
 
 @pytest.mark.parametrize("sig", STOP, ids=[s.name for s in STOP])
@@ -157,8 +187,7 @@ def test_a_stop_signal_stops_the_client_first(sig: signal.Signals, tmp_path: Pat
 
 
 @pytest.mark.parametrize("sig", STOP, ids=[s.name for s in STOP])
-def test_a_stop_signal_stops_the_tui_s_client_first(sig: signal.Signals,
-                                                    tmp_path: Path) -> None:
+def test_a_stop_signal_stops_the_tui_s_client_first(sig: signal.Signals, tmp_path: Path) -> None:
     with started(tmp_path, tui=True) as (run, terminal):
         run.osdoctor.send_signal(sig)
         _client_was_stopped(run, tmp_path)

@@ -27,15 +27,17 @@ def _kb() -> KnowledgeBase:
 
 def _names_in_url(ex: Exchange) -> set[str]:
     parts = urlsplit(ex.request.url)
-    return {unquote(s) for s in parts.path.split("/") if s} | {v for _k, v in
-                                                             parse_qsl(parts.query)}
+    return {unquote(s) for s in parts.path.split("/") if s} | {
+        v for _k, v in parse_qsl(parts.query)
+    }
 
 
 def command_targets(trace: Trace) -> list[str]:
     """The words of the command line that requests name: the targets it handled."""
     words = [w for w in (trace.command or "").split()[1:] if not w.startswith("-")]
-    named = set().union(*(_names_in_url(ex) for ex in trace.exchanges)) if trace.exchanges \
-        else set()
+    named = (
+        set().union(*(_names_in_url(ex) for ex in trace.exchanges)) if trace.exchanges else set()
+    )
     return [w for w in dict.fromkeys(words) if w in named]
 
 
@@ -46,8 +48,12 @@ def _multi_target() -> list[Path]:
 
 def test_there_are_multi_target_fixtures() -> None:
     names = {p.stem for p in _multi_target()}
-    assert {"heat.stack-delete.partial", "heat.stack-delete.partial-two",
-            "heat.stack-delete.partial-wait-gone", "osc.multi-delete.partial-failure"} <= names
+    assert {
+        "heat.stack-delete.partial",
+        "heat.stack-delete.partial-two",
+        "heat.stack-delete.partial-wait-gone",
+        "osc.multi-delete.partial-failure",
+    } <= names
 
 
 def test_target_rules_are_declared() -> None:
@@ -80,5 +86,6 @@ def test_a_finding_about_one_target_quotes_its_exchanges_only(log: Path) -> None
             assert ex.index in mine, (f.id, ev)
             assert not (_names_in_url(ex) & others), (f.id, ev.text)
         for other in others:
-            assert not re.search(rf"/stacks/{re.escape(other)}\b|/{re.escape(other)}\b",
-                                 f.explanation), (f.id, other, f.explanation)
+            assert not re.search(
+                rf"/stacks/{re.escape(other)}\b|/{re.escape(other)}\b", f.explanation
+            ), (f.id, other, f.explanation)

@@ -46,8 +46,9 @@ def test_why_not_names_the_nearest_paths_in_words(log: Path) -> None:
     assert section.count("did not happen: ") == len(report.near)
     markdown = render_markdown(report, why_not=True)
     assert "### Why not another documented path" in markdown
-    assert [n["branch"] for n in json.loads(render_json(report))["near"]] == \
-        [n.branch for n in report.near]
+    assert [n["branch"] for n in json.loads(render_json(report))["near"]] == [
+        n.branch for n in report.near
+    ]
 
 
 def test_some_logs_come_close_and_some_do_not() -> None:
@@ -55,12 +56,20 @@ def test_some_logs_come_close_and_some_do_not() -> None:
     assert any(counts) and not all(counts)
 
 
-@pytest.mark.parametrize(("pattern", "words"), [
-    (r"^Stack not found: (?P<stack>\S+)", "Stack not found: …"),
-    (r"^ERROR: The Stack \((?P<stack>[^)]*)\) could not be found", 
-     "ERROR: The Stack (…) could not be found"),
-    (r"Error parsing template (?:file://)?(?P<file>\S+) (?P<e>.+)", "Error parsing template … …"),
-    (r"HTTPNotFound$", "HTTPNotFound"),
-])
+@pytest.mark.parametrize(
+    ("pattern", "words"),
+    [
+        (r"^Stack not found: (?P<stack>\S+)", "Stack not found: …"),
+        (
+            r"^ERROR: The Stack \((?P<stack>[^)]*)\) could not be found",
+            "ERROR: The Stack (…) could not be found",
+        ),
+        (
+            r"Error parsing template (?:file://)?(?P<file>\S+) (?P<e>.+)",
+            "Error parsing template … …",
+        ),
+        (r"HTTPNotFound$", "HTTPNotFound"),
+    ],
+)
 def test_regex_words(pattern: str, words: str) -> None:
     assert regex_words(pattern) == words

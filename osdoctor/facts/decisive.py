@@ -46,33 +46,66 @@ _CLIENT_FAILED = re.compile(
     r"^Could not find versioned identity endpoints|"
     r"^Failed to validate: |^Invalid OpenStack \w+ credentials|"
     r"publicURL endpoint for \S+ service(?: named \S+)? not found|"
-    r"endpoint for \S+ service(?: in \S+ region)? not found")
-_STATUS_WORDS = re.compile(r"\b(?P<status>[45]\d\d) (?:Not Found|Forbidden|Unauthorized|"
-                           r"Conflict|Bad Request|Internal Server Error|Service Unavailable|"
-                           r"Bad Gateway|Gateway Time-?out)\b", re.I)
+    r"endpoint for \S+ service(?: in \S+ region)? not found"
+)
+_STATUS_WORDS = re.compile(
+    r"\b(?P<status>[45]\d\d) (?:Not Found|Forbidden|Unauthorized|"
+    r"Conflict|Bad Request|Internal Server Error|Service Unavailable|"
+    r"Bad Gateway|Gateway Time-?out)\b",
+    re.I,
+)
 _EXCEPTION_LINE = re.compile(
     r"^(?:[a-z_][\w]*\.)*(?P<type>[A-Z]\w*(?:Error|Exception|Failure|NotFound|Unauthorized|"
-    r"Forbidden|Conflict|Timeout|Options|Unavailable))(?: \(HTTP \d+\))?: (?P<message>.*)$")
-_NOUN = re.compile(r"^openstack (?:--?\S+ )*(?:[a-z]+ )*?(?P<noun>[a-z]+) (?:create|delete|set|"
-                   r"unset|show|list|add|remove|update|rebuild|resize|start|stop|reboot)\b")
+    r"Forbidden|Conflict|Timeout|Options|Unavailable))(?: \(HTTP \d+\))?: (?P<message>.*)$"
+)
+_NOUN = re.compile(
+    r"^openstack (?:--?\S+ )*(?:[a-z]+ )*?(?P<noun>[a-z]+) (?:create|delete|set|"
+    r"unset|show|list|add|remove|update|rebuild|resize|start|stop|reboot)\b"
+)
 _HTTP_ERROR = re.compile(r"\(HTTP [45]\d\d\)")
 _ATTEMPT = re.compile(r"Attempt (\d+) of (\d+)")
 _CLASS_IN_TEXT = re.compile(r"<class '(?P<cls>[\w.]+)'>")
 _URL = re.compile(r"https?://[^\s'\"\]\[)(,]+")
-_STARTING = re.compile(r"Starting new HTTPS? connection \(\d+\): "
-                       r"(?P<host>[^\s:]+)(?::(?P<port>\d+))?")
+_STARTING = re.compile(
+    r"Starting new HTTPS? connection \(\d+\): "
+    r"(?P<host>[^\s:]+)(?::(?P<port>\d+))?"
+)
 _REQ = re.compile(r"REQ: curl .*?(?P<url>https?://[^\s'\"]+)(?:.*?-X (?P<method>[A-Z]+))?")
 _TABLE_ROW = re.compile(r"^\|\s*(?P<field>[\w:.-]+)\s*\|\s*(?P<value>.*?)\s*\|?\s*$")
 _FAULT_MESSAGE = re.compile(r"""['"]message['"]\s*:\s*u?['"](?P<m>.+?)(?:['"]\s*[,}]|$)""")
-_ERROR_STATUS = frozenset({"ERROR", "error", "FAILED", "CREATE_FAILED", "UPDATE_FAILED",
-                           "DELETE_FAILED", "deploy failed", "clean failed", "error_deleting"})
-_CLIENT_PACKAGES = re.compile(r"(?:site|dist)-packages/(?P<pkg>[A-Za-z_]\w*)|"
-                              r"/opt/stack/[\w.-]+/(?P<stack>[A-Za-z_]\w*)/")
+_ERROR_STATUS = frozenset(
+    {
+        "ERROR",
+        "error",
+        "FAILED",
+        "CREATE_FAILED",
+        "UPDATE_FAILED",
+        "DELETE_FAILED",
+        "deploy failed",
+        "clean failed",
+        "error_deleting",
+    }
+)
+_CLIENT_PACKAGES = re.compile(
+    r"(?:site|dist)-packages/(?P<pkg>[A-Za-z_]\w*)|"
+    r"/opt/stack/[\w.-]+/(?P<stack>[A-Za-z_]\w*)/"
+)
 _SERVICE_SAYS = re.compile(r"Error contacting (?P<name>\w+) server|<class '(?P<cls>\w+)client\.")
-_PROJECTS = {"ironic": "baremetal", "nova": "compute", "neutron": "network",
-             "keystone": "identity", "glance": "image", "cinder": "volume", "heat": "orchestration",
-             "swift": "object-store", "barbican": "key-manager", "designate": "dns",
-             "octavia": "load-balancer", "gnocchi": "metric", "placement": "placement"}
+_PROJECTS = {
+    "ironic": "baremetal",
+    "nova": "compute",
+    "neutron": "network",
+    "keystone": "identity",
+    "glance": "image",
+    "cinder": "volume",
+    "heat": "orchestration",
+    "swift": "object-store",
+    "barbican": "key-manager",
+    "designate": "dns",
+    "octavia": "load-balancer",
+    "gnocchi": "metric",
+    "placement": "placement",
+}
 
 
 _PASTE = re.compile(r"^(?:`|</?code>)+|(?:`|</?code>)+$")
@@ -98,8 +131,12 @@ def _request_id(ex: Exchange) -> str:
         return ""
     if resp.request_id:
         return resp.request_id
-    for name in ("x-openstack-request-id", "x-compute-request-id", "openstack-request-id",
-                 "x-trans-id"):
+    for name in (
+        "x-openstack-request-id",
+        "x-compute-request-id",
+        "openstack-request-id",
+        "x-trans-id",
+    ):
         value = resp.header(name)
         if value:
             return value
@@ -154,17 +191,25 @@ def _exchange_failure(ex: Exchange, agent: str) -> Failure:
     base, path, _ = split_url(url)
     stype = service_for(ex.service, url, agent)
     failure = Failure(
-        kind="http" if ex.error is None else "transport", line=ex.first_line,
-        status=ex.status, method=ex.request.method, url=url, path=ex.path or path,
-        endpoint=base, service=stype, service_name=service_name(stype),
-        resource=resource_of(ex.path or path), request_id=_request_id(ex),
+        kind="http" if ex.error is None else "transport",
+        line=ex.first_line,
+        status=ex.status,
+        method=ex.request.method,
+        url=url,
+        path=ex.path or path,
+        endpoint=base,
+        service=stype,
+        service_name=service_name(stype),
+        resource=resource_of(ex.path or path),
+        request_id=_request_id(ex),
     )
     failure.evidence.append((ex.request.line, f"{ex.request.method} {url}"))
     if ex.response is not None:
         body = ex.response.body
         if body is not None:
-            failure.fault = faults.from_body(body.text, body.json() if body.text else None,
-                                             body.omitted)
+            failure.fault = faults.from_body(
+                body.text, body.json() if body.text else None, body.omitted
+            )
         reason = f" {ex.response.reason}" if ex.response.reason else ""
         failure.evidence.append((ex.response.line, f"answered {ex.status}{reason}"))
         if body is not None and body.first_line and failure.fault is not None:
@@ -179,9 +224,13 @@ def _exchange_failure(ex: Exchange, agent: str) -> Failure:
         host = base.partition("://")[2]
         name, _, port = host.partition(":")
         failure.kind = "transport"
-        failure.transport = Transport("hung", name, port or (
-            "443" if base.startswith("https") else "80"), url,
-            "the log ends while the client waits for the answer")
+        failure.transport = Transport(
+            "hung",
+            name,
+            port or ("443" if base.startswith("https") else "80"),
+            url,
+            "the log ends while the client waits for the answer",
+        )
     return failure
 
 
@@ -191,9 +240,12 @@ _INTERRUPTED = (130, 143, -2, -15)
 
 def _answered_before(exchanges: list[Exchange], ex: Exchange) -> bool:
     key = (ex.request.method, ex.path or split_url(ex.request.url)[1])
-    return any(o is not ex and o.response is not None
-               and (o.request.method, o.path or split_url(o.request.url)[1]) == key
-               for o in exchanges)
+    return any(
+        o is not ex
+        and o.response is not None
+        and (o.request.method, o.path or split_url(o.request.url)[1]) == key
+        for o in exchanges
+    )
 
 
 def _auth_sent(ex: Exchange) -> str:
@@ -238,8 +290,18 @@ def _printed(trace: Trace) -> list[tuple[int, str, Message]]:
     return out
 
 
-_FAIL_WORDS = ("HTTP", "rror", "Unable", "SSL", "Could not", "not found", "Failed", "Invalid",
-               "xx ", "Expected")
+_FAIL_WORDS = (
+    "HTTP",
+    "rror",
+    "Unable",
+    "SSL",
+    "Could not",
+    "not found",
+    "Failed",
+    "Invalid",
+    "xx ",
+    "Expected",
+)
 
 
 def _may_fail(text: str) -> bool:
@@ -269,14 +331,16 @@ def _exception(trace: Trace, printed: list[tuple[int, str, Message]]) -> Excepti
             pm = _CLIENT_PACKAGES.search(fr.file)
             if pm and (pm.group("pkg") or pm.group("stack")) not in _WRAPPERS:
                 package = pm.group("pkg") or pm.group("stack") or ""
-                frame = f"{fr.file.rpartition('-packages/')[2] or fr.file}:{fr.lineno} " \
-                        f"in {fr.function}"
+                frame = (
+                    f"{fr.file.rpartition('-packages/')[2] or fr.file}:{fr.lineno} in {fr.function}"
+                )
                 break
         if not frame and tb.frames:
             fr = tb.frames[-1]
             frame = f"{fr.file}:{fr.lineno} in {fr.function}"
-        return ExceptionFact(tb.exc_type.rpartition(".")[2], tb.message, tb.last_line,
-                             frame, package)
+        return ExceptionFact(
+            tb.exc_type.rpartition(".")[2], tb.message, tb.last_line, frame, package
+        )
     found: ExceptionFact | None = None
     frame = package = ""
     for line, text, _m in printed:
@@ -285,12 +349,15 @@ def _exception(trace: Trace, printed: list[tuple[int, str, Message]]) -> Excepti
             pm = _CLIENT_PACKAGES.search(fm.group("file"))
             if pm:
                 package = pm.group("pkg") or pm.group("stack") or ""
-                frame = f"{fm.group('file').rpartition('-packages/')[2]}:{fm.group('no')} " \
-                        f"in {fm.group('fn')}"
+                frame = (
+                    f"{fm.group('file').rpartition('-packages/')[2]}:{fm.group('no')} "
+                    f"in {fm.group('fn')}"
+                )
         em = _EXCEPTION_LINE.match(text)
         if em:
-            found = ExceptionFact(em.group("type"), em.group("message").strip(), line,
-                                  frame, package)
+            found = ExceptionFact(
+                em.group("type"), em.group("message").strip(), line, frame, package
+            )
     return found
 
 
@@ -315,8 +382,12 @@ def _async_failure(trace: Trace) -> AsyncFailure | None:
             elif field == "name" and value:
                 name = value
             continue
-        if prev_reported and "Build of instance" in m.text or re.search(
-                r"Build of instance \S+ aborted", m.text) and not fault:
+        if (
+            prev_reported
+            and "Build of instance" in m.text
+            or re.search(r"Build of instance \S+ aborted", m.text)
+            and not fault
+        ):
             fault = m.text.strip().lstrip("{").strip()
             fault = re.sub(r"^\d{3} \S+ \S+ \S+ \S+\s+", "", fault)
             status = status or "ERROR"
@@ -329,8 +400,12 @@ def _async_failure(trace: Trace) -> AsyncFailure | None:
     return AsyncFailure(name or "the resource", status, fault, line)
 
 
-def _text_failure(printed: list[tuple[int, str, Message]], error: ClientError | None,
-                  agent: str, command: str = "") -> Failure | None:
+def _text_failure(
+    printed: list[tuple[int, str, Message]],
+    error: ClientError | None,
+    agent: str,
+    command: str = "",
+) -> Failure | None:
     """A failure known only from printed text: the client's error line and any fault
     body quoted beside it (a paste of the output, an Ansible or terraform log)."""
     fault: Fault | None = None
@@ -383,7 +458,7 @@ def _text_failure(printed: list[tuple[int, str, Message]], error: ClientError | 
     if fault is not None and fault.shape in ("neutron", "ironic"):
         stype = "network" if fault.shape == "neutron" else "baremetal"
     if text.startswith("Unexpected API Error") or "Unexpected API Error" in context:
-        stype = "compute"                 # Nova's words; the class names who failed inside
+        stype = "compute"  # Nova's words; the class names who failed inside
         inner = _CLASS_IN_TEXT.search(context)
         if inner:
             failure.inner = inner.group("cls")
@@ -403,9 +478,18 @@ def _text_failure(printed: list[tuple[int, str, Message]], error: ClientError | 
     return failure
 
 
-_TYPE_STATUS = [("NotFound", 404), ("InUse", 409), ("Conflict", 409), ("Exists", 409),
-                ("OverQuota", 409), ("Forbidden", 403), ("NotAuthorized", 403),
-                ("Unauthorized", 401), ("BadRequest", 400), ("Invalid", 400)]
+_TYPE_STATUS = [
+    ("NotFound", 404),
+    ("InUse", 409),
+    ("Conflict", 409),
+    ("Exists", 409),
+    ("OverQuota", 409),
+    ("Forbidden", 403),
+    ("NotAuthorized", 403),
+    ("Unauthorized", 401),
+    ("BadRequest", 400),
+    ("Invalid", 400),
+]
 
 
 def _status_of_type(fault_type: str) -> int | None:
@@ -444,17 +528,28 @@ def _hung_in_text(printed: list[tuple[int, str, Message]]) -> Failure | None:
     if not port:
         port = base.rpartition(":")[2] if base.count(":") > 1 else "80"
     stype = service_for(None, url) if url else ""
-    failure = Failure(kind="transport", line=line, method=method, url=url, path=path,
-                      endpoint=base, service=stype, service_name=service_name(stype),
-                      resource=resource_of(path) if path else "",
-                      transport=Transport("hung", host, port, url,
-                                          "the log ends while the client waits for the answer"))
+    failure = Failure(
+        kind="transport",
+        line=line,
+        method=method,
+        url=url,
+        path=path,
+        endpoint=base,
+        service=stype,
+        service_name=service_name(stype),
+        resource=resource_of(path) if path else "",
+        transport=Transport(
+            "hung", host, port, url, "the log ends while the client waits for the answer"
+        ),
+    )
     failure.evidence.append((line, text))
     return failure
 
 
-_TYPED = re.compile(r"(?:^|[#$>]\s*|^\+ |[“\"`]\s*)(?P<cmd>(?:openstack|nova|cinder|neutron|glance|"
-                    r"heat|ironic|baremetal|keystone|swift|gnocchi|system)\s[^“”\"`]*)")
+_TYPED = re.compile(
+    r"(?:^|[#$>]\s*|^\+ |[“\"`]\s*)(?P<cmd>(?:openstack|nova|cinder|neutron|glance|"
+    r"heat|ironic|baremetal|keystone|swift|gnocchi|system)\s[^“”\"`]*)"
+)
 
 
 def _typed(printed: list[tuple[int, str, Message]]) -> str:
@@ -500,23 +595,40 @@ def _versions(trace: Trace) -> dict[str, str]:
 _AUTH_FIELDS = [
     ("user", re.compile(r"""['"](?:username|user_name)['"]\s*:\s*u?['"](?P<v>[^'"]+)""")),
     ("user", re.compile(r""""user"\s*:\s*\{[^{}]*?"name"\s*:\s*"(?P<v>[^"]+)""")),
-    ("project", re.compile(r"""['"](?:project_name|tenantName|tenant_name)['"]\s*:\s*u?['"]"""
-                           r"""(?P<v>[^'"]+)""")),
+    (
+        "project",
+        re.compile(
+            r"""['"](?:project_name|tenantName|tenant_name)['"]\s*:\s*u?['"]"""
+            r"""(?P<v>[^'"]+)"""
+        ),
+    ),
     ("project", re.compile(r""""project"\s*:\s*\{[^{}]*?"name"\s*:\s*"(?P<v>[^"]+)""")),
     ("user_domain", re.compile(r"""['"]user_domain_(?:name|id)['"]\s*:\s*u?['"](?P<v>[^'"]+)""")),
-    ("project_domain", re.compile(r"""['"]project_domain_(?:name|id)['"]\s*:\s*u?['"]"""
-                                  r"""(?P<v>[^'"]+)""")),
+    (
+        "project_domain",
+        re.compile(
+            r"""['"]project_domain_(?:name|id)['"]\s*:\s*u?['"]"""
+            r"""(?P<v>[^'"]+)"""
+        ),
+    ),
     ("auth_type", re.compile(r"Using auth plugin: (?P<v>\S+)")),
 ]
 
 
 def _auth(trace: Trace) -> dict[str, str]:
     """Who the client tried to be; never a secret (passwords are not read)."""
-    texts = [m.text for m in trace.messages
-             if m.text.startswith(("Using parameters", "Using auth plugin"))]
+    texts = [
+        m.text
+        for m in trace.messages
+        if m.text.startswith(("Using parameters", "Using auth plugin"))
+    ]
     for ex in trace.exchanges[:10]:
-        if ex.service == "identity" and ex.request.method == "POST" and ex.request.body \
-                and ex.request.body.text:
+        if (
+            ex.service == "identity"
+            and ex.request.method == "POST"
+            and ex.request.body
+            and ex.request.body.text
+        ):
             texts.append(ex.request.body.text[:4000])
     found: dict[str, str] = {}
     for text in texts:
@@ -546,21 +658,26 @@ def facts_of(trace: Trace, live: bool = False) -> Facts:
     for i in range(len(exchanges) - 1, -1, -1):
         ex = exchanges[i]
         hung = ex.response is None and (ex.error is None or ex.error.kind == "no-answer")
-        failed = (ex.error is not None and not hung) or (
-            ex.status is not None and ex.status >= 400) or (
-            hung and i == len(exchanges) - 1 and not live)
+        failed = (
+            (ex.error is not None and not hung)
+            or (ex.status is not None and ex.status >= 400)
+            or (hung and i == len(exchanges) - 1 and not live)
+        )
         if failed:
             if later.recovers(ex):
                 facts.recovered.append(ex.index)
             elif decisive is None:
-                decisive = ex                 # the last failure not recovered from
+                decisive = ex  # the last failure not recovered from
         later.add(ex)
     facts.recovered.reverse()
     if trace.exit_code == 0:
         if facts.async_failure is not None:
             facts.failure = _async_as_failure(facts.async_failure)
-        elif not exchanges and facts.client_error is not None \
-                and _HTTP_ERROR.search(facts.client_error.text):
+        elif (
+            not exchanges
+            and facts.client_error is not None
+            and _HTTP_ERROR.search(facts.client_error.text)
+        ):
             # A wrapper's exit status (an Ansible task's rc, a shell loop) over a client
             # that printed an HTTP error: the status hides the failure, the words do not.
             facts.failure = _text_failure(printed, facts.client_error, agent, trace.command or "")
@@ -568,12 +685,22 @@ def facts_of(trace: Trace, live: bool = False) -> Facts:
     last_line = exchanges[-1].last_line if exchanges else 0
     later_error = facts.client_error is not None and facts.client_error.line > last_line
     if decisive is not None:
-        terminal = decisive is exchanges[-1] or trace.exit_code not in (None, 0) or (
-            facts.client_error is not None and facts.client_error.line > decisive.first_line) \
+        terminal = (
+            decisive is exchanges[-1]
+            or trace.exit_code not in (None, 0)
+            or (facts.client_error is not None and facts.client_error.line > decisive.first_line)
             or bool(trace.tracebacks)
-        if decisive.response is None and decisive.error is None and (
-                trace.exit_code not in (None, *_INTERRUPTED) or later_error or trace.tracebacks
-                or _answered_before(exchanges, decisive)):
+        )
+        if (
+            decisive.response is None
+            and decisive.error is None
+            and (
+                trace.exit_code not in (None, *_INTERRUPTED)
+                or later_error
+                or trace.tracebacks
+                or _answered_before(exchanges, decisive)
+            )
+        ):
             # Not hung: the client went on and said why, or a poll it had made many
             # times was interrupted between two answers.
             terminal = False
@@ -586,12 +713,16 @@ def facts_of(trace: Trace, live: bool = False) -> Facts:
                 facts.failure.request_id = rid.group(1) if rid else ""
             if facts.failure.fault is None or facts.failure.fault.shape == "omitted":
                 quoted = _text_failure(printed, None, agent)
-                if quoted is not None and quoted.fault is not None and \
-                        quoted.line > decisive.first_line:
+                if (
+                    quoted is not None
+                    and quoted.fault is not None
+                    and quoted.line > decisive.first_line
+                ):
                     facts.failure.fault = quoted.fault
             return facts
-    hung_text = _hung_in_text(printed) if trace.exit_code is None and not later_error \
-        and not live else None
+    hung_text = (
+        _hung_in_text(printed) if trace.exit_code is None and not later_error and not live else None
+    )
     if hung_text is not None:
         facts.failure = hung_text
         return facts
@@ -608,18 +739,22 @@ def facts_of(trace: Trace, live: bool = False) -> Facts:
             facts.failure.url = facts.failure.transport.url
             facts.failure.endpoint = split_url(facts.failure.url)[0]
             facts.failure.service = service_for(None, facts.failure.url, agent) or (
-                "identity" if "identity" in context else "")
+                "identity" if "identity" in context else ""
+            )
             facts.failure.service_name = service_name(facts.failure.service)
         facts.failure.evidence.append(
-            (facts.exception.line, f"{facts.exception.type}: {facts.exception.message}"[:200]))
+            (facts.exception.line, f"{facts.exception.type}: {facts.exception.message}"[:200])
+        )
     elif facts.async_failure is not None:
         facts.failure = _async_as_failure(facts.async_failure)
     return facts
 
 
 def _async_as_failure(af: AsyncFailure) -> Failure:
-    failure = Failure(kind="async", line=af.line,
-                      fault=Fault(af.fault, "plain") if af.fault else None)
-    failure.evidence.append((af.line, f"{af.resource}: {af.status}"
-                             + (f" — {af.fault[:160]}" if af.fault else "")))
+    failure = Failure(
+        kind="async", line=af.line, fault=Fault(af.fault, "plain") if af.fault else None
+    )
+    failure.evidence.append(
+        (af.line, f"{af.resource}: {af.status}" + (f" — {af.fault[:160]}" if af.fault else ""))
+    )
     return failure

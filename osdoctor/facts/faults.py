@@ -18,17 +18,36 @@ from typing import Any
 
 from osdoctor.facts.model import Fault
 
-_NOVA_KEYS = frozenset({
-    "itemNotFound", "badRequest", "forbidden", "overLimit", "conflictingRequest",
-    "computeFault", "unauthorized", "badMethod", "badMediaType", "notImplemented",
-    "serviceUnavailable", "HTTPNotFound", "NotFound", "BadRequest", "Forbidden",
-    "Conflict", "RequestEntityTooLarge", "Unauthorized", "validationError",
-})
+_NOVA_KEYS = frozenset(
+    {
+        "itemNotFound",
+        "badRequest",
+        "forbidden",
+        "overLimit",
+        "conflictingRequest",
+        "computeFault",
+        "unauthorized",
+        "badMethod",
+        "badMediaType",
+        "notImplemented",
+        "serviceUnavailable",
+        "HTTPNotFound",
+        "NotFound",
+        "BadRequest",
+        "Forbidden",
+        "Conflict",
+        "RequestEntityTooLarge",
+        "Unauthorized",
+        "validationError",
+    }
+)
 _MAX = 600
 # HTML markup only: Nova's "<class 'neutronclient...Unauthorized'>" is words, not a tag.
-_TAG = re.compile(r"<(?:!DOCTYPE|/?(?:html|head|body|title|h[1-6]|p|br|hr|pre|center|a|div|span|"
-                  r"b|i|em|strong|address|code|meta|link|style|script|ul|li|table|tr|td))\b[^>]*>",
-                  re.I)
+_TAG = re.compile(
+    r"<(?:!DOCTYPE|/?(?:html|head|body|title|h[1-6]|p|br|hr|pre|center|a|div|span|"
+    r"b|i|em|strong|address|code|meta|link|style|script|ul|li|table|tr|td))\b[^>]*>",
+    re.I,
+)
 _SPACE = re.compile(r"\s+")
 _TITLE = re.compile(r"<title>(.*?)</title>", re.I | re.S)
 _H1 = re.compile(r"<h1>(.*?)</h1>", re.I | re.S)
@@ -51,8 +70,12 @@ def from_json(data: Any) -> Fault | None:
     if "NeutronError" in data:
         inner = data["NeutronError"]
         if isinstance(inner, dict):
-            return Fault(_text(inner.get("message")), "neutron", _text(inner.get("type")),
-                         detail=_text(inner.get("detail")))
+            return Fault(
+                _text(inner.get("message")),
+                "neutron",
+                _text(inner.get("type")),
+                detail=_text(inner.get("detail")),
+            )
         return Fault(_text(inner), "neutron")
     if "error_message" in data:
         raw = data["error_message"]
@@ -63,44 +86,77 @@ def from_json(data: Any) -> Fault | None:
             except ValueError:
                 return Fault(_text(raw), "ironic")
         if isinstance(inner_data, dict):
-            return Fault(_text(inner_data.get("faultstring")), "ironic",
-                         _text(inner_data.get("faultcode")),
-                         detail=_text(inner_data.get("debuginfo")))
+            return Fault(
+                _text(inner_data.get("faultstring")),
+                "ironic",
+                _text(inner_data.get("faultcode")),
+                detail=_text(inner_data.get("debuginfo")),
+            )
         return Fault(_text(inner_data), "ironic")
     if "explanation" in data and isinstance(data.get("error"), dict):
         inner = data["error"]
-        return Fault(_text(inner.get("message")) or _text(data.get("explanation")), "heat",
-                     _text(inner.get("type")), _text(data.get("code")),
-                     _text(data.get("explanation")))
+        return Fault(
+            _text(inner.get("message")) or _text(data.get("explanation")),
+            "heat",
+            _text(inner.get("type")),
+            _text(data.get("code")),
+            _text(data.get("explanation")),
+        )
     if isinstance(data.get("error"), dict):
         inner = data["error"]
         message = _text(inner.get("message"))
-        return Fault(message or _text(inner.get("title")), "keystone",
-                     _text(inner.get("title")), _text(inner.get("code")))
+        return Fault(
+            message or _text(inner.get("title")),
+            "keystone",
+            _text(inner.get("title")),
+            _text(inner.get("code")),
+        )
     if isinstance(data.get("errors"), list) and data["errors"]:
         first = data["errors"][0]
         if isinstance(first, dict):
-            return Fault(_text(first.get("detail")) or _text(first.get("title")), "placement",
-                         _text(first.get("title")), _text(first.get("code") or first.get("status")))
+            return Fault(
+                _text(first.get("detail")) or _text(first.get("title")),
+                "placement",
+                _text(first.get("title")),
+                _text(first.get("code") or first.get("status")),
+            )
         return Fault(_text(first), "placement")
     if "faultstring" in data:
-        return Fault(_text(data.get("faultstring")), "wsme", _text(data.get("faultcode")),
-                     detail=_text(data.get("debuginfo") or data.get("description")))
+        return Fault(
+            _text(data.get("faultstring")),
+            "wsme",
+            _text(data.get("faultcode")),
+            detail=_text(data.get("debuginfo") or data.get("description")),
+        )
     if len(data) == 1:
         ((key, inner),) = data.items()
-        if isinstance(inner, dict) and "message" in inner and (
-                key in _NOVA_KEYS or "code" in inner):
-            return Fault(_text(inner.get("message")), "nova", key, _text(inner.get("code")),
-                         _text(inner.get("details")))
+        if (
+            isinstance(inner, dict)
+            and "message" in inner
+            and (key in _NOVA_KEYS or "code" in inner)
+        ):
+            return Fault(
+                _text(inner.get("message")),
+                "nova",
+                key,
+                _text(inner.get("code")),
+                _text(inner.get("details")),
+            )
     if "message" in data and ("type" in data or "request_id" in data) and "code" in data:
-        return Fault(_text(data["message"]), "designate", _text(data.get("type")),
-                     _text(data.get("code")))
+        return Fault(
+            _text(data["message"]), "designate", _text(data.get("type")), _text(data.get("code"))
+        )
     if "description" in data and ("title" in data or "code" in data):
-        return Fault(_text(data["description"]), "barbican", _text(data.get("title")),
-                     _text(data.get("code")))
+        return Fault(
+            _text(data["description"]),
+            "barbican",
+            _text(data.get("title")),
+            _text(data.get("code")),
+        )
     if "message" in data and ("title" in data or "code" in data):
-        return Fault(_text(data["message"]), "plain", _text(data.get("title")),
-                     _text(data.get("code")))
+        return Fault(
+            _text(data["message"]), "plain", _text(data.get("title")), _text(data.get("code"))
+        )
     return None
 
 
@@ -112,9 +168,9 @@ def from_html(text: str) -> Fault:
     found = title or h1
     heading = _clean(found.group(1)) if found else ""
     if heading and body.startswith(heading):
-        body = body[len(heading):].strip()
+        body = body[len(heading) :].strip()
     if h1 and body.startswith(_clean(h1.group(1))):
-        body = body[len(_clean(h1.group(1))):].strip()
+        body = body[len(_clean(h1.group(1))) :].strip()
     message = f"{heading}: {body}" if heading and body else heading or body
     return Fault(message, "html", heading)
 
@@ -123,8 +179,11 @@ def from_body(text: str | None, parsed: Any = None, omitted: str | None = None) 
     """The fault of a response body as logged (JSON, HTML, plain text, or omitted)."""
     if omitted:
         kind = "text/html" if "text/html" in omitted else omitted.partition("set to")[2].strip(" .")
-        return Fault(f"the body was not logged (Content-Type {kind or 'not JSON'}): usually a "
-                     "proxy's or load balancer's page, not the API's own answer", "omitted")
+        return Fault(
+            f"the body was not logged (Content-Type {kind or 'not JSON'}): usually a "
+            "proxy's or load balancer's page, not the API's own answer",
+            "omitted",
+        )
     if not text or not text.strip():
         return None
     if parsed is not None:
@@ -143,12 +202,13 @@ def from_body(text: str | None, parsed: Any = None, omitted: str | None = None) 
 
 def _unescape(text: str) -> str:
     """One level of JSON string escaping undone: ``\\"`` -> ``"``, ``\\\\`` -> ``\\``."""
-    return text.replace('\\\\', '\x00').replace('\\"', '"').replace('\x00', '\\')
+    return text.replace("\\\\", "\x00").replace('\\"', '"').replace("\x00", "\\")
 
 
 _EMBED = re.compile(
     r'\{\s*(?:\\*")(?:NeutronError|error_message|itemNotFound|badRequest|forbidden|overLimit|'
-    r'conflictingRequest|computeFault|error|errors|explanation|faultstring)(?:\\*")\s*:')
+    r'conflictingRequest|computeFault|error|errors|explanation|faultstring)(?:\\*")\s*:'
+)
 
 
 def in_text(text: str) -> Fault | None:
@@ -157,7 +217,7 @@ def in_text(text: str) -> Fault | None:
     m = _EMBED.search(text)
     if m is None:
         return None
-    candidate = text[m.start():]
+    candidate = text[m.start() :]
     for _level in range(4):
         fault = _decode_prefix(candidate)
         if fault is not None:

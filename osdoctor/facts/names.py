@@ -8,21 +8,52 @@ import re
 from osdoctor.parse.http_text import split_url
 
 SERVICE_NAMES = {
-    "identity": "Keystone", "compute": "Nova", "network": "Neutron", "image": "Glance",
-    "volume": "Cinder", "volumev2": "Cinder", "volumev3": "Cinder", "block-storage": "Cinder",
-    "orchestration": "Heat", "baremetal": "Ironic", "object-store": "Swift",
-    "placement": "Placement", "dns": "Designate", "key-manager": "Barbican",
-    "load-balancer": "Octavia", "metric": "Gnocchi", "alarming": "Aodh",
-    "shared-file-system": "Manila", "sharev2": "Manila", "container-infra": "Magnum",
-    "workflow": "Mistral", "messaging": "Zaqar", "clustering": "Senlin",
-    "baremetal-introspection": "Ironic Inspector", "platform": "StarlingX sysinv",
+    "identity": "Keystone",
+    "compute": "Nova",
+    "network": "Neutron",
+    "image": "Glance",
+    "volume": "Cinder",
+    "volumev2": "Cinder",
+    "volumev3": "Cinder",
+    "block-storage": "Cinder",
+    "orchestration": "Heat",
+    "baremetal": "Ironic",
+    "object-store": "Swift",
+    "placement": "Placement",
+    "dns": "Designate",
+    "key-manager": "Barbican",
+    "load-balancer": "Octavia",
+    "metric": "Gnocchi",
+    "alarming": "Aodh",
+    "shared-file-system": "Manila",
+    "sharev2": "Manila",
+    "container-infra": "Magnum",
+    "workflow": "Mistral",
+    "messaging": "Zaqar",
+    "clustering": "Senlin",
+    "baremetal-introspection": "Ironic Inspector",
+    "platform": "StarlingX sysinv",
 }
 _PORTS = {
-    "5000": "identity", "35357": "identity", "8774": "compute", "9696": "network",
-    "9292": "image", "8776": "volume", "8004": "orchestration", "6385": "baremetal",
-    "8080": "object-store", "8778": "placement", "9001": "dns", "9311": "key-manager",
-    "9876": "load-balancer", "8041": "metric", "8042": "alarming", "8786": "sharev2",
-    "9511": "container-infra", "8989": "workflow", "5050": "baremetal-introspection",
+    "5000": "identity",
+    "35357": "identity",
+    "8774": "compute",
+    "9696": "network",
+    "9292": "image",
+    "8776": "volume",
+    "8004": "orchestration",
+    "6385": "baremetal",
+    "8080": "object-store",
+    "8778": "placement",
+    "9001": "dns",
+    "9311": "key-manager",
+    "9876": "load-balancer",
+    "8041": "metric",
+    "8042": "alarming",
+    "8786": "sharev2",
+    "9511": "container-infra",
+    "8989": "workflow",
+    "5050": "baremetal-introspection",
 }
 # A User-Agent or command name that says which CLI this is, and so which service.
 _AGENTS = [
@@ -36,20 +67,41 @@ _AGENTS = [
 _COMMANDS = [
     (re.compile(r"^(?:heat\b|openstack (?:stack|orchestration)\b)"), "orchestration"),
     (re.compile(r"^(?:nova volume-|cinder\b|openstack volume\b)"), "volume"),
-    (re.compile(r"^(?:nova\b|openstack (?:server|flavor|hypervisor|aggregate|keypair)\b)"),
-     "compute"),
-    (re.compile(r"^(?:neutron\b|openstack (?:network|subnet|port|router|floating|"
-                r"security group)\b)"), "network"),
+    (
+        re.compile(r"^(?:nova\b|openstack (?:server|flavor|hypervisor|aggregate|keypair)\b)"),
+        "compute",
+    ),
+    (
+        re.compile(
+            r"^(?:neutron\b|openstack (?:network|subnet|port|router|floating|"
+            r"security group)\b)"
+        ),
+        "network",
+    ),
     (re.compile(r"^(?:glance\b|openstack image\b)"), "image"),
     (re.compile(r"^(?:ironic\b|baremetal\b|openstack baremetal\b)"), "baremetal"),
-    (re.compile(r"^(?:keystone\b|openstack (?:user|project|role|domain|token|catalog|"
-                r"endpoint|service)\b)"), "identity"),
+    (
+        re.compile(
+            r"^(?:keystone\b|openstack (?:user|project|role|domain|token|catalog|"
+            r"endpoint|service)\b)"
+        ),
+        "identity",
+    ),
     (re.compile(r"^(?:swift\b|openstack (?:object|container)\b)"), "object-store"),
 ]
-_IRREGULAR = {"policies": "policy", "addresses": "address", "statuses": "status",
-              "ihosts": "host", "aliases": "alias", "indices": "index"}
-_ID = re.compile(r"^(?:[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}|"
-                 r"[0-9a-f]{32}|\d+|v\d[\w.]*|AUTH_\w+)$", re.I)
+_IRREGULAR = {
+    "policies": "policy",
+    "addresses": "address",
+    "statuses": "status",
+    "ihosts": "host",
+    "aliases": "alias",
+    "indices": "index",
+}
+_ID = re.compile(
+    r"^(?:[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}|"
+    r"[0-9a-f]{32}|\d+|v\d[\w.]*|AUTH_\w+)$",
+    re.I,
+)
 _VERSION_PATH = re.compile(r"^v\d+(\.\d+)?$")
 
 
@@ -119,10 +171,12 @@ def is_version_root(path: str) -> bool:
 
 
 _UA = re.compile(r"(?P<name>[A-Za-z][\w.-]*)/(?P<version>\d+(?:\.\d+)+)")
-_PKG = re.compile(r"(?:site|dist)-packages/(?P<name>[A-Za-z][\w]*?)[-_](?P<version>\d+(?:\.\d+)+)"
-                  r"(?:[-.]py[\d.]+)?\.(?:egg|dist)-info|"
-                  r"/nix/store/\w+-(?:python[\d.]+-)?(?P<nname>[A-Za-z][\w-]*?)-"
-                  r"(?P<nversion>\d+(?:\.\d+)+)/")
+_PKG = re.compile(
+    r"(?:site|dist)-packages/(?P<name>[A-Za-z][\w]*?)[-_](?P<version>\d+(?:\.\d+)+)"
+    r"(?:[-.]py[\d.]+)?\.(?:egg|dist)-info|"
+    r"/nix/store/\w+-(?:python[\d.]+-)?(?P<nname>[A-Za-z][\w-]*?)-"
+    r"(?P<nversion>\d+(?:\.\d+)+)/"
+)
 
 
 def versions_in(text: str) -> dict[str, str]:

@@ -63,8 +63,12 @@ def clean_words(text: str) -> str:
 
 
 def _words(facts: Facts, failure: Failure | None) -> str:
-    if failure is not None and failure.fault is not None and failure.fault.message \
-            and failure.fault.shape != "omitted":
+    if (
+        failure is not None
+        and failure.fault is not None
+        and failure.fault.message
+        and failure.fault.shape != "omitted"
+    ):
         return failure.fault.message
     if facts.client_error is not None:
         return clean_words(facts.client_error.text) or facts.client_error.text
@@ -87,11 +91,13 @@ def summary(facts: Facts) -> str:
         if f.service_name and f.service_name != "the service":
             where = f"{f.service_name} at {where}"
         text = _TRANSPORT.get(t.kind, _TRANSPORT["connection"]).format(
-            where=where, host=t.host or where, detail=t.detail or "refused")
+            where=where, host=t.host or where, detail=t.detail or "refused"
+        )
         return text[0].upper() + text[1:]
     if f.kind == "http":
-        who = f.service_name if f.service_name and f.service_name != "the service" \
-            else "The service"
+        who = (
+            f.service_name if f.service_name and f.service_name != "the service" else "The service"
+        )
         status = f" ({f.status})" if f.status is not None else ""
         what = f" the {f.resource}" if f.resource and f.resource != "version document" else ""
         if f.status is not None and f.status >= 500:
@@ -109,16 +115,42 @@ def values(facts: Facts) -> dict[str, str]:
     """Template values for every rule; conditions may add more precise ones."""
     f = facts.failure
     out = {
-        "failure": summary(facts), "failure_kind": f.kind if f else "",
-        "quote": "", "words": "", "fault": "", "fault_short": "", "fault_type": "",
-        "fault_shape": "", "failure_status": "", "failure_method": "", "failure_url": "",
-        "failure_path": "", "endpoint": "", "host": "", "port": "", "service_type": "",
-        "service_name": "", "resource": "", "request_id": "", "request_id_note": "",
-        "transport": "", "transport_detail": "", "inner": "", "client_error": "",
-        "client_error_class": "", "exception_type": "", "exception_text": "",
-        "exception_frame": "", "exception_package": "", "async_resource": "",
-        "async_status": "", "async_fault": "", "fault_note": "",
-        "transport_reason": "no answer", "auth_sent": "", "auth_hint": "",
+        "failure": summary(facts),
+        "failure_kind": f.kind if f else "",
+        "quote": "",
+        "words": "",
+        "fault": "",
+        "fault_short": "",
+        "fault_type": "",
+        "fault_shape": "",
+        "failure_status": "",
+        "failure_method": "",
+        "failure_url": "",
+        "failure_path": "",
+        "endpoint": "",
+        "host": "",
+        "port": "",
+        "service_type": "",
+        "service_name": "",
+        "resource": "",
+        "request_id": "",
+        "request_id_note": "",
+        "transport": "",
+        "transport_detail": "",
+        "inner": "",
+        "client_error": "",
+        "client_error_class": "",
+        "exception_type": "",
+        "exception_text": "",
+        "exception_frame": "",
+        "exception_package": "",
+        "async_resource": "",
+        "async_status": "",
+        "async_fault": "",
+        "fault_note": "",
+        "transport_reason": "no answer",
+        "auth_sent": "",
+        "auth_hint": "",
     }
     words = _words(facts, f)
     out["words"] = words
@@ -134,44 +166,66 @@ def values(facts: Facts) -> dict[str, str]:
     out["all_words"] = "\n".join(dict.fromkeys(w for w in every if w))
     out["quote"] = f": {short(words)}" if words else ""
     if f is not None:
-        out.update({
-            "failure_status": str(f.status) if f.status is not None else "no answer",
-            "failure_method": f.method, "failure_url": f.url.partition("?")[0],
-            "failure_path": f.path,
-            "endpoint": f.endpoint, "service_type": f.service or "unknown",
-            "service_name": f.service_name or "the service", "resource": f.resource,
-            "request_id": f.request_id, "inner": f.inner,
-            "request_id_note": f" (request id {f.request_id})" if f.request_id else "",
-        })
+        out.update(
+            {
+                "failure_status": str(f.status) if f.status is not None else "no answer",
+                "failure_method": f.method,
+                "failure_url": f.url.partition("?")[0],
+                "failure_path": f.path,
+                "endpoint": f.endpoint,
+                "service_type": f.service or "unknown",
+                "service_name": f.service_name or "the service",
+                "resource": f.resource,
+                "request_id": f.request_id,
+                "inner": f.inner,
+                "request_id_note": f" (request id {f.request_id})" if f.request_id else "",
+            }
+        )
         if f.fault is not None:
-            out.update({"fault": f.fault.message, "fault_short": short(f.fault.message),
-                        "fault_type": f.fault.type, "fault_shape": f.fault.shape})
+            out.update(
+                {
+                    "fault": f.fault.message,
+                    "fault_short": short(f.fault.message),
+                    "fault_type": f.fault.type,
+                    "fault_shape": f.fault.shape,
+                }
+            )
             if f.kind == "http" and f.fault.message and f.fault.shape != "omitted":
                 kind = f"{f.fault.type}: " if f.fault.type and f.fault.shape == "neutron" else ""
-                out["fault_note"] = (f" ({out['service_name']} said {kind}"
-                                     f"{short(f.fault.message)})")
+                out["fault_note"] = f" ({out['service_name']} said {kind}{short(f.fault.message)})"
         if f.transport is not None:
             t = f.transport
-            out.update({"transport": t.kind, "transport_detail": t.detail,
-                        "host": t.host, "port": t.port})
+            out.update(
+                {"transport": t.kind, "transport_detail": t.detail, "host": t.host, "port": t.port}
+            )
             out["transport_reason"] = _REASONS.get(t.kind, _REASONS["connection"]).format(
-                where=f"{t.host}:{t.port}" if t.host else "the endpoint", host=t.host or "?",
-                detail=t.detail or "refused")
+                where=f"{t.host}:{t.port}" if t.host else "the endpoint",
+                host=t.host or "?",
+                detail=t.detail or "refused",
+            )
         elif f.endpoint:
             hostport = f.endpoint.partition("://")[2]
             out["host"], _, out["port"] = hostport.partition(":")
     if facts.auth_sent:
         out["auth_sent"] = facts.auth_sent
         if facts.auth_sent.startswith("basic"):
-            out["auth_hint"] = (": the client used its own basic auth instead of a Keystone "
-                                "token (set OS_AUTH_TYPE=password)")
+            out["auth_hint"] = (
+                ": the client used its own basic auth instead of a Keystone "
+                "token (set OS_AUTH_TYPE=password)"
+            )
     if facts.client_error is not None:
         out["client_error"] = facts.client_error.text
         out["client_error_class"] = facts.client_error.error_class
     if facts.exception is not None:
         exc = facts.exception
-        out.update({"exception_type": exc.type, "exception_text": exc.message,
-                    "exception_frame": exc.frame, "exception_package": exc.package})
+        out.update(
+            {
+                "exception_type": exc.type,
+                "exception_text": exc.message,
+                "exception_frame": exc.frame,
+                "exception_package": exc.package,
+            }
+        )
     who = []
     if facts.auth.get("user"):
         who.append(f"user {facts.auth['user']}")
@@ -184,6 +238,7 @@ def values(facts: Facts) -> dict[str, str]:
         out[key if key.startswith("auth") else f"auth_{key}"] = facts.auth.get(key, "")
     if facts.async_failure is not None:
         af = facts.async_failure
-        out.update({"async_resource": af.resource, "async_status": af.status,
-                    "async_fault": af.fault})
+        out.update(
+            {"async_resource": af.resource, "async_status": af.status, "async_fault": af.fault}
+        )
     return out

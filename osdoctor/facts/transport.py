@@ -18,34 +18,74 @@ from osdoctor.facts.model import Transport
 # DiscoveryFailure wraps the SSL or connection error that caused it.
 _KINDS: list[tuple[str, re.Pattern[str]]] = [
     ("proxy", re.compile(r"ProxyError|Tunnel connection failed|Cannot connect to proxy", re.I)),
-    ("tls-version", re.compile(r"wrong version number|WRONG_VERSION_NUMBER|"
-                               r"unknown protocol|record layer failure", re.I)),
-    ("tls-verify", re.compile(r"CERTIFICATE_VERIFY_FAILED|certificate verify failed|"
-                              r"self[- ]signed certificate|unable to get local issuer|"
-                              r"hostname .* doesn't match|certificate is not valid for",
-                              re.I)),
-    ("dns", re.compile(r"NameResolutionError|Failed to resolve|Name or service not known|"
-                       r"nodename nor servname|Temporary failure in name resolution|"
-                       r"getaddrinfo failed|No address associated|\[Errno -[235]\]", re.I)),
-    ("refused", re.compile(r"Connection refused|\[Errno 111\]|ECONNREFUSED|"
-                           r"actively refused", re.I)),
+    (
+        "tls-version",
+        re.compile(
+            r"wrong version number|WRONG_VERSION_NUMBER|"
+            r"unknown protocol|record layer failure",
+            re.I,
+        ),
+    ),
+    (
+        "tls-verify",
+        re.compile(
+            r"CERTIFICATE_VERIFY_FAILED|certificate verify failed|"
+            r"self[- ]signed certificate|unable to get local issuer|"
+            r"hostname .* doesn't match|certificate is not valid for",
+            re.I,
+        ),
+    ),
+    (
+        "dns",
+        re.compile(
+            r"NameResolutionError|Failed to resolve|Name or service not known|"
+            r"nodename nor servname|Temporary failure in name resolution|"
+            r"getaddrinfo failed|No address associated|\[Errno -[235]\]",
+            re.I,
+        ),
+    ),
+    (
+        "refused",
+        re.compile(
+            r"Connection refused|\[Errno 111\]|ECONNREFUSED|"
+            r"actively refused",
+            re.I,
+        ),
+    ),
     ("timeout", re.compile(r"timed out|Timeout|\[Errno 110\]|ETIMEDOUT", re.I)),
-    ("reset", re.compile(r"Connection reset|\[Errno 104\]|Connection aborted|"
-                         r"Remote end closed connection|RemoteDisconnected|"
-                         r"BadStatusLine|connection was closed", re.I)),
-    ("unreachable", re.compile(r"No route to host|Network is unreachable|\[Errno 11[03]\]|"
-                               r"\[Errno 101\]", re.I)),
+    (
+        "reset",
+        re.compile(
+            r"Connection reset|\[Errno 104\]|Connection aborted|"
+            r"Remote end closed connection|RemoteDisconnected|"
+            r"BadStatusLine|connection was closed",
+            re.I,
+        ),
+    ),
+    (
+        "unreachable",
+        re.compile(
+            r"No route to host|Network is unreachable|\[Errno 11[03]\]|"
+            r"\[Errno 101\]",
+            re.I,
+        ),
+    ),
     ("tls", re.compile(r"SSL|TLS|handshake", re.I)),
 ]
 _HOST = re.compile(r"host='(?P<host>[^']+)',\s*port=(?P<port>[^)\s,]+)")
-_URL = re.compile(r"(?P<url>https?://(?P<host>\[[^\]]+\]|[^/:\s'\"]+)(?::(?P<port>[^/\s'\"]+))?"
-                  r"[^\s'\"]*)")
-_DETAIL = re.compile(r"(\[Errno -?\d+\][^'\")]*|wrong version number|"
-                     r"CERTIFICATE_VERIFY_FAILED[^'\")]*|certificate verify failed[^'\")]*|"
-                     r"Tunnel connection failed: \d{3}[^'\",()]*(?:\('?\w+'?\))?|"
-                     r"Failed to resolve '[^']+'|"
-                     r"Remote end closed connection without response|Connection reset by peer|"
-                     r"timed out|Connection refused)", re.I)
+_URL = re.compile(
+    r"(?P<url>https?://(?P<host>\[[^\]]+\]|[^/:\s'\"]+)(?::(?P<port>[^/\s'\"]+))?"
+    r"[^\s'\"]*)"
+)
+_DETAIL = re.compile(
+    r"(\[Errno -?\d+\][^'\")]*|wrong version number|"
+    r"CERTIFICATE_VERIFY_FAILED[^'\")]*|certificate verify failed[^'\")]*|"
+    r"Tunnel connection failed: \d{3}[^'\",()]*(?:\('?\w+'?\))?|"
+    r"Failed to resolve '[^']+'|"
+    r"Remote end closed connection without response|Connection reset by peer|"
+    r"timed out|Connection refused)",
+    re.I,
+)
 
 
 def kind_of(message: str) -> str:
@@ -86,4 +126,5 @@ SIGNS = re.compile(
     r"Unable to establish connection to|SSL exception connecting to|"
     r"Max retries exceeded with url|Failed to establish a new connection|"
     r"Connection refused|Connection timed out|Read timed out|ConnectFailure|ConnectTimeout|"
-    r"NameResolutionError|ProxyError|CERTIFICATE_VERIFY_FAILED")
+    r"NameResolutionError|ProxyError|CERTIFICATE_VERIFY_FAILED"
+)

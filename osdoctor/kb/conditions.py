@@ -25,21 +25,73 @@ from osdoctor.model import Evidence, Exchange, Trace
 from osdoctor.parse.http_text import split_url
 
 CONDITION_KEYS = (
-    "request", "no_request", "sequence", "last_request", "message", "no_message",
-    "traceback", "no_traceback", "exit_code", "outcome", "command", "client",
-    "failure", "fault", "client_error", "exception", "client_version",
-    "any", "all", "not",
+    "request",
+    "no_request",
+    "sequence",
+    "last_request",
+    "message",
+    "no_message",
+    "traceback",
+    "no_traceback",
+    "exit_code",
+    "outcome",
+    "command",
+    "client",
+    "failure",
+    "fault",
+    "client_error",
+    "exception",
+    "client_version",
+    "any",
+    "all",
+    "not",
 )
-FAILURE_KEYS = ("kind", "status", "service", "method", "path", "fault", "fault_type",
-                "fault_shape", "transport", "inner", "resource", "words")
+FAILURE_KEYS = (
+    "kind",
+    "status",
+    "service",
+    "method",
+    "path",
+    "fault",
+    "fault_type",
+    "fault_shape",
+    "transport",
+    "inner",
+    "resource",
+    "words",
+)
 FAILURE_KINDS = ("http", "transport", "client", "async")
-TRANSPORT_KINDS = ("refused", "timeout", "dns", "tls-verify", "tls-version", "tls", "proxy",
-                   "reset", "unreachable", "hung", "connection")
+TRANSPORT_KINDS = (
+    "refused",
+    "timeout",
+    "dns",
+    "tls-verify",
+    "tls-version",
+    "tls",
+    "proxy",
+    "reset",
+    "unreachable",
+    "hung",
+    "connection",
+)
 EXCEPTION_KEYS = ("type", "message", "frame", "package")
 PATTERN_KEYS = (
-    "service", "method", "path", "query", "status", "header", "no_header", "header_value",
-    "request_header", "no_request_header", "body", "request_body", "error", "count",
-    "logged_as", "repeat",
+    "service",
+    "method",
+    "path",
+    "query",
+    "status",
+    "header",
+    "no_header",
+    "header_value",
+    "request_header",
+    "no_request_header",
+    "body",
+    "request_body",
+    "error",
+    "count",
+    "logged_as",
+    "repeat",
 )
 _PARAM = re.compile(r"\{(\w+)(\*?)\}")
 _validate = True
@@ -209,8 +261,11 @@ def _count_test(spec: Any) -> Callable[[int], bool]:
         raise ConditionError(f"count {spec!r}: use a number or '>=N', '<=N', '>N', '<N'")
     op, value = m.group(1) or "==", int(m.group(2))
     return {
-        ">=": lambda n: n >= value, "<=": lambda n: n <= value, ">": lambda n: n > value,
-        "<": lambda n: n < value, "==": lambda n: n == value,
+        ">=": lambda n: n >= value,
+        "<=": lambda n: n <= value,
+        ">": lambda n: n > value,
+        "<": lambda n: n < value,
+        "==": lambda n: n == value,
     }[op]
 
 
@@ -284,8 +339,9 @@ class RequestPattern:
             tests.append(lambda ex: qre.search(ex.query) is not None)
         if "header" in spec:
             name = str(spec["header"])
-            tests.append(lambda ex: ex.response is not None
-                         and ex.response.header(name) is not None)
+            tests.append(
+                lambda ex: ex.response is not None and ex.response.header(name) is not None
+            )
         if "no_header" in spec:
             nname = str(spec["no_header"])
             tests.append(lambda ex: ex.response is not None and ex.response.header(nname) is None)
@@ -295,8 +351,12 @@ class RequestPattern:
                 raise ConditionError("header_value is a mapping of one header name to a regex")
             ((hname, hregex),) = hv.items()
             hre = _regex(hregex, "header_value")
-            tests.append(lambda ex: ex.response is not None
-                         and hre.search(ex.response.header(str(hname)) or "") is not None)
+            tests.append(
+                lambda ex: (
+                    ex.response is not None
+                    and hre.search(ex.response.header(str(hname)) or "") is not None
+                )
+            )
         if "request_header" in spec:
             rname = str(spec["request_header"])
             tests.append(lambda ex: ex.request.header(rname) is not None)
@@ -305,29 +365,44 @@ class RequestPattern:
             tests.append(lambda ex: ex.request.header(nrname) is None)
         if "body" in spec:
             bre = _regex(spec["body"], "body")
-            tests.append(lambda ex: ex.response is not None and ex.response.body is not None
-                         and ex.response.body.text is not None
-                         and bre.search(ex.response.body.text) is not None)
+            tests.append(
+                lambda ex: (
+                    ex.response is not None
+                    and ex.response.body is not None
+                    and ex.response.body.text is not None
+                    and bre.search(ex.response.body.text) is not None
+                )
+            )
         if "request_body" in spec:
             rbre = _regex(spec["request_body"], "request_body")
-            tests.append(lambda ex: ex.request.body is not None and ex.request.body.text is not None
-                         and rbre.search(ex.request.body.text) is not None)
+            tests.append(
+                lambda ex: (
+                    ex.request.body is not None
+                    and ex.request.body.text is not None
+                    and rbre.search(ex.request.body.text) is not None
+                )
+            )
         self.path: Regex | None = None
         if "path" in spec:
             if not isinstance(spec["path"], str) or not spec["path"].startswith("/"):
                 raise ConditionError(
-                    "path is a template that starts with '/', e.g. /stacks/{stack}")
+                    "path is a template that starts with '/', e.g. /stacks/{stack}"
+                )
             self.path, _ = compile_template(spec["path"])
         self.tests = tests
         # Named groups of the body and header_value regexes become placeholders (a
         # fault message, an X-Trans-Id), read once the exchange has matched.
         self._captors: list[Callable[[Exchange], dict[str, str]]] = []
         if "body" in spec and "(?P<" in spec["body"]:
-            self._captors.append(lambda ex: _body_groups(
-                bre, ex.response.body.text if ex.response and ex.response.body else None))
+            self._captors.append(
+                lambda ex: _body_groups(
+                    bre, ex.response.body.text if ex.response and ex.response.body else None
+                )
+            )
         if "header_value" in spec and "(?P<" in str(hregex):
-            self._captors.append(lambda ex: _groups(
-                hre, ex.response.header(str(hname)) if ex.response else None))
+            self._captors.append(
+                lambda ex: _groups(hre, ex.response.header(str(hname)) if ex.response else None)
+            )
         self.count = _count_test(spec["count"]) if "count" in spec else None
         self.repeat = int(spec.get("repeat", 1))
 
@@ -392,8 +467,10 @@ def request_id(ex: Exchange) -> str | None:
 def exchange_captures(ex: Exchange) -> dict[str, str]:
     """What a matched exchange gives templates; ``request_id`` only when logged."""
     out = {
-        "method": ex.request.method, "url": ex.request.url, "path": ex.path or split_url(
-            ex.request.url)[1], "status": str(ex.status) if ex.status is not None else "none",
+        "method": ex.request.method,
+        "url": ex.request.url,
+        "path": ex.path or split_url(ex.request.url)[1],
+        "status": str(ex.status) if ex.status is not None else "none",
         "service": ex.service or "unknown",
     }
     rid = request_id(ex)
@@ -435,12 +512,16 @@ class Condition:
             return what if self.key == "traceback" else "no " + what[2:]
         if self.key in ("message", "no_message"):
             text = v.get("text", "") if isinstance(v, dict) else v
-            return ("a printed line matching " if self.key == "message"
-                    else "no printed line matching ") + repr(text)
+            return (
+                "a printed line matching " if self.key == "message" else "no printed line matching "
+            ) + repr(text)
         if self.key in ("request", "no_request", "last_request"):
             text = RequestPattern(v).describe()
-            return {"request": "a request " + text, "no_request": "no request " + text,
-                    "last_request": "the last request " + text}[self.key]
+            return {
+                "request": "a request " + text,
+                "no_request": "no request " + text,
+                "last_request": "the last request " + text,
+            }[self.key]
         if self.key == "sequence":
             return "requests in order: " + "; ".join(RequestPattern(p).describe() for p in v)
         if self.key in ("any", "all"):
@@ -576,8 +657,10 @@ class Condition:
                 if msg_rx is not None and not msg_rx.search(tb.message):
                     continue
                 text = f"{tb.exc_type}: {tb.message}" if tb.message else tb.exc_type
-                return Match([Evidence(tb.last_line, text)],
-                             {"exception": tb.exc_type, "exception_message": tb.message})
+                return Match(
+                    [Evidence(tb.last_line, text)],
+                    {"exception": tb.exc_type, "exception_message": tb.message},
+                )
             return None
 
         return ev
@@ -646,17 +729,21 @@ class Condition:
             raise ConditionError("failure is 'any' or a mapping of: " + ", ".join(FAILURE_KEYS))
         unknown = [k for k in spec if k not in FAILURE_KEYS]
         if unknown:
-            raise ConditionError(f"unknown key {unknown[0]!r} in a failure condition; known: "
-                                 f"{', '.join(FAILURE_KEYS)}")
+            raise ConditionError(
+                f"unknown key {unknown[0]!r} in a failure condition; known: "
+                f"{', '.join(FAILURE_KEYS)}"
+            )
         kinds = _choices(spec.get("kind"), FAILURE_KINDS, "failure kind")
         transports = _choices(spec.get("transport"), TRANSPORT_KINDS, "transport")
         status = _status_value_test(spec["status"]) if "status" in spec else None
         services = _choices(spec.get("service"), None, "service")
         methods = {m.upper() for m in _choices(spec.get("method"), None, "method") or ()}
         path = compile_template(spec["path"])[0] if "path" in spec else None
-        regexes = {key: _regex(spec[key], f"failure {key}")
-                   for key in ("fault", "fault_type", "fault_shape", "inner", "resource", "words")
-                   if key in spec}
+        regexes = {
+            key: _regex(spec[key], f"failure {key}")
+            for key in ("fault", "fault_type", "fault_shape", "inner", "resource", "words")
+            if key in spec
+        }
 
         def ev(ctx: Context) -> Match | None:
             f = ctx.facts().failure
@@ -679,9 +766,14 @@ class Condition:
                     return None
                 captures.update({k: v for k, v in pm.groupdict().items() if v is not None})
             vals = ctx.fact_values()
-            texts = {"fault": vals["fault"], "fault_type": vals["fault_type"],
-                     "fault_shape": vals["fault_shape"], "inner": f.inner,
-                     "resource": f.resource, "words": vals["all_words"]}
+            texts = {
+                "fault": vals["fault"],
+                "fault_type": vals["fault_type"],
+                "fault_shape": vals["fault_shape"],
+                "inner": f.inner,
+                "resource": f.resource,
+                "words": vals["all_words"],
+            }
             for key, rx in regexes.items():
                 m = rx.search(texts[key])
                 if m is None:
@@ -718,17 +810,24 @@ class Condition:
             spec = {"type": spec}
         unknown = [k for k in spec if k not in EXCEPTION_KEYS]
         if unknown:
-            raise ConditionError(f"unknown key {unknown[0]!r} in an exception condition; "
-                                 f"known: {', '.join(EXCEPTION_KEYS)}")
-        regexes = {key: _regex(spec[key], f"exception {key}") for key in EXCEPTION_KEYS
-                   if key in spec}
+            raise ConditionError(
+                f"unknown key {unknown[0]!r} in an exception condition; "
+                f"known: {', '.join(EXCEPTION_KEYS)}"
+            )
+        regexes = {
+            key: _regex(spec[key], f"exception {key}") for key in EXCEPTION_KEYS if key in spec
+        }
 
         def ev(ctx: Context) -> Match | None:
             exc = ctx.facts().exception
             if exc is None:
                 return None
-            texts = {"type": exc.type, "message": exc.message, "frame": exc.frame,
-                     "package": exc.package}
+            texts = {
+                "type": exc.type,
+                "message": exc.message,
+                "frame": exc.frame,
+                "package": exc.package,
+            }
             captures: dict[str, str] = {}
             for key, rx in regexes.items():
                 m = rx.search(texts[key])
@@ -743,7 +842,8 @@ class Condition:
     def _c_client_version(self, spec: Any) -> Evaluator:
         if not isinstance(spec, dict) or "package" not in spec:
             raise ConditionError(
-                "client_version is a mapping: {package: NAME, range: '>=2.0,<3.0'}")
+                "client_version is a mapping: {package: NAME, range: '>=2.0,<3.0'}"
+            )
         package = str(spec["package"]).lower().replace("_", "-")
         tests = _version_tests(str(spec.get("range", "")))
 
@@ -826,11 +926,15 @@ def _version_tests(spec: str) -> list[Callable[[tuple[int, ...]], bool]]:
         if not m:
             raise ConditionError(f"version range {part!r}: write '>=2.0', '<3.1.4', '==1.2'")
         op, bound = m.group(1), version_tuple(m.group(2))
-        tests.append({
-            ">=": lambda v, b=bound: v >= b, "<=": lambda v, b=bound: v <= b,
-            ">": lambda v, b=bound: v > b, "<": lambda v, b=bound: v < b,
-            "==": lambda v, b=bound: v[:len(b)] == b,
-        }[op])
+        tests.append(
+            {
+                ">=": lambda v, b=bound: v >= b,
+                "<=": lambda v, b=bound: v <= b,
+                ">": lambda v, b=bound: v > b,
+                "<": lambda v, b=bound: v < b,
+                "==": lambda v, b=bound: v[: len(b)] == b,
+            }[op]
+        )
     return tests
 
 

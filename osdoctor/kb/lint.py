@@ -56,17 +56,22 @@ def explain_fixtures(kb: KnowledgeBase, folder: Path) -> list[FixtureResult]:
         try:
             expected = load_yaml(expected_path) or {}
         except YamlError as exc:
-            results.append(FixtureResult(name, {}, Report(trace=_empty(), outcome="unknown"),
-                                         [str(exc)]))
+            results.append(
+                FixtureResult(name, {}, Report(trace=_empty(), outcome="unknown"), [str(exc)])
+            )
             continue
         if not log.is_file():
-            results.append(FixtureResult(name, dict(expected),
-                                         Report(trace=_empty(), outcome="unknown"),
-                                         [f"{log.name} is missing"]))
+            results.append(
+                FixtureResult(
+                    name,
+                    dict(expected),
+                    Report(trace=_empty(), outcome="unknown"),
+                    [f"{log.name} is missing"],
+                )
+            )
             continue
         report = diagnose(parse_path(log), kb)
-        results.append(FixtureResult(name, dict(expected), report,
-                                     compare(dict(expected), report)))
+        results.append(FixtureResult(name, dict(expected), report, compare(dict(expected), report)))
     return results
 
 
@@ -106,20 +111,36 @@ def template_issues(kb: KnowledgeBase) -> list[Issue]:
         known.sure |= set(rule.defaults)
         known.maybe -= known.sure
         if rule.target is not None and rule.target not in known.sure:
-            issues.append(Issue(rule.path, rule.line, f"rule {rule.id}: target {rule.target!r} "
-                                "is not captured whenever the rule holds"))
-        for what, template in [("title", rule.title), ("explanation", rule.explanation),
-                               *(("next step", s) for s in rule.next_steps)]:
+            issues.append(
+                Issue(
+                    rule.path,
+                    rule.line,
+                    f"rule {rule.id}: target {rule.target!r} "
+                    "is not captured whenever the rule holds",
+                )
+            )
+        for what, template in [
+            ("title", rule.title),
+            ("explanation", rule.explanation),
+            *(("next step", s) for s in rule.next_steps),
+        ]:
             for problem in template_problems(template, known):
                 issues.append(Issue(rule.path, rule.line, f"rule {rule.id} {what}: {problem}"))
     for scenario in kb.scenarios.values():
         for branch in scenario.branches:
             known = captures(branch.when)
-            for what, template in [("title", branch.title),
-                                   ("divergence", branch.divergence or "")]:
+            for what, template in [
+                ("title", branch.title),
+                ("divergence", branch.divergence or ""),
+            ]:
                 for problem in template_problems(template, known):
-                    issues.append(Issue(scenario.path, branch.line,
-                                        f"branch {scenario.id}/{branch.id} {what}: {problem}"))
+                    issues.append(
+                        Issue(
+                            scenario.path,
+                            branch.line,
+                            f"branch {scenario.id}/{branch.id} {what}: {problem}",
+                        )
+                    )
     return issues
 
 
@@ -133,37 +154,55 @@ def lint(kb: KnowledgeBase, fixtures: Path | None) -> LintResult:
     for fx in result.fixtures:
         for p in fx.problems:
             result.issues.append(Issue(f"{fixtures}/{fx.name}.expected.yaml", 0, p))
-    taken = {(fx.report.scenario.id, fx.report.scenario.branch)
-             for fx in result.fixtures if fx.report.scenario}
+    taken = {
+        (fx.report.scenario.id, fx.report.scenario.branch)
+        for fx in result.fixtures
+        if fx.report.scenario
+    }
     for scenario in kb.scenarios.values():
         for branch in scenario.branches:
             if (scenario.id, branch.id) not in taken:
                 result.uncovered_branches.append(f"{scenario.id}/{branch.id}")
-                result.issues.append(Issue(scenario.path, branch.line,
-                                           f"branch {scenario.id}/{branch.id} is taken by no "
-                                           "fixture", "error" if scenario.origin == "built-in"
-                                           else "warning"))
+                result.issues.append(
+                    Issue(
+                        scenario.path,
+                        branch.line,
+                        f"branch {scenario.id}/{branch.id} is taken by no fixture",
+                        "error" if scenario.origin == "built-in" else "warning",
+                    )
+                )
     # A fallback proves itself where its conditions held, even when a finding of
     # higher priority replaced it in the report.
     fired = {f.id for fx in result.fixtures for f in fx.report.findings + fx.report.outranked}
     for rule in kb.rules.values():
         if rule.id not in fired:
             result.silent_rules.append(rule.id)
-            result.issues.append(Issue(rule.path, rule.line,
-                                       f"rule {rule.id} fires on no fixture",
-                                       "error" if rule.origin == "built-in" else "warning"))
+            result.issues.append(
+                Issue(
+                    rule.path,
+                    rule.line,
+                    f"rule {rule.id} fires on no fixture",
+                    "error" if rule.origin == "built-in" else "warning",
+                )
+            )
         for name in rule.fires:
             example = by_name.get(name)
             if example is None:
-                result.issues.append(Issue(rule.path, rule.line,
-                                           f"rule {rule.id}: example fixture '{name}' not found"))
-            elif rule.id not in {f.id for f in example.report.findings
-                                 + example.report.outranked}:
-                result.issues.append(Issue(rule.path, rule.line,
-                                           f"rule {rule.id} should fire on {name} but does not"))
+                result.issues.append(
+                    Issue(
+                        rule.path, rule.line, f"rule {rule.id}: example fixture '{name}' not found"
+                    )
+                )
+            elif rule.id not in {f.id for f in example.report.findings + example.report.outranked}:
+                result.issues.append(
+                    Issue(
+                        rule.path, rule.line, f"rule {rule.id} should fire on {name} but does not"
+                    )
+                )
         for name in rule.silent:
             example = by_name.get(name)
             if example is not None and rule.id in {f.id for f in example.report.findings}:
-                result.issues.append(Issue(rule.path, rule.line,
-                                           f"rule {rule.id} should stay silent on {name}"))
+                result.issues.append(
+                    Issue(rule.path, rule.line, f"rule {rule.id} should stay silent on {name}")
+                )
     return result

@@ -61,8 +61,11 @@ class KnowledgeBase:
             return
         kind = doc.get("kind")
         if kind is None:
-            kind = "rule" if ("severity" in doc or "explanation" in doc) else (
-                "scenario" if "seed" in doc else "rules" if "rules" in doc else "rule")
+            kind = (
+                "rule"
+                if ("severity" in doc or "explanation" in doc)
+                else ("scenario" if "seed" in doc else "rules" if "rules" in doc else "rule")
+            )
         body = Node({k: v for k, v in doc.items() if k != "kind"})
         body.line = doc.line
         if kind == "scenario":
@@ -73,16 +76,18 @@ class KnowledgeBase:
             for item in doc.get("rules", []) or []:
                 self._add_rule(build_rule(item, path, self.issues), path, origin)
         else:
-            self.issues.append(Issue(str(path), doc.line,
-                                     f"kind '{kind}' is not scenario, rule or rules"))
+            self.issues.append(
+                Issue(str(path), doc.line, f"kind '{kind}' is not scenario, rule or rules")
+            )
 
     def _add_scenario(self, scenario: Scenario | None, path: Path, origin: str) -> None:
         if scenario is None:
             return
         if scenario.id in self.scenarios:
             other = self.scenarios[scenario.id].path
-            self.issues.append(Issue(str(path), 1, f"scenario id '{scenario.id}' is already "
-                                                   f"defined in {other}"))
+            self.issues.append(
+                Issue(str(path), 1, f"scenario id '{scenario.id}' is already defined in {other}")
+            )
             return
         scenario.origin = origin
         self.scenarios[scenario.id] = scenario
@@ -92,8 +97,9 @@ class KnowledgeBase:
             return
         if rule.id in self.rules:
             other = self.rules[rule.id].path
-            self.issues.append(Issue(str(path), rule.line,
-                                     f"rule id '{rule.id}' is already defined in {other}"))
+            self.issues.append(
+                Issue(str(path), rule.line, f"rule id '{rule.id}' is already defined in {other}")
+            )
             return
         rule.origin = origin
         self.rules[rule.id] = rule
@@ -104,19 +110,32 @@ class KnowledgeBase:
             if rule.scenario is not None:
                 scenario = self.scenarios.get(rule.scenario)
                 if scenario is None:
-                    self.issues.append(Issue(rule.path, rule.line,
-                                             f"rule {rule.id}: unknown scenario '{rule.scenario}'"))
+                    self.issues.append(
+                        Issue(
+                            rule.path,
+                            rule.line,
+                            f"rule {rule.id}: unknown scenario '{rule.scenario}'",
+                        )
+                    )
                     continue
                 for b in rule.branches:
                     if scenario.branch(b) is None:
-                        self.issues.append(Issue(
-                            rule.path, rule.line,
-                            f"rule {rule.id}: scenario {rule.scenario} has no branch '{b}'"))
+                        self.issues.append(
+                            Issue(
+                                rule.path,
+                                rule.line,
+                                f"rule {rule.id}: scenario {rule.scenario} has no branch '{b}'",
+                            )
+                        )
             for other in rule.suppressed_by:
                 if other not in self.rules:
-                    self.issues.append(Issue(rule.path, rule.line,
-                                             f"rule {rule.id}: suppressed_by names unknown rule "
-                                             f"'{other}'"))
+                    self.issues.append(
+                        Issue(
+                            rule.path,
+                            rule.line,
+                            f"rule {rule.id}: suppressed_by names unknown rule '{other}'",
+                        )
+                    )
 
 
 def load_knowledge(extra_dirs: list[Path] | None = None, user: bool = True) -> KnowledgeBase:

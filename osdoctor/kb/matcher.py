@@ -61,10 +61,18 @@ def match_scenario(
         near = [c for c in candidates if c.scenario == scenario.id]
         divergence = None
         if near and not ctx.live:  # mid-run, no branch fits YET: the run is not over
-            divergence = f"no documented branch fits; nearest is {near[0].branch}: " + \
-                "; ".join(near[0].reasons)
-        result = ScenarioMatch(scenario.id, scenario.title, None, scenario.seed, scenario.section,
-                               divergence, _steps(scenario, None, ctx, None))
+            divergence = f"no documented branch fits; nearest is {near[0].branch}: " + "; ".join(
+                near[0].reasons
+            )
+        result = ScenarioMatch(
+            scenario.id,
+            scenario.title,
+            None,
+            scenario.seed,
+            scenario.section,
+            divergence,
+            _steps(scenario, None, ctx, None),
+        )
         return result, None, candidates
     return None, None, candidates[:10]
 
@@ -78,9 +86,16 @@ def _result(scenario: Scenario, branch: Branch, m: Match, ctx: Context) -> Scena
     elif branch.outcome == "failure" and m.evidence:
         last = max(m.evidence, key=lambda e: e.line)
         divergence = f"left the documented path at line {last.line}: {last.text}"
-    return ScenarioMatch(scenario.id, scenario.title, branch.id, scenario.seed, scenario.section,
-                         divergence, _steps(scenario, branch, ctx, divergence),
-                         fill(branch.title, values))
+    return ScenarioMatch(
+        scenario.id,
+        scenario.title,
+        branch.id,
+        scenario.seed,
+        scenario.section,
+        divergence,
+        _steps(scenario, branch, ctx, divergence),
+        fill(branch.title, values),
+    )
 
 
 def _flatten(items: list[DiagramItem], branch: str | None) -> list[DiagramItem]:
@@ -131,8 +146,14 @@ class _Walk:
         """Per step: inside an alternative the branch may take more than one way
         through, so that its absence says nothing."""
 
-    def sequence(self, items: list[DiagramItem], cursor: int, loop_start: int | None,
-                 optional: bool, last: Exchange | None) -> int:
+    def sequence(
+        self,
+        items: list[DiagramItem],
+        cursor: int,
+        loop_start: int | None,
+        optional: bool,
+        last: Exchange | None,
+    ) -> int:
         for item in items:
             if item.kind == "message":
                 cursor, last = self.message(item, cursor, loop_start, optional, last)
@@ -150,8 +171,14 @@ class _Walk:
                 cursor = end
         return cursor
 
-    def message(self, item: DiagramItem, cursor: int, loop_start: int | None, optional: bool,
-                last: Exchange | None) -> tuple[int, Exchange | None]:
+    def message(
+        self,
+        item: DiagramItem,
+        cursor: int,
+        loop_start: int | None,
+        optional: bool,
+        last: Exchange | None,
+    ) -> tuple[int, Exchange | None]:
         label = step_label(item)
         self.optional.append(optional)
         pattern = item.pattern
@@ -193,8 +220,9 @@ class _Walk:
         return None
 
 
-def _steps(scenario: Scenario, branch: Branch | None, ctx: Context,
-           divergence: str | None) -> list[StepResult]:
+def _steps(
+    scenario: Scenario, branch: Branch | None, ctx: Context, divergence: str | None
+) -> list[StepResult]:
     """Each documented step of the branch's path, marked as the log shows it.
 
     For a failing branch, the first step that must happen on its path (not

@@ -22,8 +22,16 @@ from osdoctor.model import NearMiss, ScenarioMatch
 #: Conditions that say which run this is, not a step of its path.
 _CONTEXT = ("command", "client")
 #: What makes a request pattern tell a path apart from a routine run.
-_TELLING = ("error", "body", "header", "no_header", "header_value", "request_body", "count",
-            "query")
+_TELLING = (
+    "error",
+    "body",
+    "header",
+    "no_header",
+    "header_value",
+    "request_body",
+    "count",
+    "query",
+)
 #: A path came close when at least this share of its steps happened.
 CLOSE = 0.5
 _SHOWN = 3
@@ -48,11 +56,13 @@ def request_words(spec: Any) -> str:
     status = spec.get("status")
     if status is not None:
         shown = "/".join(map(str, status)) if isinstance(status, list) else str(status)
-        parts.append({"none": "left unanswered", "error": "failing"}.get(
-            shown, f"answered {shown}"))
+        parts.append(
+            {"none": "left unanswered", "error": "failing"}.get(shown, f"answered {shown}")
+        )
     if "error" in spec:
-        parts.append(f"failing ({spec['error']})" if spec["error"] not in ("any", True)
-                     else "failing")
+        parts.append(
+            f"failing ({spec['error']})" if spec["error"] not in ("any", True) else "failing"
+        )
     if "header" in spec:
         parts.append(f"with a {spec['header']} header")
     if "no_header" in spec:
@@ -76,8 +86,11 @@ def words(cond: Condition) -> str:
         what = request_words(value)
         if key == "request":
             return what
-        return what.replace("a request", "the last request", 1) \
-            if what.startswith("a request") else f"the last request being {what}"
+        return (
+            what.replace("a request", "the last request", 1)
+            if what.startswith("a request")
+            else f"the last request being {what}"
+        )
     if key == "no_request":
         return "no request at all" if not value else f"no {request_words(value)}"
     if key == "sequence":
@@ -88,8 +101,9 @@ def words(cond: Condition) -> str:
         return said if key == "message" else "no line " + said.removeprefix("the client ")
     if key in ("traceback", "no_traceback"):
         spec = value if isinstance(value, dict) else {"type": value} if value else {}
-        what = f"a {regex_words(str(spec['type']))} traceback" if spec.get("type") \
-            else "a traceback"
+        what = (
+            f"a {regex_words(str(spec['type']))} traceback" if spec.get("type") else "a traceback"
+        )
         if spec.get("message"):
             what += f" saying {_quoted(spec['message'])}"
         return f"the client crashing with {what}" if key == "traceback" else f"no {what[2:]}"
@@ -97,7 +111,8 @@ def words(cond: Condition) -> str:
         items = value if isinstance(value, list) else [value]
         return "exit code " + " or ".join(
             {"none": "not in the log", "nonzero": "not 0", "zero": "0"}.get(str(i), str(i))
-            for i in items)
+            for i in items
+        )
     if key == "outcome":
         return f"the command's outcome being {value}"
     if key == "command":
@@ -124,7 +139,8 @@ def _telling(cond: Condition) -> bool:
         statuses = spec.get("status")
         statuses = statuses if isinstance(statuses, list) else [statuses]
         return any(k in spec for k in _TELLING) or any(
-            s is not None and not str(s).startswith("2") for s in statuses)
+            s is not None and not str(s).startswith("2") for s in statuses
+        )
     if cond.key in ("any", "all"):
         return any(_telling(Condition(c)) for c in cond.value)
     return False

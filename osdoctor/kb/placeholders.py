@@ -95,6 +95,7 @@ def fill(template: str, values: Mapping[str, Any]) -> str:
     """The template with its placeholders filled. An empty or missing value takes
     the placeholder's fallback; without one, an empty value (a fact the log does
     not show) is left out, and a missing one shows as ``<name>``."""
+
     def value(f: Field) -> str:
         known = values.get(f.name)
         if known is not None and str(known) != "":
@@ -112,6 +113,7 @@ def shown(template: str) -> str:
 
 
 # -- what conditions capture -------------------------------------------------
+
 
 def regex_groups(pattern: str) -> Captures:
     """Named groups of a regex: sure unless under an optional repeat, an
@@ -233,19 +235,24 @@ def template_problems(template: str, known: Captures) -> list[str]:
     problems = []
     for f in fields(template):
         if not re.fullmatch(r"\w+", f.name):
-            problems.append(f"{{{f.name}}} is not a placeholder name (a word, then "
-                            "optionally |text for when it is unknown)")
+            problems.append(
+                f"{{{f.name}}} is not a placeholder name (a word, then "
+                "optionally |text for when it is unknown)"
+            )
         elif f.fallback is not None:
             if f.name not in known.possible():
                 problems.append(f"{{{f.name}}} is never captured by the conditions")
             elif "{" in f.fallback or "}" in f.fallback:
                 problems.append(f"{{{f.name}|...}}: a fallback holds no braces")
         elif f.name in known.maybe:
-            problems.append(f"{{{f.name}}} is not captured on every log (an optional group, "
-                            f"or one alternative of 'any'): write {{{f.name}|what to say "
-                            "when it is unknown}")
+            problems.append(
+                f"{{{f.name}}} is not captured on every log (an optional group, "
+                f"or one alternative of 'any'): write {{{f.name}|what to say "
+                "when it is unknown}"
+            )
         elif f.name not in known.sure:
-            problems.append(f"{{{f.name}}} is never captured by the conditions: name a group "
-                            f"(?P<{f.name}>...) or use one of {', '.join(sorted(known.sure))}")
+            problems.append(
+                f"{{{f.name}}} is never captured by the conditions: name a group "
+                f"(?P<{f.name}>...) or use one of {', '.join(sorted(known.sure))}"
+            )
     return problems
-

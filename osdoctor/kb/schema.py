@@ -32,8 +32,9 @@ SEEDS = {
 SEVERITIES = ("error", "warning", "info")
 #: Client names a scenario or a ``client:`` condition may name: the parser's
 #: (``parse.commands.CLIENTS``), the four the lab runs first.
-CLIENTS = tuple(dict.fromkeys(("openstackclient", "heatclient", "ironicclient", "swiftclient",
-                               *PARSED_CLIENTS)))
+CLIENTS = tuple(
+    dict.fromkeys(("openstackclient", "heatclient", "ironicclient", "swiftclient", *PARSED_CLIENTS))
+)
 _ID = re.compile(r"[a-z][a-z0-9]*(?:[.\-][a-z0-9]+)*")
 _BRANCH_ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 
@@ -263,8 +264,21 @@ def _references(c: _Checker, node: Node) -> list[Reference]:
     return refs
 
 
-_DIAGRAM_KEYS = ("from", "to", "text", "reply", "match", "note", "over", "alt", "loop", "steps",
-                 "label", "branch", "branches")
+_DIAGRAM_KEYS = (
+    "from",
+    "to",
+    "text",
+    "reply",
+    "match",
+    "note",
+    "over",
+    "alt",
+    "loop",
+    "steps",
+    "label",
+    "branch",
+    "branches",
+)
 
 
 def _diagram(c: _Checker, items: Any, participants: set[str]) -> list[DiagramItem]:
@@ -286,12 +300,18 @@ def _diagram(c: _Checker, items: Any, participants: set[str]) -> list[DiagramIte
                 branches = block.get("branches", block.get("branch", []))
                 if isinstance(branches, str):
                     branches = [branches]
-                blocks.append(DiagramBlock(str(block.get("label", "")), list(branches),
-                                           _diagram(c, block.get("steps", []), participants)))
+                blocks.append(
+                    DiagramBlock(
+                        str(block.get("label", "")),
+                        list(branches),
+                        _diagram(c, block.get("steps", []), participants),
+                    )
+                )
             out.append(DiagramItem("alt", blocks=blocks))
         elif "loop" in item:
-            block = DiagramBlock(str(item["loop"]), [], _diagram(c, item.get("steps", []),
-                                                                participants))
+            block = DiagramBlock(
+                str(item["loop"]), [], _diagram(c, item.get("steps", []), participants)
+            )
             out.append(DiagramItem("loop", blocks=[block]))
         elif "note" in item:
             over = item.get("over", [])
@@ -311,15 +331,42 @@ def _diagram(c: _Checker, items: Any, participants: set[str]) -> list[DiagramIte
                     pattern = RequestPattern(item["match"])
                 except ConditionError as exc:
                     c.error(item, f"match: {exc}")
-            out.append(DiagramItem("message", src, dst, str(item.get("text", "")),
-                                   bool(item.get("reply", False)), pattern))
+            out.append(
+                DiagramItem(
+                    "message",
+                    src,
+                    dst,
+                    str(item.get("text", "")),
+                    bool(item.get("reply", False)),
+                    pattern,
+                )
+            )
     return out
 
 
-_SCENARIO_KEYS = ("id", "title", "seed", "section", "clients", "commands", "participants",
-                  "diagram", "branches", "summary", "real_client")
-_BRANCH_KEYS = ("id", "title", "outcome", "when", "any_command", "divergence", "summary",
-                "real_client")
+_SCENARIO_KEYS = (
+    "id",
+    "title",
+    "seed",
+    "section",
+    "clients",
+    "commands",
+    "participants",
+    "diagram",
+    "branches",
+    "summary",
+    "real_client",
+)
+_BRANCH_KEYS = (
+    "id",
+    "title",
+    "outcome",
+    "when",
+    "any_command",
+    "divergence",
+    "summary",
+    "real_client",
+)
 
 
 def build_scenario(node: Any, path: Path, issues: list[Issue]) -> Scenario | None:
@@ -347,8 +394,9 @@ def build_scenario(node: Any, path: Path, issues: list[Issue]) -> Scenario | Non
     participants = []
     for p in node.get("participants", []) or []:
         if isinstance(p, dict) and "id" in p:
-            participants.append(Participant(str(p["id"]), str(p.get("label", p["id"])),
-                                            bool(p.get("actor", False))))
+            participants.append(
+                Participant(str(p["id"]), str(p.get("label", p["id"])), bool(p.get("actor", False)))
+            )
         else:
             c.error(node, "each participant is a mapping with id and label")
     diagram = _diagram(c, node.get("diagram", []), {p.id for p in participants})
@@ -375,26 +423,62 @@ def build_scenario(node: Any, path: Path, issues: list[Issue]) -> Scenario | Non
         divergence = b.get("divergence")
         if divergence is not None:
             c.template(b, str(divergence), "divergence")
-        branches.append(Branch(
-            bid, c.text(b, "title"), str(outcome), c.conditions(b, "when", f"branch {bid}"),
-            bool(b.get("any_command", False)), divergence, str(b.get("summary", "")),
-            str(b.get("real_client", "")), b.line,
-        ))
+        branches.append(
+            Branch(
+                bid,
+                c.text(b, "title"),
+                str(outcome),
+                c.conditions(b, "when", f"branch {bid}"),
+                bool(b.get("any_command", False)),
+                divergence,
+                str(b.get("summary", "")),
+                str(b.get("real_client", "")),
+                b.line,
+            )
+        )
     clients = c.texts(node, "clients")
     for client in clients:
         if client not in CLIENTS:
             c.error(node, f"client '{client}' is not one of {', '.join(CLIENTS)}")
     if not c.ok:
         return None
-    return Scenario(sid, c.text(node, "title"), seed, section, clients, commands, branches,
-                    participants, diagram, str(node.get("summary", "")),
-                    str(node.get("real_client", "")), str(path))
+    return Scenario(
+        sid,
+        c.text(node, "title"),
+        seed,
+        section,
+        clients,
+        commands,
+        branches,
+        participants,
+        diagram,
+        str(node.get("summary", "")),
+        str(node.get("real_client", "")),
+        str(path),
+    )
 
 
-_RULE_KEYS = ("id", "title", "severity", "scenario", "branches", "branch", "when", "explanation",
-              "next_steps", "references", "examples", "suppressed_by", "fallback", "symptoms",
-              "real_client", "probe", "priority", "defaults",
-              "target")
+_RULE_KEYS = (
+    "id",
+    "title",
+    "severity",
+    "scenario",
+    "branches",
+    "branch",
+    "when",
+    "explanation",
+    "next_steps",
+    "references",
+    "examples",
+    "suppressed_by",
+    "fallback",
+    "symptoms",
+    "real_client",
+    "probe",
+    "priority",
+    "defaults",
+    "target",
+)
 
 
 def build_rule(node: Any, path: Path, issues: list[Issue]) -> Rule | None:
@@ -421,18 +505,28 @@ def build_rule(node: Any, path: Path, issues: list[Issue]) -> Rule | None:
     fires = list(examples.get("fires", []) or []) if isinstance(examples, dict) else []
     silent = list(examples.get("silent", []) or []) if isinstance(examples, dict) else []
     rule = Rule(
-        rid, c.text(node, "title"), str(severity), explanation, steps, _references(c, node),
+        rid,
+        c.text(node, "title"),
+        str(severity),
+        explanation,
+        steps,
+        _references(c, node),
         c.conditions(node, "when", f"rule {rid}"),
-        scenario=node.get("scenario"), branches=branches,
-        suppressed_by=c.texts(node, "suppressed_by"), fallback=bool(node.get("fallback", False)),
+        scenario=node.get("scenario"),
+        branches=branches,
+        suppressed_by=c.texts(node, "suppressed_by"),
+        fallback=bool(node.get("fallback", False)),
         symptoms=[s.strip() for s in c.texts(node, "symptoms") if s.strip()],
         fires=[str(f) for f in fires],
-        silent=[str(s) for s in silent], real_client=str(node.get("real_client", "")),
-        path=str(path), line=node.line,
+        silent=[str(s) for s in silent],
+        real_client=str(node.get("real_client", "")),
+        path=str(path),
+        line=node.line,
     )
     defaults = node.get("defaults", {}) or {}
     if not isinstance(defaults, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in defaults.items()):
+        isinstance(k, str) and isinstance(v, str) for k, v in defaults.items()
+    ):
         c.error(node, "'defaults' maps placeholder names to text, e.g. {server: the server}")
     else:
         rule.defaults = dict(defaults)

@@ -88,8 +88,9 @@ def target_exchanges(trace: Trace, name: str) -> list[Exchange]:
         for ex in trace.exchanges:
             if ex.index in chosen:
                 continue
-            if _mentions(ex, names) or (ex.redirected_from is not None
-                                        and ex.redirected_from in chosen):
+            if _mentions(ex, names) or (
+                ex.redirected_from is not None and ex.redirected_from in chosen
+            ):
                 chosen.add(ex.index)
                 names |= _ids_in_answer(ex, names)
                 grew = True

@@ -49,8 +49,7 @@ def _loader() -> Any:
                 result[str(key)] = loader.construct_object(value_node, deep=True)
             return result
 
-        _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
-                                construct_mapping)
+        _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
         _LOADER = _Loader
     return _LOADER
 

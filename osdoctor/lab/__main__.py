@@ -87,8 +87,10 @@ def _serve(case_id: str, port: int) -> int:
             for line in client_exports(cases[0], stub.values):
                 print(line)
             argv = [cases[0].command[0], *expand(list(cases[0].command[1:]), stub.values)]
-            print(f"then: {' '.join(shlex.quote(str(a)) for a in argv)}   (Ctrl-C stops "
-                  "the stub)", flush=True)
+            print(
+                f"then: {' '.join(shlex.quote(str(a)) for a in argv)}   (Ctrl-C stops the stub)",
+                flush=True,
+            )
             threading.Event().wait()
         except KeyboardInterrupt:
             pass

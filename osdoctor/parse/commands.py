@@ -81,15 +81,64 @@ _PROMPT = re.compile(
 )
 _XTRACE = re.compile(r"\++ (?=\S)")
 #: Second words that make a bare line a command rather than prose ("heat the oven").
-_NOUNS = frozenset({
-    "server", "stack", "network", "subnet", "port", "router", "volume", "image", "flavor",
-    "user", "project", "role", "token", "catalog", "endpoint", "service", "domain",
-    "baremetal", "node", "secret", "resource", "metric", "list", "show", "create", "delete",
-    "update", "set", "floating", "security", "keypair", "quota", "hypervisor", "host",
-    "aggregate", "container", "object", "account", "zone", "recordset", "loadbalancer",
-    "coe", "share", "alarm", "orchestration", "compute", "limits", "usage", "stat",
-    "upload", "download", "post", "capabilities", "availability",
-})
+_NOUNS = frozenset(
+    {
+        "server",
+        "stack",
+        "network",
+        "subnet",
+        "port",
+        "router",
+        "volume",
+        "image",
+        "flavor",
+        "user",
+        "project",
+        "role",
+        "token",
+        "catalog",
+        "endpoint",
+        "service",
+        "domain",
+        "baremetal",
+        "node",
+        "secret",
+        "resource",
+        "metric",
+        "list",
+        "show",
+        "create",
+        "delete",
+        "update",
+        "set",
+        "floating",
+        "security",
+        "keypair",
+        "quota",
+        "hypervisor",
+        "host",
+        "aggregate",
+        "container",
+        "object",
+        "account",
+        "zone",
+        "recordset",
+        "loadbalancer",
+        "coe",
+        "share",
+        "alarm",
+        "orchestration",
+        "compute",
+        "limits",
+        "usage",
+        "stat",
+        "upload",
+        "download",
+        "post",
+        "capabilities",
+        "availability",
+    }
+)
 
 
 def client_of(program: str) -> str:
@@ -144,8 +193,12 @@ def recognise(text: str) -> tuple[str, str, bool] | None:
     if words is None or len(words) < 2 or body.endswith((".", ":", "?", "!")):
         return None
     second = words[1]
-    if not (second.startswith("-") or "-" in second or second in _NOUNS
-            or any(w.startswith("--") for w in words[2:])):
+    if not (
+        second.startswith("-")
+        or "-" in second
+        or second in _NOUNS
+        or any(w.startswith("--") for w in words[2:])
+    ):
         return None
     if any(not w.isascii() for w in words[:2]):
         return None

@@ -115,8 +115,10 @@ def resp_headers(raw: str) -> dict[str, str]:
     (``{'k': 'v'}``, ``CaseInsensitiveDict({...})``)."""
     raw = raw.strip()
     if raw.startswith(("{", "CaseInsensitiveDict(", "HTTPHeaderDict(")):
-        return {m.group(1): (m.group(2) or m.group(3) or m.group(4) or "").strip()
-                for m in _DICT_PAIR.finditer(raw)}
+        return {
+            m.group(1): (m.group(2) or m.group(3) or m.group(4) or "").strip()
+            for m in _DICT_PAIR.finditer(raw)
+        }
     marks = list(_HEADER_NAME.finditer(raw))
     out: dict[str, str] = {}
     for k, m in enumerate(marks):

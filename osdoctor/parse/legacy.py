@@ -17,8 +17,10 @@ from dataclasses import dataclass
 
 BARE_URLLIB3 = re.compile(r'"([A-Z]+) (/\S*) HTTP/[\d.]+" (\d{3}) (\S+)')
 _REPLY = re.compile(r"""reply: [ub]?['"]HTTP/[\d.]+ (\d{3}) ?([^\\'"]*)""")
-_GOPHER = re.compile(r"Expected HTTP response code \[[^\]]*\] when accessing "
-                     r"\[([A-Z]+) (\S+?)\], but got (\d{3}) instead")
+_GOPHER = re.compile(
+    r"Expected HTTP response code \[[^\]]*\] when accessing "
+    r"\[([A-Z]+) (\S+?)\], but got (\d{3}) instead"
+)
 _STATUS_KEY = re.compile(r"""['"]status['"]\s*:\s*['"]?(\d{3})""")
 
 
@@ -46,8 +48,7 @@ def parse_send(text: str) -> Sent | str | None:
     first = parts[0].split(" ")
     if len(first) == 3 and first[0].isupper() and first[2].startswith("HTTP/"):
         headers = [p for p in parts[1:] if ": " in p]
-        host = next((p.partition(": ")[2] for p in headers if p.lower().startswith("host:")),
-                    None)
+        host = next((p.partition(": ")[2] for p in headers if p.lower().startswith("host:")), None)
         return Sent(first[0], first[1], host, "\n".join(headers), body if sep and body else None)
     return raw or None
 

@@ -49,8 +49,9 @@ def read_lines(stream: BinaryIO, max_line: int = MAX_LINE) -> Iterator[Line]:
         yield Line(number, text, cut)
 
 
-def read_numbered(stream: BinaryIO, max_line: int = MAX_LINE,
-                  block: int = 1 << 20) -> Iterator[tuple[int, str, int]]:
+def read_numbered(
+    stream: BinaryIO, max_line: int = MAX_LINE, block: int = 1 << 20
+) -> Iterator[tuple[int, str, int]]:
     """(number, text, bytes cut) for each line, reading in blocks.
 
     Decoding and cleaning are done a block at a time (a UTF-8 character never
@@ -68,8 +69,9 @@ def read_numbered(stream: BinaryIO, max_line: int = MAX_LINE,
             yield number, line, 0
 
 
-def read_blocks(stream: BinaryIO, max_line: int = MAX_LINE,
-                block: int = 1 << 20) -> Iterator[tuple[bytes, int, str]]:
+def read_blocks(
+    stream: BinaryIO, max_line: int = MAX_LINE, block: int = 1 << 20
+) -> Iterator[tuple[bytes, int, str]]:
     """Blocks of whole lines as bytes, each line ending in ``\\n``: ``(data, 0, "")``;
     a line longer than ``max_line`` comes alone and decoded: ``(b"", bytes cut, head)``.
 

@@ -46,9 +46,11 @@ from osdoctor.scrub import scrub_trace
 _URLLIB3 = re.compile(r'(https?://\S+) "([A-Z]+) (\S+) HTTP/[\d.]+" (\d{3}) (\S+)')
 _URLLIB3_CUT = re.compile(r'(https?://\S+) "([A-Z]+) (/\S*)(?: HTTP/[\d.]+"(?: (\d{3})\b)?.*)?$')
 _HTTP_STATUS = re.compile(r"HTTP/\d(?:\.\d)? (\d{3}) ?(.*)")
-_EXC_LINE = re.compile(r"([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Failure|Failed|"
-                       r"Timeout|NotFound|Conflict|Forbidden|Unauthorized|Exception\w*|"
-                       r"[A-Z]\w*))(?:: ?(.*))?$")
+_EXC_LINE = re.compile(
+    r"([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Failure|Failed|"
+    r"Timeout|NotFound|Conflict|Forbidden|Unauthorized|Exception\w*|"
+    r"[A-Z]\w*))(?:: ?(.*))?$"
+)
 #: A one-word exception name (``Unauthorized: msg``) that ``_EXC_LINE`` misses.
 _EXC_NAME = re.compile(r"([A-Z][a-z]+(?:[A-Z][a-z]*)*)(?:: (.*))?$")
 _FRAME = re.compile(r'\s+File "([^"]*)", line (\d+), in (.*)')
@@ -101,9 +103,7 @@ _WRAP_MIN = 60
 _SKIP_PREFIXES = ("Starting new HTTP", "Resetting dropped connection", "Incremented Retry")
 #: First characters with which no tool prefix (timestamp, level, syslog month,
 #: quote, session record) can begin: such lines skip the prefix stripper.
-_PLAIN_FIRST = frozenset(
-    "RhGPUKBHLQVXYZabcdefgijklmnopqrstuvwxyz{}]()<\"' \t|+-=*_\\.,;:!?@$%&~^`"
-)
+_PLAIN_FIRST = frozenset("RhGPUKBHLQVXYZabcdefgijklmnopqrstuvwxyz{}]()<\"' \t|+-=*_\\.,;:!?@$%&~^`")
 #: First characters of lines that a web page or ticket may have decorated.
 _PASTE_FIRST = frozenset(" \t`<")
 #: First characters of a poster's elision marks.
@@ -145,8 +145,10 @@ class _BodyCollector:
                 self.closer = None
                 return True
             return True
-        if stripped in ("}", "]", "};") or (text[:1] in "}]" and self.closer == text[:1]) or (
-            self.closer == "</html>" and stripped.lower().endswith("</html>")
+        if (
+            stripped in ("}", "]", "};")
+            or (text[:1] in "}]" and self.closer == text[:1])
+            or (self.closer == "</html>" and stripped.lower().endswith("</html>"))
         ):
             self.closer = None
         return True
@@ -164,12 +166,29 @@ _JSON_LINE_FIRST = frozenset(' \t{}[]"-0123456789tfn,')
 
 
 def _is_record_start(text: str) -> bool:
-    return text.startswith(
-        ("REQ: ", "RESP: ", "RESP BODY:", "RESP STATUS:", "Starting new", "Resetting dropped",
-         "Making authentication", "Traceback (most recent", "END return value", "clean_up ",
-         "curl -g -i", "START with options", "send: ", "reply: ", "RESP:{")
-    ) or (text.startswith(("http://", "https://")) and _URLLIB3.match(text) is not None) or (
-        text.startswith('"') and legacy.BARE_URLLIB3.match(text) is not None)
+    return (
+        text.startswith(
+            (
+                "REQ: ",
+                "RESP: ",
+                "RESP BODY:",
+                "RESP STATUS:",
+                "Starting new",
+                "Resetting dropped",
+                "Making authentication",
+                "Traceback (most recent",
+                "END return value",
+                "clean_up ",
+                "curl -g -i",
+                "START with options",
+                "send: ",
+                "reply: ",
+                "RESP:{",
+            )
+        )
+        or (text.startswith(("http://", "https://")) and _URLLIB3.match(text) is not None)
+        or (text.startswith('"') and legacy.BARE_URLLIB3.match(text) is not None)
+    )
 
 
 class _TracebackCollector:
@@ -178,8 +197,9 @@ class _TracebackCollector:
     exception line then has the header's indentation), its header lost."""
 
     def __init__(self, number: int, indent: int = 0, origin: str = "client") -> None:
-        self.tb = Traceback(first_line=number, last_line=number, exc_type="", message="",
-                            origin=origin)
+        self.tb = Traceback(
+            first_line=number, last_line=number, exc_type="", message="", origin=origin
+        )
         self.done = False
         self.indent = indent
         self._source_next = False
@@ -218,7 +238,8 @@ def _looks_like_exception(text: str) -> bool:
         return False
     name = m.group(1)
     return (m.group(2) is not None and (name[:1].isupper() or "." in name)) or name.endswith(
-        ("Error", "Exception", "NotFound", "Failure", "Exit", "Interrupt"))
+        ("Error", "Exception", "NotFound", "Failure", "Exit", "Interrupt")
+    )
 
 
 class _HeatResponseCollector:
@@ -357,8 +378,7 @@ class Parser:
                 self._number += 1
                 self.feed_text(self._number, head, cut)
             else:
-                carry = self.feed_block(carry + data if carry else data,
-                                        more=following is not None)
+                carry = self.feed_block(carry + data if carry else data, more=following is not None)
             current = following
         return self.finish()
 
@@ -380,9 +400,10 @@ class Parser:
         carry = b""
         while pos < end:
             template = self._template
-            if clean and (self._engaged or (
-                    template is not None and template.leads(data, pos)
-                    and self._may_skip(template))):
+            if clean and (
+                self._engaged
+                or (template is not None and template.leads(data, pos) and self._may_skip(template))
+            ):
                 pos, number, wait = self._skip_rounds(data, pos, number, more)
                 if wait:
                     carry = data[pos:]
@@ -400,13 +421,19 @@ class Parser:
 
     def _may_skip(self, template: RoundTemplate) -> bool:
         """True at a round's start, in a run whose head (kept for good) is read."""
-        if template.repeats and (not self.trace.messages
-                                 or self.trace.messages[-1] is not self._repeat):
+        if template.repeats and (
+            not self.trace.messages or self.trace.messages[-1] is not self._repeat
+        ):
             return False
-        if (self._run > FOLD_KEEP and self._period == template.exchanges
-                and self._collector is None and self._wrapped is None and not self._pending
-                and self._held is None):
-            self._model = self.trace.exchanges[-template.exchanges:]
+        if (
+            self._run > FOLD_KEEP
+            and self._period == template.exchanges
+            and self._collector is None
+            and self._wrapped is None
+            and not self._pending
+            and self._held is None
+        ):
+            self._model = self.trace.exchanges[-template.exchanges :]
             return True
         return False
 
@@ -425,20 +452,26 @@ class Parser:
         for j in range(count):
             fold = self._fold
             rest = count - j
-            if fold is not None and len(placed) > FOLD_KEEP + _BIG_BODIES_KEPT \
-                    and rest % period == 0:
+            if (
+                fold is not None
+                and len(placed) > FOLD_KEEP + _BIG_BODIES_KEPT
+                and rest % period == 0
+            ):
                 fold.count += rest
                 self._run += rest
                 self._exchange_count += rest
-                for ex in placed[-FOLD_KEEP - 1:]:
+                for ex in placed[-FOLD_KEEP - 1 :]:
                     ex.index += rest
                 return
             self._fold_repeats()
             like = model[j % period]
-            ex = Exchange(self._exchange_count,
-                          Request(like.request.method, like.request.url, 0,
-                                  logged_as=like.request.logged_as),
-                          service=like.service, path=like.path, query=like.query)
+            ex = Exchange(
+                self._exchange_count,
+                Request(like.request.method, like.request.url, 0, logged_as=like.request.logged_as),
+                service=like.service,
+                path=like.path,
+                query=like.query,
+            )
             if like.response is not None:
                 ex.response = Response(like.status, 0, raw_headers=like.response.raw_headers)
                 body = like.response.body
@@ -449,8 +482,7 @@ class Parser:
             placed.append(ex)
             self._last = ex
 
-    def _skip_rounds(self, data: bytes, pos: int, number: int,
-                     more: bool) -> tuple[int, int, bool]:
+    def _skip_rounds(self, data: bytes, pos: int, number: int, more: bool) -> tuple[int, int, bool]:
         """Match whole rounds from ``pos``: (where matching stopped, the line number
         there, whether to wait for the next block before deciding)."""
         template = self._template
@@ -539,9 +571,13 @@ class Parser:
         held = self._held
         if held is not None:
             piece = wraps.unquoted(raw)
-            if not cut and len(held) < wraps.MAX_PIECES and wraps.continues(
-                    held[-1] if self._held_escaped else "", self._held_len, self.wrap_width,
-                    piece):
+            if (
+                not cut
+                and len(held) < wraps.MAX_PIECES
+                and wraps.continues(
+                    held[-1] if self._held_escaped else "", self._held_len, self.wrap_width, piece
+                )
+            ):
                 held.append(piece)
                 self._held_at = (self._held_at[0], number)
                 self._held_len = len(piece)
@@ -566,8 +602,9 @@ class Parser:
         size = len(piece)
         if size < 2:
             return False
-        escaped = piece[:1] not in "+|" and wraps.escaped_open(piece) and not _is_record_start(
-            piece)
+        escaped = (
+            piece[:1] not in "+|" and wraps.escaped_open(piece) and not _is_record_start(piece)
+        )
         if size != self.wrap_width and not escaped:
             return False
         self._held = [raw]
@@ -698,8 +735,7 @@ class Parser:
         its continuation."""
         assert self._wrapped is not None
         number, held, time, parts = self._wrapped
-        if text and not _is_record_start(text) and not text.startswith(("  ", "\t")) \
-                and parts < 8:
+        if text and not _is_record_start(text) and not text.startswith(("  ", "\t")) and parts < 8:
             joined = held + text
             if not _looks_wrapped(joined):
                 self._wrapped = None
@@ -738,8 +774,9 @@ class Parser:
         if self.wrap_width is None:
             self._join_wrapped_messages()
         else:
-            self.trace.problems.append(f"the log looks wrapped at {self.wrap_width} characters: "
-                                       "wrapped lines were joined")
+            self.trace.problems.append(
+                f"the log looks wrapped at {self.wrap_width} characters: wrapped lines were joined"
+            )
         if self._cut_lines > 5:
             self.trace.problems.append(f"{self._cut_lines} lines were longer than 1 MiB and cut")
         if self._window is not None:
@@ -787,10 +824,15 @@ class Parser:
                 self.trace.tracebacks.append(c.tb)
                 if c.tb.origin == "client" and c.tb.message:
                     # An exception naming a transport failure that no line reported.
-                    self._transport_text(c.tb.last_line, c.tb.message,
-                                         f"{c.tb.exc_type}: {c.tb.message}", message=False)
+                    self._transport_text(
+                        c.tb.last_line,
+                        c.tb.message,
+                        f"{c.tb.exc_type}: {c.tb.message}",
+                        message=False,
+                    )
                 self._dropped_tracebacks += _trim_middle(
-                    self.trace.tracebacks, KEEP_FIRST_TRACEBACKS, KEEP_LAST_TRACEBACKS, 100)
+                    self.trace.tracebacks, KEEP_FIRST_TRACEBACKS, KEEP_LAST_TRACEBACKS, 100
+                )
         elif c is not None:
             c.close()
 
@@ -806,8 +848,9 @@ class Parser:
         width, count = max(self._widths.items(), key=lambda item: item[1])
         if count < 5 or count * 3 < long_lines:
             return
-        self.trace.problems.append(f"the log looks wrapped at {width} characters: "
-                                   "wrapped message lines were joined")
+        self.trace.problems.append(
+            f"the log looks wrapped at {width} characters: wrapped message lines were joined"
+        )
         joined: list[Message] = []
         parts: list[str] = []
 
@@ -819,10 +862,16 @@ class Parser:
         for message in self.trace.messages:
             last = joined[-1] if joined else None
             # The continuation's own kind says nothing: it is the middle of a line.
-            if (last is not None and parts and len(parts[-1]) >= width - 2
-                    and last.kind != "output" and message.kind != "output"
-                    and message.line == last.last_line + 1 and message.repeats == 1
-                    and len(parts) < wraps.MAX_PIECES):
+            if (
+                last is not None
+                and parts
+                and len(parts[-1]) >= width - 2
+                and last.kind != "output"
+                and message.kind != "output"
+                and message.line == last.last_line + 1
+                and message.repeats == 1
+                and len(parts) < wraps.MAX_PIECES
+            ):
                 parts.append(message.text)
                 last.last_line = message.last_line
                 continue
@@ -843,8 +892,8 @@ class Parser:
             return
         after = ex.request.line
         if any(tb.last_line > after for tb in t.tracebacks[-4:]) or any(
-                m.line > after and m.kind not in ("debug", "elision")
-                for m in t.messages[-16:]):
+            m.line > after and m.kind not in ("debug", "elision") for m in t.messages[-16:]
+        ):
             return
         host = split_url(ex.request.url)[0].partition("://")[2] or ex.request.url
         line = after
@@ -852,8 +901,12 @@ class Parser:
         if connecting is not None and connecting[0] >= after:
             line, host = connecting
         ex.error = TransportError(
-            "no-answer", f"the log ends while {ex.request.method} {ex.request.url} waits for "
-            f"an answer from {host}", line, detail=host)
+            "no-answer",
+            f"the log ends while {ex.request.method} {ex.request.url} waits for "
+            f"an answer from {host}",
+            line,
+            detail=host,
+        )
         self._drop_pending(ex)
 
     def _command(self, number: int, text: str, client: str) -> None:
@@ -907,8 +960,9 @@ class Parser:
                 self._dropped_messages += 1
                 return
         messages.append(Message(number, kind, text, last_line=max(number, self._span_end)))
-        self._dropped_middle_messages += _trim_middle(messages, KEEP_FIRST_MESSAGES,
-                                                      KEEP_LAST_MESSAGES, _DROP_AT_ONCE)
+        self._dropped_middle_messages += _trim_middle(
+            messages, KEEP_FIRST_MESSAGES, KEEP_LAST_MESSAGES, _DROP_AT_ONCE
+        )
 
     # -- dispatch ----------------------------------------------------------
     def _dispatch(self, number: int, text: str, time: float | None) -> None:
@@ -1055,8 +1109,9 @@ class Parser:
             m = _HTTP_STATUS.match(text)
             if m and self._last is not None and self._last.response is None:
                 ex = self._last
-                ex.response = Response(int(m.group(1)), number, reason=m.group(2) or None,
-                                       last_line=number)
+                ex.response = Response(
+                    int(m.group(1)), number, reason=m.group(2) or None, last_line=number
+                )
                 self._drop_pending(ex)
                 self._collector = _HeatResponseCollector(ex.response)
                 self.trace.openstack_lines += 1
@@ -1067,7 +1122,7 @@ class Parser:
                 if m:
                     self._request_id(m.group(3), m.group(4))
                     return
-        if c in ' \tF' and 'File "' in text[:12]:
+        if c in " \tF" and 'File "' in text[:12]:
             m = _FRAME_ANY.match(text)
             if m:
                 # A traceback whose header the paste lost: its frames still say it.
@@ -1079,7 +1134,7 @@ class Parser:
             # The heat shell logs no command line: its deprecation warning names the subcommand.
             self.trace.openstack_lines += 1
             if self.trace.command is None:
-                self.trace.command = text[1:text.index('"', 1)]
+                self.trace.command = text[1 : text.index('"', 1)]
                 self.trace.command_line = number
                 self.trace.client = "heatclient"
         if c in "Uu" and text.startswith(_BAREMETAL_SHELL):
@@ -1139,8 +1194,9 @@ class Parser:
         folds = self.trace.folds
         window = self._window
         if window is None:
-            window = self._window = Fold(exchanges[KEEP_FIRST - 1].index, 0,
-                                         gone[0].first_line, 0, [_WINDOW_PATTERN])
+            window = self._window = Fold(
+                exchanges[KEEP_FIRST - 1].index, 0, gone[0].first_line, 0, [_WINDOW_PATTERN]
+            )
         # Runs folded between the dropped exchanges are dropped with them.
         low, high = gone[0].index - 1, gone[-1].index
         kept_folds = []
@@ -1157,7 +1213,6 @@ class Parser:
         window.count += len(gone)
         self.trace.dropped += len(gone)
         window.last_line = max(window.last_line, max(ex.last_line for ex in gone))
-
 
     def _fold_repeats(self) -> None:
         """Fold the middle of a run of repeating requests, keeping its two ends.
@@ -1187,8 +1242,13 @@ class Parser:
         fold = self._fold
         if fold is None:
             before = exchanges[n - 2 - FOLD_KEEP]
-            fold = self._fold = Fold(before.index, 0, victim.first_line, victim.last_line,
-                                     [_describe(e) for e in exchanges[-self._period:]])
+            fold = self._fold = Fold(
+                before.index,
+                0,
+                victim.first_line,
+                victim.last_line,
+                [_describe(e) for e in exchanges[-self._period :]],
+            )
             self.trace.folds.append(fold)
         fold.count += 1
         fold.last_line = max(fold.last_line, victim.last_line)
@@ -1198,9 +1258,12 @@ class Parser:
         that just ended (see ``parse.rounds``)."""
         period = self._period
         first = self.trace.exchanges[-period]
-        if (first.request.logged_as != "curl" or request.logged_as != "curl"
-                or first.request.method != request.method
-                or split_url(first.request.url)[1] != split_url(request.url)[1]):
+        if (
+            first.request.logged_as != "curl"
+            or request.logged_as != "curl"
+            or first.request.method != request.method
+            or split_url(first.request.url)[1] != split_url(request.url)[1]
+        ):
             return
         start, end = first.request.line, request.line
         recent = [(raw, text) for number, raw, text in self._recent if start <= number < end]
@@ -1243,9 +1306,13 @@ class Parser:
             return
         prev = self._last
         # swiftclient logs its request after the connection pool logged the answer.
-        if (prev is not None and prev.request.logged_as == "urllib3"
-                and number - prev.request.line <= 3 and prev.request.method == curl.method
-                and split_url(prev.request.url)[1] == split_url(curl.url)[1]):
+        if (
+            prev is not None
+            and prev.request.logged_as == "urllib3"
+            and number - prev.request.line <= 3
+            and prev.request.method == curl.method
+            and split_url(prev.request.url)[1] == split_url(curl.url)[1]
+        ):
             prev.request.url = curl.url
             prev.request.raw_headers = curl.headers
             prev.request.logged_as = "curl"
@@ -1286,8 +1353,9 @@ class Parser:
         except ValueError:
             pass
 
-    def _urllib3(self, number: int, m: re.Match[str], time: float | None,
-                 bare: bool = False) -> None:
+    def _urllib3(
+        self, number: int, m: re.Match[str], time: float | None, bare: bool = False
+    ) -> None:
         """urllib3's connection-pool line; ``bare`` for requests 1.x's, which has no
         scheme and host (the last connection line gives the host)."""
         if bare:
@@ -1310,8 +1378,12 @@ class Parser:
         else:
             self._drop_pending(found)
             url = found.request.url
-            if self._line_cut is False and self.cut_width is not None and \
-                    len(base + target) > len(url) and (base + target).startswith(url):
+            if (
+                self._line_cut is False
+                and self.cut_width is not None
+                and len(base + target) > len(url)
+                and (base + target).startswith(url)
+            ):
                 # The request line was cut by the paste: the pool line has the whole URL.
                 found.request.url = base + target
                 found.query = target.partition("?")[2]
@@ -1321,8 +1393,11 @@ class Parser:
     def _urllib3_cut(self, number: int, m: re.Match[str], time: float | None) -> None:
         base, method, target = m.group(1), m.group(2), m.group(3)
         for ex in reversed(self._pending):
-            if ex.request.method == method and ex.response is None and \
-                    (base + target).startswith(ex.request.url.partition("?")[0]):
+            if (
+                ex.request.method == method
+                and ex.response is None
+                and (base + target).startswith(ex.request.url.partition("?")[0])
+            ):
                 self._last = ex
                 return
         req = Request(method, base + target, number, logged_as="urllib3")
@@ -1350,13 +1425,19 @@ class Parser:
         if ex.response is None:
             ex.response = Response(status, number)
             self._drop_pending(ex)
-        elif (status is not None and ex.response.raw_headers and ex.response.status is not None
-              and 300 <= ex.response.status < 400 and _location(ex.response.raw_headers)):
+        elif (
+            status is not None
+            and ex.response.raw_headers
+            and ex.response.status is not None
+            and 300 <= ex.response.status < 400
+            and _location(ex.response.raw_headers)
+        ):
             # A second answer to one request: keystoneauth followed the redirect and
             # nothing logged the new request (the heat shell has no urllib3 lines).
             location = _location(ex.response.raw_headers) or ""
-            hop = self._new_exchange(Request(ex.request.method, location, number,
-                                             logged_as="redirect"), None)
+            hop = self._new_exchange(
+                Request(ex.request.method, location, number, logged_as="redirect"), None
+            )
             hop.response = Response(status, number, raw_headers=rest.strip(), last_line=number)
             return
         elif status is not None and ex.response.status != status:
@@ -1364,16 +1445,21 @@ class Parser:
         ex.response.raw_headers = rest.strip()
         ex.response.last_line = number
         if body is not None:
-            ex.response.body = Body(number, number, body[:BODY_KEEP], len(body),
-                                    truncated=len(body) > BODY_KEEP)
+            ex.response.body = Body(
+                number, number, body[:BODY_KEEP], len(body), truncated=len(body) > BODY_KEEP
+            )
             self._learn_v2_catalog(ex)
 
     def _learn_v2_catalog(self, ex: Exchange) -> None:
         """Keystone v2's token answer (``{"access": {"serviceCatalog": ...}}``) maps
         the later requests to their services, as a v3 token does."""
         body = ex.response.body if ex.response else None
-        if (self.trace.catalog or body is None or not body.text
-                or not body.text.startswith('{"access"')):
+        if (
+            self.trace.catalog
+            or body is None
+            or not body.text
+            or not body.text.startswith('{"access"')
+        ):
             return
         catalog = self._services.learn_catalog(body.json())
         if catalog:
@@ -1450,8 +1536,9 @@ class Parser:
             # Clients that log no connection-pool line (the heat shell) still print
             # the token, which keystoneauth logs only for a successful answer.
             status = 201 if "/v3/" in ex.request.url else 200
-            ex.response = Response(status, number, reason="(inferred from the logged token)",
-                                   last_line=number)
+            ex.response = Response(
+                status, number, reason="(inferred from the logged token)", last_line=number
+            )
             self._drop_pending(ex)
         if ex.response is None:
             return
@@ -1480,7 +1567,7 @@ class Parser:
             start = text.find(marker)
             if start < 0:
                 continue
-            url, _, msg = text[start + len(marker):].partition(": ")
+            url, _, msg = text[start + len(marker) :].partition(": ")
             kind, detail = transport_failure(msg)
             if marker.startswith("SSL"):
                 kind, detail = "tls", tls_detail(msg)
@@ -1491,8 +1578,15 @@ class Parser:
                     return
             return
 
-    def _transport(self, number: int, url: str, kind: str, text: str,
-                   detail: str | None = None, message: bool = True) -> None:
+    def _transport(
+        self,
+        number: int,
+        url: str,
+        kind: str,
+        text: str,
+        detail: str | None = None,
+        message: bool = True,
+    ) -> None:
         self.trace.openstack_lines += 1
         ex = self._find_pending(url)
         if ex is None:
@@ -1512,7 +1606,7 @@ class Parser:
             at = cause.find(marker)
             if at < 0:
                 continue
-            url, _, msg = cause[at + len(marker):].partition(": ")
+            url, _, msg = cause[at + len(marker) :].partition(": ")
             if not url.startswith(("http://", "https://")):
                 return False
             kind, detail = transport_failure(msg)
@@ -1560,17 +1654,23 @@ class Parser:
             return
         for pending in reversed(self._pending):
             _b, path, query = split_url(pending.request.url)
-            if pending.request.method == sent.method and pending.response is None and (
+            if (
+                pending.request.method == sent.method
+                and pending.response is None
+                and (
                     sent.path == path + ("?" + query if query else "")
-                    or sent.path.split("?")[0] == path):
+                    or sent.path.split("?")[0] == path
+                )
+            ):
                 ex = pending  # the REQ line that logged it as curl
                 break
         else:
             base = "http://" + sent.host if sent.host else ""
             if not base and self._connecting is not None:
                 base = "http://" + self._connecting[1]
-            req = Request(sent.method, base + sent.path, number, raw_headers=sent.headers,
-                          logged_as="httplib")
+            req = Request(
+                sent.method, base + sent.path, number, raw_headers=sent.headers, logged_as="httplib"
+            )
             ex = self._new_exchange(req, time)
             self._pending.append(ex)
         if sent.body is not None and ex.request.body is None:
@@ -1592,8 +1692,7 @@ class Parser:
             self._message(number, "debug", "header: " + text)
             return
         response = ex.response
-        response.raw_headers = (response.raw_headers + " " + text) if response.raw_headers \
-            else text
+        response.raw_headers = (response.raw_headers + " " + text) if response.raw_headers else text
         response.last_line = number
         rid = text.partition(": ")
         if rid[0].lower() in ("x-compute-request-id", "x-openstack-request-id") and rid[2]:
@@ -1671,8 +1770,7 @@ def _location(raw_headers: str) -> str | None:
 
 
 def _fold_key(ex: Exchange) -> tuple[str, str | None, str, int | None, str | None]:
-    return (ex.request.method, ex.service, ex.path, ex.status,
-            ex.error.kind if ex.error else None)
+    return (ex.request.method, ex.service, ex.path, ex.status, ex.error.kind if ex.error else None)
 
 
 def _describe(ex: Exchange) -> str:
@@ -1681,8 +1779,9 @@ def _describe(ex: Exchange) -> str:
 
 
 def _classify(text: str) -> str:
-    if text.startswith(("ERROR: ", "ERROR ", "Error: ", "error: ", "4xx Client error: ",
-                        "5xx Server error: ")):
+    if text.startswith(
+        ("ERROR: ", "ERROR ", "Error: ", "error: ", "4xx Client error: ", "5xx Server error: ")
+    ):
         return "error"
     first = text[0]
     if first in "+|" and (text.startswith(("+-", "| ", "|-")) or text.endswith(("+", "|"))):

@@ -17,6 +17,7 @@ kept from the rest), bare or behind a ``--log-file`` prefix. Anything else in
 a round (a printed event, a traceback, a multi-line body, a quoted or syslog
 line) makes the match fail, and the parser reads that round line by line.
 """
+
 from __future__ import annotations
 
 import re
@@ -63,8 +64,13 @@ def log_prefix(raw: str, text: str) -> bytes | None:
     m = _LOG_PREFIX.match(raw)
     if m is None or raw[m.end() :] != text or not m["name"].isascii():
         return None
-    return (_TIME + (rb"\d+ " if m["pid"] else b"") + re.escape(m["name"].encode())
-            + (rb" \[[^\]\n]*\]" if m["context"] else b"") + m["space"].encode())
+    return (
+        _TIME
+        + (rb"\d+ " if m["pid"] else b"")
+        + re.escape(m["name"].encode())
+        + (rb" \[[^\]\n]*\]" if m["context"] else b"")
+        + m["space"].encode()
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,8 +101,12 @@ class RoundTemplate:
         return at >= 0 and data.find(b"\n", pos, at) < 0
 
 
-def build_template(lines: list[str], exchanges: int, repeats: frozenset[int] = frozenset(),
-                   prefixes: list[bytes] | None = None) -> RoundTemplate | None:
+def build_template(
+    lines: list[str],
+    exchanges: int,
+    repeats: frozenset[int] = frozenset(),
+    prefixes: list[bytes] | None = None,
+) -> RoundTemplate | None:
     """The template of a round read in full, or None when a line is not one of the
     records whose effect the template can vouch for.
 
@@ -124,7 +134,7 @@ def build_template(lines: list[str], exchanges: int, repeats: frozenset[int] = f
             if asked is not None:
                 return None  # the previous request was not answered by a pool line
             curl = parse_curl(line[5:])
-            if curl is None or curl.data_open or not line.endswith(("\"", "'")):
+            if curl is None or curl.data_open or not line.endswith(('"', "'")):
                 return None
             url_at = line.find(" " + curl.url, 5)
             without_query = curl.url.split("?", 1)[0]
@@ -152,8 +162,13 @@ def build_template(lines: list[str], exchanges: int, repeats: frozenset[int] = f
                 record_lines += 1
             fixed = f'{base} "{method} {path}'.encode()
             pools.add(len(parts))
-            parts.append(re.escape(fixed) + _ANY_QUERY + rb' HTTP/[0-9.]+" '
-                         + status.encode() + rb" [!-~].*\n")
+            parts.append(
+                re.escape(fixed)
+                + _ANY_QUERY
+                + rb' HTTP/[0-9.]+" '
+                + status.encode()
+                + rb" [!-~].*\n"
+            )
             asked = None
             after_pool = True
             continue
@@ -190,9 +205,20 @@ def build_template(lines: list[str], exchanges: int, repeats: frozenset[int] = f
         noise = b"(?:" + b"|".join(sorted(set(prefixes))) + b")" + _NOISE
         shown = [i for i in range(len(lines)) if not lines[i].startswith(_NOISE_LINES)]
         parts = [prefixes[shown[k]] + part for k, part in enumerate(parts)]
-    body = b"".join(b"(?:" + part + b"|(" + b"(?:" + noise + b")+)" + part + b")" if k in pools
-                    else part for k, part in enumerate(parts))
+    body = b"".join(
+        b"(?:" + part + b"|(" + b"(?:" + noise + b")+)" + part + b")" if k in pools else part
+        for k, part in enumerate(parts)
+    )
     pattern, several = re.compile(body), re.compile(b"(?:" + body + b"){4}")
     widths = tuple(len(line) for line in lines if len(line) >= _WRAP_MIN)
-    return RoundTemplate(lead, pattern, several, exchanges, len(parts), record_lines, widths,
-                         len(repeats), prefixes is not None)
+    return RoundTemplate(
+        lead,
+        pattern,
+        several,
+        exchanges,
+        len(parts),
+        record_lines,
+        widths,
+        len(repeats),
+        prefixes is not None,
+    )

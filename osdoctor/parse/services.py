@@ -15,32 +15,59 @@ from osdoctor.parse.http_text import split_url
 # (pattern on the URL path, service type). The first group is the prefix to strip.
 _KNOWN: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^((?:/[\w.\-]+)*?/(?:heat-api|orchestration)/v1/[^/]+)(?=/|$)"), "orchestration"),
-    (re.compile(r"^(/v1/[^/]+)(?=/stacks|/software_|/resource_types|/build_info|/template_versions|/validate)"),
-     "orchestration"),
+    (
+        re.compile(
+            r"^(/v1/[^/]+)(?=/stacks|/software_|/resource_types|/build_info|/template_versions|/validate)"
+        ),
+        "orchestration",
+    ),
     (re.compile(r"^((?:/[\w.\-]+)*?/(?:identity|keystone))(?=/v[23]|/|$)"), "identity"),
     (re.compile(r"^()(?=/v3/auth|/v3/?$|/v2\.0/tokens|/v3/users|/v3/projects)"), "identity"),
     (re.compile(r"^((?:/[\w.\-]+)*?/compute)(?=/|$)"), "compute"),
-    (re.compile(r"^(/v2\.1(?:/[0-9a-f]{32})?)(?=/servers|/flavors|/os-|/limits|/images|$|/)"),
-     "compute"),
+    (
+        re.compile(r"^(/v2\.1(?:/[0-9a-f]{32})?)(?=/servers|/flavors|/os-|/limits|/images|$|/)"),
+        "compute",
+    ),
     (re.compile(r"^((?:/[\w.\-]+)*?/image)(?=/|$)"), "image"),
     (re.compile(r"^()(?=/v2/images|/v2/schemas)"), "image"),
     (re.compile(r"^((?:/[\w.\-]+)*?/(?:network|networking))(?=/|$)"), "network"),
-    (re.compile(r"^()(?=/v2\.0/(?:networks|subnets|ports|routers|floatingips|security))"),
-     "network"),
-    (re.compile(r"^((?:/[\w.\-]+)*?/(?:swift|object-store))?(/v1/AUTH_[^/]+)(?=/|$)"),
-     "object-store"),
-    (re.compile(r"^()(?=/v1/i(?:hosts|system|partitions|profiles|storconfig|interfaces)\b)"),
-     "platform"),  # StarlingX sysinv, which shares ironic's port
+    (
+        re.compile(r"^()(?=/v2\.0/(?:networks|subnets|ports|routers|floatingips|security))"),
+        "network",
+    ),
+    (
+        re.compile(r"^((?:/[\w.\-]+)*?/(?:swift|object-store))?(/v1/AUTH_[^/]+)(?=/|$)"),
+        "object-store",
+    ),
+    (
+        re.compile(r"^()(?=/v1/i(?:hosts|system|partitions|profiles|storconfig|interfaces)\b)"),
+        "platform",
+    ),  # StarlingX sysinv, which shares ironic's port
     (re.compile(r"^((?:/[\w.\-]+)*?/(?:baremetal|ironic))(?=/|$)"), "baremetal"),
-    (re.compile(r"^()(?=/v1/(?:nodes|ports|portgroups|chassis|drivers|allocations)|/v1/?$)"),
-     "baremetal"),
+    (
+        re.compile(r"^()(?=/v1/(?:nodes|ports|portgroups|chassis|drivers|allocations)|/v1/?$)"),
+        "baremetal",
+    ),
 ]
 _PORTS = {
-    "5000": "identity", "35357": "identity", "8004": "orchestration", "8774": "compute",
-    "9292": "image", "9696": "network", "8080": "object-store", "6385": "baremetal",
-    "8776": "block-storage", "8041": "metric", "8042": "alarming", "8778": "placement",
-    "9311": "key-manager", "9876": "load-balancer", "9001": "dns", "8786": "shared-file-system",
-    "9511": "container-infra", "13000": "identity",
+    "5000": "identity",
+    "35357": "identity",
+    "8004": "orchestration",
+    "8774": "compute",
+    "9292": "image",
+    "9696": "network",
+    "8080": "object-store",
+    "6385": "baremetal",
+    "8776": "block-storage",
+    "8041": "metric",
+    "8042": "alarming",
+    "8778": "placement",
+    "9311": "key-manager",
+    "9876": "load-balancer",
+    "9001": "dns",
+    "8786": "shared-file-system",
+    "9511": "container-infra",
+    "13000": "identity",
 }
 
 
@@ -118,6 +145,7 @@ def _catalog_urls(token: Any) -> list[tuple[str, str]]:
         stype = str(service.get("type") or "")
         for endpoint in service.get("endpoints") or []:
             if isinstance(endpoint, dict):
-                out.extend((stype, str(endpoint[key]).rstrip("/"))
-                           for key in keys if endpoint.get(key))
+                out.extend(
+                    (stype, str(endpoint[key]).rstrip("/")) for key in keys if endpoint.get(key)
+                )
     return out

@@ -28,10 +28,15 @@ def transport_failure(message: str) -> tuple[str, str | None]:
         return "timeout", None
     if "ssl" in low or "certificate" in low or "tls" in low:
         return "tls", tls_detail(message)
-    if ("name or service not known" in low or "nodename nor servname" in low
-            or "temporary failure in name resolution" in low or "getaddrinfo" in low
-            or "nameresolutionerror" in low or "failed to resolve" in low
-            or "no address associated with hostname" in low):
+    if (
+        "name or service not known" in low
+        or "nodename nor servname" in low
+        or "temporary failure in name resolution" in low
+        or "getaddrinfo" in low
+        or "nameresolutionerror" in low
+        or "failed to resolve" in low
+        or "no address associated with hostname" in low
+    ):
         return "dns", None
     if "connection reset" in low or "errno 104]" in low or "connectionreseterror" in low:
         return "connection-reset", None

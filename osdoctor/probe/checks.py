@@ -53,8 +53,14 @@ class Target:
 class ProbeContext:
     """The guarded clients and the Keystone answer, shared by the probes of one run."""
 
-    def __init__(self, trace: Trace, scope: Scope, cloud: CloudAuth | None,
-                 cloud_error: str | None, timeout: float) -> None:
+    def __init__(
+        self,
+        trace: Trace,
+        scope: Scope,
+        cloud: CloudAuth | None,
+        cloud_error: str | None,
+        timeout: float,
+    ) -> None:
         self.trace = trace
         self.scope = scope
         self.cloud = cloud
@@ -80,8 +86,9 @@ class ProbeContext:
     def keystone(self) -> KeystoneResult:
         if self._keystone is None:
             if self.cloud is None:
-                self._keystone = KeystoneResult("unconfigured", self.cloud_error or
-                                                "no cloud is configured")
+                self._keystone = KeystoneResult(
+                    "unconfigured", self.cloud_error or "no cloud is configured"
+                )
             else:
                 self._keystone = authenticate(self.cloud, self.guard, self.verify, self.timeout)
         return self._keystone
@@ -140,8 +147,9 @@ def _ironic_v1(trace: Trace) -> str | None:
 
 def _failed_503(trace: Trace) -> Exchange | None:
     candidates = [ex for ex in trace.exchanges if ex.status == 503]
-    with_header = [ex for ex in candidates
-                   if ex.response is not None and ex.response.header("Retry-After")]
+    with_header = [
+        ex for ex in candidates if ex.response is not None and ex.response.header("Retry-After")
+    ]
     chosen = with_header or candidates
     return chosen[-1] if chosen else None
 
@@ -150,12 +158,14 @@ def _tls_url(trace: Trace) -> str | None:
     for ex in trace.exchanges:
         if ex.error is not None and ex.error.kind == "tls":
             return ex.request.url
-    return next((ex.request.url for ex in trace.exchanges
-                 if ex.request.url.startswith("https://")), None)
+    return next(
+        (ex.request.url for ex in trace.exchanges if ex.request.url.startswith("https://")), None
+    )
 
 
-def plan_probe(name: str, params: Mapping[str, str], trace: Trace, scope: Scope,
-               cloud: CloudAuth | None) -> Target | str:
+def plan_probe(
+    name: str, params: Mapping[str, str], trace: Trace, scope: Scope, cloud: CloudAuth | None
+) -> Target | str:
     """What probe ``name`` will contact, or why it cannot run (nothing is sent here)."""
     if name == "keystone-reachable":
         return _auth_target(cloud, "GET")
@@ -217,23 +227,26 @@ def _no_token(ctx: ProbeContext, url: str) -> Outcome:
     ks = ctx.keystone()
     if ks.state != "ok":
         return Outcome(COULD_NOT_CHECK, f"no token: {ks.detail}")
-    return Outcome(COULD_NOT_CHECK, f"{host_key(url)} is not in the cloud's catalog, so the "
-                                    "token is not sent there")
+    return Outcome(
+        COULD_NOT_CHECK,
+        f"{host_key(url)} is not in the cloud's catalog, so the token is not sent there",
+    )
 
 
-def probe_keystone_reachable(ctx: ProbeContext, target: Target,
-                             params: Mapping[str, str]) -> Outcome:
+def probe_keystone_reachable(
+    ctx: ProbeContext, target: Target, params: Mapping[str, str]
+) -> Outcome:
     answer = _get(ctx, target.url, None)
     if isinstance(answer, Failure):
         if answer.blocked:
             return Outcome(COULD_NOT_CHECK, answer.text)
         return Outcome(CONFIRMED, f"Keystone still cannot be reached: {answer.text}")
-    return Outcome(NOT_REPRODUCED, f"Keystone answers at {target.url} "
-                                   f"(GET: {answer.status_code})")
+    return Outcome(NOT_REPRODUCED, f"Keystone answers at {target.url} (GET: {answer.status_code})")
 
 
-def probe_keystone_credentials(ctx: ProbeContext, target: Target,
-                               params: Mapping[str, str]) -> Outcome:
+def probe_keystone_credentials(
+    ctx: ProbeContext, target: Target, params: Mapping[str, str]
+) -> Outcome:
     ks = ctx.keystone()
     if ks.state == "refused":
         return Outcome(CONFIRMED, f"{ks.detail} (credentials from {_source(ctx)})")
@@ -246,8 +259,7 @@ def _source(ctx: ProbeContext) -> str:
     return ctx.cloud.source if ctx.cloud else "nowhere"
 
 
-def probe_catalog_endpoint(ctx: ProbeContext, target: Target,
-                           params: Mapping[str, str]) -> Outcome:
+def probe_catalog_endpoint(ctx: ProbeContext, target: Target, params: Mapping[str, str]) -> Outcome:
     service = params.get("service")
     if not service:
         return Outcome(COULD_NOT_CHECK, "the rule does not say which service to look for")
@@ -257,19 +269,26 @@ def probe_catalog_endpoint(ctx: ProbeContext, target: Target,
     if ks.state != "ok":
         return Outcome(COULD_NOT_CHECK, f"no catalog: {ks.detail}")
     of_type = [e for e in ks.catalog if e.service_type == service]
-    found = [e for e in of_type if e.interface.removesuffix("URL") == interface
-             and (region is None or e.region == region)]
+    found = [
+        e
+        for e in of_type
+        if e.interface.removesuffix("URL") == interface and (region is None or e.region == region)
+    ]
     where = f" in region {region}" if region else ""
     if found:
-        return Outcome(NOT_REPRODUCED, f"the catalog now lists a {interface} {service} "
-                                       f"endpoint{where}: {found[0].url}")
+        return Outcome(
+            NOT_REPRODUCED,
+            f"the catalog now lists a {interface} {service} endpoint{where}: {found[0].url}",
+        )
     others = ", ".join(sorted({f"{e.interface} ({e.region})" for e in of_type})) or "none"
-    return Outcome(CONFIRMED, f"the catalog still has no {interface} {service} endpoint{where} "
-                              f"(its {service} endpoints: {others})")
+    return Outcome(
+        CONFIRMED,
+        f"the catalog still has no {interface} {service} endpoint{where} "
+        f"(its {service} endpoints: {others})",
+    )
 
 
-def probe_heat_redirect(ctx: ProbeContext, target: Target,
-                        params: Mapping[str, str]) -> Outcome:
+def probe_heat_redirect(ctx: ProbeContext, target: Target, params: Mapping[str, str]) -> Outcome:
     token = _token_for(ctx, target.url)
     if token is None:
         return _no_token(ctx, target.url)
@@ -278,24 +297,38 @@ def probe_heat_redirect(ctx: ProbeContext, target: Target,
         return Outcome(COULD_NOT_CHECK, answer.text)
     status, location = answer.status_code, answer.headers.get("Location")
     if answer.is_redirect and location:
-        outside = "" if ctx.scope.allows(urljoin(target.url, location)) else (
-            "; it points to a host the log does not name (not followed)")
-        return Outcome(NOT_REPRODUCED, f"GET {target.url} answers {status} with Location "
-                                       f"{location}{outside}")
+        outside = (
+            ""
+            if ctx.scope.allows(urljoin(target.url, location))
+            else ("; it points to a host the log does not name (not followed)")
+        )
+        return Outcome(
+            NOT_REPRODUCED, f"GET {target.url} answers {status} with Location {location}{outside}"
+        )
     if 300 <= status < 400:
-        return Outcome(CONFIRMED, f"GET {target.url} still answers {status} without a Location "
-                                  "header: a proxy or a service that is not Heat answers it")
+        return Outcome(
+            CONFIRMED,
+            f"GET {target.url} still answers {status} without a Location "
+            "header: a proxy or a service that is not Heat answers it",
+        )
     if status == 200:
-        return Outcome(CONFIRMED, f"GET {target.url} answers 200 instead of Heat's 302 to the "
-                                  "stack: a proxy or a service that is not Heat answers it")
+        return Outcome(
+            CONFIRMED,
+            f"GET {target.url} answers 200 instead of Heat's 302 to the "
+            "stack: a proxy or a service that is not Heat answers it",
+        )
     if status == 404:
-        return Outcome(COULD_NOT_CHECK, f"GET {target.url} answers 404: the stack is not there "
-                                        "now, so the lookup cannot be checked")
+        return Outcome(
+            COULD_NOT_CHECK,
+            f"GET {target.url} answers 404: the stack is not there "
+            "now, so the lookup cannot be checked",
+        )
     return Outcome(COULD_NOT_CHECK, f"GET {target.url} answers {status}")
 
 
-def probe_ironic_version_headers(ctx: ProbeContext, target: Target,
-                                 params: Mapping[str, str]) -> Outcome:
+def probe_ironic_version_headers(
+    ctx: ProbeContext, target: Target, params: Mapping[str, str]
+) -> Outcome:
     answer = _get(ctx, target.url, None)
     if isinstance(answer, Failure):
         return Outcome(COULD_NOT_CHECK, answer.text)
@@ -303,8 +336,9 @@ def probe_ironic_version_headers(ctx: ProbeContext, target: Target,
     if answer.status_code >= 400:
         return Outcome(COULD_NOT_CHECK, f"GET {target.url} answers {answer.status_code}")
     if low and high:
-        return Outcome(NOT_REPRODUCED, f"GET {target.url} carries the version range "
-                                       f"{low} to {high}")
+        return Outcome(
+            NOT_REPRODUCED, f"GET {target.url} carries the version range {low} to {high}"
+        )
     missing = " and ".join(h for h, v in ((IRONIC_MIN, low), (IRONIC_MAX, high)) if not v)
     return Outcome(CONFIRMED, f"GET {target.url} ({answer.status_code}) still lacks {missing}")
 
@@ -320,31 +354,35 @@ def probe_retry_after(ctx: ProbeContext, target: Target, params: Mapping[str, st
     if answer.status_code == 503:
         return Outcome(NOT_REPRODUCED, f"GET {target.url} answers 503 but without Retry-After")
     if answer.status_code in (401, 403) and token is None:
-        return Outcome(COULD_NOT_CHECK, f"GET {target.url} needs a token "
-                                        f"({answer.status_code}); configure the cloud's "
-                                        "credentials to check it")
+        return Outcome(
+            COULD_NOT_CHECK,
+            f"GET {target.url} needs a token "
+            f"({answer.status_code}); configure the cloud's "
+            "credentials to check it",
+        )
     return Outcome(NOT_REPRODUCED, f"GET {target.url} answers {answer.status_code} now")
 
 
-def probe_tls_certificate(ctx: ProbeContext, target: Target,
-                          params: Mapping[str, str]) -> Outcome:
+def probe_tls_certificate(ctx: ProbeContext, target: Target, params: Mapping[str, str]) -> Outcome:
     parts = urlsplit(target.url)
     if parts.scheme != "https" or not parts.hostname:
         return Outcome(COULD_NOT_CHECK, f"{target.url} is not an HTTPS URL")
     if not ctx.scope.allows(target.url):
-        ctx.guard.sent.append(Sent("TLS", target.url, error="not a host of the log",
-                                   blocked=True))
+        ctx.guard.sent.append(Sent("TLS", target.url, error="not a host of the log", blocked=True))
         return Outcome(COULD_NOT_CHECK, f"{host_key(target.url)} is not a host the log names")
     host, port = parts.hostname, parts.port or 443
     context = ctx.ssl_context()
     try:
-        with socket.create_connection((host, port), timeout=ctx.timeout) as raw, \
-                context.wrap_socket(raw, server_hostname=host) as tls:
+        with (
+            socket.create_connection((host, port), timeout=ctx.timeout) as raw,
+            context.wrap_socket(raw, server_hostname=host) as tls,
+        ):
             cert = tls.getpeercert() or {}
     except ssl.SSLCertVerificationError as exc:
         ctx.guard.record("TLS", target.url, None, exc.verify_message)
-        return Outcome(CONFIRMED, f"the certificate of {host}:{port} does not verify: "
-                                  f"{exc.verify_message}")
+        return Outcome(
+            CONFIRMED, f"the certificate of {host}:{port} does not verify: {exc.verify_message}"
+        )
     except (OSError, ssl.SSLError) as exc:
         ctx.guard.record("TLS", target.url, None, str(exc))
         return Outcome(COULD_NOT_CHECK, f"no TLS handshake with {host}:{port}: {exc}")
@@ -356,8 +394,10 @@ def probe_tls_certificate(ctx: ProbeContext, target: Target,
     except ValueError:
         days = -1
     soon = f", only {days} days left" if 0 <= days < 14 else ""
-    return Outcome(NOT_REPRODUCED, f"the certificate of {host}:{port} verifies (valid until "
-                                   f"{expires}{soon}){note}")
+    return Outcome(
+        NOT_REPRODUCED,
+        f"the certificate of {host}:{port} verifies (valid until {expires}{soon}){note}",
+    )
 
 
 PROBE_FUNCTIONS: Mapping[str, Callable[[ProbeContext, Target, Mapping[str, str]], Outcome]] = {
@@ -371,8 +411,7 @@ PROBE_FUNCTIONS: Mapping[str, Callable[[ProbeContext, Target, Mapping[str, str]]
 }
 
 
-def run_probe(name: str, ctx: ProbeContext, target: Target,
-              params: Mapping[str, str]) -> Outcome:
+def run_probe(name: str, ctx: ProbeContext, target: Target, params: Mapping[str, str]) -> Outcome:
     """Run one planned probe; any unexpected failure is 'could not check', never a crash."""
     try:
         return PROBE_FUNCTIONS[name](ctx, target, params)

@@ -114,8 +114,10 @@ def _truthy(value: Any) -> bool:
 def _from_cloud(name: str, env: Mapping[str, str], dirs: list[Path]) -> CloudAuth:
     clouds_path = _find("clouds", env.get("OS_CLIENT_CONFIG_FILE"), dirs)
     if clouds_path is None:
-        raise CloudConfigError(f"cloud '{name}' is asked for but no clouds.yaml was found in "
-                               f"{', '.join(str(d) for d in dirs)}")
+        raise CloudConfigError(
+            f"cloud '{name}' is asked for but no clouds.yaml was found in "
+            f"{', '.join(str(d) for d in dirs)}"
+        )
     clouds = _load(clouds_path).get("clouds") or {}
     secure_path = _find("secure", env.get("OS_CLIENT_SECURE_FILE"), dirs)
     if secure_path is not None:
@@ -127,8 +129,12 @@ def _from_cloud(name: str, env: Mapping[str, str], dirs: list[Path]) -> CloudAut
     auth = {str(k): str(v) for k, v in (entry.get("auth") or {}).items() if v is not None}
     verify: bool = not _truthy(entry.get("insecure"))
     if "verify" in entry:
-        verify = verify and (entry["verify"] is not False and not (
-            isinstance(entry["verify"], str) and entry["verify"].lower() in ("false", "0", "no")))
+        verify = verify and (
+            entry["verify"] is not False
+            and not (
+                isinstance(entry["verify"], str) and entry["verify"].lower() in ("false", "0", "no")
+            )
+        )
     return CloudAuth(
         auth_type=str(entry.get("auth_type") or "password"),
         auth=auth,
@@ -146,10 +152,17 @@ def _from_env(env: Mapping[str, str]) -> CloudAuth:
         if env.get(var) and key not in auth:
             auth[key] = env[var]
     if not auth.get("auth_url"):
-        raise CloudConfigError("no cloud is configured: set OS_CLOUD to a clouds.yaml entry, "
-                               "give --os-cloud, or source the project's openrc (OS_AUTH_URL...)")
-    default_type = ("v3applicationcredential" if "application_credential_secret" in auth
-                    else "token" if "token" in auth and "password" not in auth else "password")
+        raise CloudConfigError(
+            "no cloud is configured: set OS_CLOUD to a clouds.yaml entry, "
+            "give --os-cloud, or source the project's openrc (OS_AUTH_URL...)"
+        )
+    default_type = (
+        "v3applicationcredential"
+        if "application_credential_secret" in auth
+        else "token"
+        if "token" in auth and "password" not in auth
+        else "password"
+    )
     return CloudAuth(
         auth_type=env.get("OS_AUTH_TYPE") or default_type,
         auth=auth,
@@ -161,9 +174,13 @@ def _from_env(env: Mapping[str, str]) -> CloudAuth:
     )
 
 
-def load_cloud_auth(cloud: str | None = None, env: Mapping[str, str] | None = None,
-                    cwd: Path | None = None, home: Path | None = None,
-                    insecure: bool = False) -> CloudAuth:
+def load_cloud_auth(
+    cloud: str | None = None,
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+    home: Path | None = None,
+    insecure: bool = False,
+) -> CloudAuth:
     """The credentials the clients would use here; ``insecure`` is the user's --insecure."""
     env = os.environ if env is None else env
     dirs = config_dirs(cwd or Path.cwd(), home or Path(env.get("HOME") or Path.home()))

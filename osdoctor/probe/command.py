@@ -35,8 +35,11 @@ def _consent(hosts: dict[str, list[str]], maps: dict[str, str], assume_yes: bool
     if assume_yes:
         return True
     if not sys.stdin.isatty():
-        print("osdoctor: probes send requests to the cloud; confirm in a terminal, or add "
-              "--yes to send them", file=sys.stderr)
+        print(
+            "osdoctor: probes send requests to the cloud; confirm in a terminal, or add "
+            "--yes to send them",
+            file=sys.stderr,
+        )
         return False
     print("Send these requests? [y/N] ", end="", file=sys.stderr, flush=True)
     return sys.stdin.readline().strip().lower() in ("y", "yes")

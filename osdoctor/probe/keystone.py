@@ -20,14 +20,40 @@ from osdoctor.probe.scope import host_key
 from osdoctor.probe.transport import Blocked, Guard, requests_session
 
 #: Auth keys each plugin accepts (others in clouds.yaml are ignored, as unknown to us).
-_PASSWORD_KEYS = ("auth_url", "username", "user_id", "password", "project_name", "project_id",
-                  "user_domain_name", "user_domain_id", "project_domain_name",
-                  "project_domain_id", "domain_name", "domain_id")
-_APPCRED_KEYS = ("auth_url", "application_credential_id", "application_credential_name",
-                 "application_credential_secret", "username", "user_id", "user_domain_name",
-                 "user_domain_id")
-_TOKEN_KEYS = ("auth_url", "token", "project_name", "project_id", "project_domain_name",
-               "project_domain_id", "domain_name", "domain_id")
+_PASSWORD_KEYS = (
+    "auth_url",
+    "username",
+    "user_id",
+    "password",
+    "project_name",
+    "project_id",
+    "user_domain_name",
+    "user_domain_id",
+    "project_domain_name",
+    "project_domain_id",
+    "domain_name",
+    "domain_id",
+)
+_APPCRED_KEYS = (
+    "auth_url",
+    "application_credential_id",
+    "application_credential_name",
+    "application_credential_secret",
+    "username",
+    "user_id",
+    "user_domain_name",
+    "user_domain_id",
+)
+_TOKEN_KEYS = (
+    "auth_url",
+    "token",
+    "project_name",
+    "project_id",
+    "project_domain_name",
+    "project_domain_id",
+    "domain_name",
+    "domain_id",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +86,10 @@ def _plugin(cloud: CloudAuth) -> base.BaseIdentityPlugin:
         return v3.ApplicationCredential(**pick(_APPCRED_KEYS))
     if kind in ("token", "v3token"):
         return generic.Token(**pick(_TOKEN_KEYS))
-    raise ValueError(f"auth type '{cloud.auth_type}' is not one osdoctor can probe with "
-                     "(password, v3applicationcredential, token)")
+    raise ValueError(
+        f"auth type '{cloud.auth_type}' is not one osdoctor can probe with "
+        "(password, v3applicationcredential, token)"
+    )
 
 
 def _catalog(raw: list[dict[str, Any]]) -> list[Endpoint]:
@@ -69,8 +97,14 @@ def _catalog(raw: list[dict[str, Any]]) -> list[Endpoint]:
     for service in raw:
         for ep in service.get("endpoints", []) or []:
             if isinstance(ep, dict) and ep.get("url"):
-                out.append(Endpoint(str(service.get("type", "")), str(ep.get("interface", "")),
-                                    ep.get("region_id") or ep.get("region"), str(ep["url"])))
+                out.append(
+                    Endpoint(
+                        str(service.get("type", "")),
+                        str(ep.get("interface", "")),
+                        ep.get("region_id") or ep.get("region"),
+                        str(ep["url"]),
+                    )
+                )
     return out
 
 
@@ -78,17 +112,26 @@ def authenticate(cloud: CloudAuth, guard: Guard, verify: Any, timeout: float) ->
     """Ask Keystone for a token; on success the guard learns the token and its hosts."""
     auth_url = cloud.auth_url or ""
     if not guard.scope.allows(auth_url):
-        return KeystoneResult("blocked", f"the configured auth URL's host ({host_key(auth_url)}) "
-                                         "is not one the log names: the configuration may be "
-                                         "for another cloud (--map LOGHOST:PORT=HOST:PORT)")
+        return KeystoneResult(
+            "blocked",
+            f"the configured auth URL's host ({host_key(auth_url)}) "
+            "is not one the log names: the configuration may be "
+            "for another cloud (--map LOGHOST:PORT=HOST:PORT)",
+        )
     try:
         plugin = _plugin(cloud)
     except (ValueError, TypeError) as exc:
         return KeystoneResult("unconfigured", str(exc))
     guard.token_url_host = host_key(auth_url)
     guard.secrets = cloud.secrets()
-    session = ks_session.Session(auth=plugin, session=requests_session(guard), verify=verify,
-                                 timeout=timeout, redirect=False, connect_retries=0)
+    session = ks_session.Session(
+        auth=plugin,
+        session=requests_session(guard),
+        verify=verify,
+        timeout=timeout,
+        redirect=False,
+        connect_retries=0,
+    )
     try:
         access = plugin.get_access(session)
     except Blocked as exc:
@@ -108,7 +151,9 @@ def authenticate(cloud: CloudAuth, guard: Guard, verify: Any, timeout: float) ->
     raw = access.service_catalog.catalog if access.has_service_catalog() else []
     catalog = _catalog(list(raw or []))
     guard.token = token
-    guard.token_hosts = {k for k in (host_key(e.url) for e in catalog)
-                         if k is not None and k in guard.scope.allowed}
-    return KeystoneResult("ok", f"Keystone issued a token ({len(catalog)} catalog endpoints)",
-                          token, catalog)
+    guard.token_hosts = {
+        k for k in (host_key(e.url) for e in catalog) if k is not None and k in guard.scope.allowed
+    }
+    return KeystoneResult(
+        "ok", f"Keystone issued a token ({len(catalog)} catalog endpoints)", token, catalog
+    )

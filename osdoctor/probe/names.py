@@ -20,22 +20,38 @@ class ProbeInfo:
 
 #: Every probe, by the name a rule uses in ``probe:``.
 PROBES: Mapping[str, ProbeInfo] = {
-    "keystone-reachable": ProbeInfo("Keystone answers at the configured auth URL (GET, no "
-                                    "credentials); confirms when it still cannot be reached"),
-    "keystone-credentials": ProbeInfo("Keystone issues a token for the configured credentials; "
-                                      "confirms when it still refuses them (401)"),
-    "catalog-endpoint": ProbeInfo("the token's catalog lists the service with that interface; "
-                                  "confirms when it still does not",
-                                  ("service", "interface", "region")),
-    "heat-redirect": ProbeInfo("Heat's name lookup GET /stacks/<name> answers a 302 with a "
-                               "Location header (redirects off); confirms when it does not",
-                               ("stack",)),
-    "ironic-version-headers": ProbeInfo("Ironic's GET /v1 carries the minimum and maximum API "
-                                        "version headers; confirms when they are missing"),
-    "retry-after": ProbeInfo("a GET on the URL that failed with 503 still answers 503 with "
-                             "Retry-After; confirms when it does", ("url",)),
-    "tls-certificate": ProbeInfo("the endpoint's TLS certificate verifies (chain, expiry, host "
-                                 "name); confirms when it does not", ("url",)),
+    "keystone-reachable": ProbeInfo(
+        "Keystone answers at the configured auth URL (GET, no "
+        "credentials); confirms when it still cannot be reached"
+    ),
+    "keystone-credentials": ProbeInfo(
+        "Keystone issues a token for the configured credentials; "
+        "confirms when it still refuses them (401)"
+    ),
+    "catalog-endpoint": ProbeInfo(
+        "the token's catalog lists the service with that interface; "
+        "confirms when it still does not",
+        ("service", "interface", "region"),
+    ),
+    "heat-redirect": ProbeInfo(
+        "Heat's name lookup GET /stacks/<name> answers a 302 with a "
+        "Location header (redirects off); confirms when it does not",
+        ("stack",),
+    ),
+    "ironic-version-headers": ProbeInfo(
+        "Ironic's GET /v1 carries the minimum and maximum API "
+        "version headers; confirms when they are missing"
+    ),
+    "retry-after": ProbeInfo(
+        "a GET on the URL that failed with 503 still answers 503 with "
+        "Retry-After; confirms when it does",
+        ("url",),
+    ),
+    "tls-certificate": ProbeInfo(
+        "the endpoint's TLS certificate verifies (chain, expiry, host "
+        "name); confirms when it does not",
+        ("url",),
+    ),
 }
 
 

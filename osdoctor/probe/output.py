@@ -15,8 +15,11 @@ from osdoctor.probe.runner import ProbeRun
 from osdoctor.redact import redact_text
 from osdoctor.render.json_report import report_dict
 
-WORDS = {"confirmed": "confirmed", "not-reproduced": "not reproduced",
-         "could-not-check": "could not check"}
+WORDS = {
+    "confirmed": "confirmed",
+    "not-reproduced": "not reproduced",
+    "could-not-check": "could not check",
+}
 
 
 def probe_text(report: Report, run: ProbeRun) -> str:
@@ -32,8 +35,13 @@ def probe_text(report: Report, run: ProbeRun) -> str:
     if run.sent:
         out.append("  Requests sent:")
         for s in run.sent:
-            answer = ("NOT SENT: " + (s.error or "") if s.blocked
-                      else str(s.status) if s.status is not None else (s.error or "no answer"))
+            answer = (
+                "NOT SENT: " + (s.error or "")
+                if s.blocked
+                else str(s.status)
+                if s.status is not None
+                else (s.error or "no answer")
+            )
             out.append(f"    {s.method} {s.url} -> {answer}")
     return redact_text("\n".join(out) + "\n")
 
@@ -42,11 +50,22 @@ def probe_dict(report: Report, run: ProbeRun) -> dict[str, Any]:
     data = report_dict(report)
     for index, finding in enumerate(data["findings"]):
         result = run.results.get(index)
-        finding["probe"] = None if result is None else {
-            "name": result.probe, "status": result.status, "detail": result.detail}
+        finding["probe"] = (
+            None
+            if result is None
+            else {"name": result.probe, "status": result.status, "detail": result.detail}
+        )
     data["probes"] = {
-        "requests": [{"method": s.method, "url": s.url, "status": s.status, "error": s.error,
-                      "blocked": s.blocked} for s in run.sent],
+        "requests": [
+            {
+                "method": s.method,
+                "url": s.url,
+                "status": s.status,
+                "error": s.error,
+                "blocked": s.blocked,
+            }
+            for s in run.sent
+        ],
     }
     return data
 

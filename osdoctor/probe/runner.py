@@ -62,8 +62,9 @@ def _param(template: str, values: Mapping[str, str]) -> str | None:
     return None if not value or "{" in value else value
 
 
-def plan(report: Report, kb: KnowledgeBase, scope: Scope,
-         cloud: CloudAuth | None) -> list[PlannedProbe]:
+def plan(
+    report: Report, kb: KnowledgeBase, scope: Scope, cloud: CloudAuth | None
+) -> list[PlannedProbe]:
     """The probe of each finding whose rule names one, with its target; nothing is sent."""
     out = []
     for index, finding in enumerate(report.findings):
@@ -71,8 +72,11 @@ def plan(report: Report, kb: KnowledgeBase, scope: Scope,
         if rule is None or rule.probe is None:
             continue
         values = _captures(report, kb, finding.id)
-        params = {k: v for k, v in ((k, _param(t, values)) for k, t in rule.probe.params.items())
-                  if v is not None}
+        params = {
+            k: v
+            for k, v in ((k, _param(t, values)) for k, t in rule.probe.params.items())
+            if v is not None
+        }
         target = plan_probe(rule.probe.name, params, report.trace, scope, cloud)
         if isinstance(target, str):
             out.append(PlannedProbe(index, finding.id, rule.probe.name, params, None, target))
@@ -81,8 +85,9 @@ def plan(report: Report, kb: KnowledgeBase, scope: Scope,
     return out
 
 
-def contacts(planned: list[PlannedProbe], cloud: CloudAuth | None,
-             scope: Scope) -> dict[str, list[str]]:
+def contacts(
+    planned: list[PlannedProbe], cloud: CloudAuth | None, scope: Scope
+) -> dict[str, list[str]]:
     """Host -> what will be sent there, in words: the consent prompt's content. A host the
     log does not name is listed as not contacted (the guard would refuse it anyway)."""
     out: dict[str, list[str]] = {}
@@ -90,7 +95,8 @@ def contacts(planned: list[PlannedProbe], cloud: CloudAuth | None,
     if needs_token and cloud is not None and cloud.auth_url:
         out.setdefault(host_key(cloud.auth_url) or cloud.auth_url, []).append(
             f"Keystone: version discovery and the token request with the credentials of "
-            f"{cloud.source}")
+            f"{cloud.source}"
+        )
     for p in planned:
         t = p.target
         if t is None or t.method == "TOKEN":
@@ -99,12 +105,24 @@ def contacts(planned: list[PlannedProbe], cloud: CloudAuth | None,
         if t.credentials:
             what += " with the token"
         out.setdefault(host_key(t.url) or t.url, []).append(f"{what}  [{p.probe}]")
-    return {(host if host in scope.allowed else f"{host} (NOT contacted: the log does not "
-             "name it; see --map)"): what for host, what in out.items()}
+    return {
+        (
+            host
+            if host in scope.allowed
+            else f"{host} (NOT contacted: the log does not name it; see --map)"
+        ): what
+        for host, what in out.items()
+    }
 
 
-def execute(report: Report, planned: list[PlannedProbe], scope: Scope, cloud: CloudAuth | None,
-            cloud_error: str | None, timeout: float) -> ProbeRun:
+def execute(
+    report: Report,
+    planned: list[PlannedProbe],
+    scope: Scope,
+    cloud: CloudAuth | None,
+    cloud_error: str | None,
+    timeout: float,
+) -> ProbeRun:
     """Run the planned probes (the user has agreed); every call has ``timeout`` seconds."""
     run = ProbeRun(planned)
     ctx = ProbeContext(report.trace, scope, cloud, cloud_error, timeout)
@@ -114,8 +132,9 @@ def execute(report: Report, planned: list[PlannedProbe], scope: Scope, cloud: Cl
     try:
         for p in planned:
             if p.target is None:
-                run.results[p.finding] = ProbeResult(p.probe, COULD_NOT_CHECK,
-                                                     p.problem or "no target")
+                run.results[p.finding] = ProbeResult(
+                    p.probe, COULD_NOT_CHECK, p.problem or "no target"
+                )
                 continue
             key = (p.probe, tuple(sorted(p.params.items())))
             if key not in done:

@@ -51,8 +51,11 @@ class Guard:
 
     def is_token_url(self, url: str) -> bool:
         path = urlsplit(url).path.rstrip("/")
-        return (self.token_url_host is not None and host_key(url) == self.token_url_host
-                and path.endswith("/auth/tokens"))
+        return (
+            self.token_url_host is not None
+            and host_key(url) == self.token_url_host
+            and path.endswith("/auth/tokens")
+        )
 
     def check(self, method: str, url: str, headers: dict[str, str], body: bytes) -> None:
         """Raise Blocked (and record it) unless the request keeps every promise."""
@@ -64,8 +67,13 @@ class Guard:
     def _reason(self, method: str, url: str, headers: dict[str, str], body: bytes) -> str | None:
         if not self.scope.allows(url):
             return f"{host_key(url) or url} is not a host the log names"
-        carried = body.decode("utf-8", "replace") + " " + url + " " + " ".join(
-            f"{k}: {v}" for k, v in headers.items())
+        carried = (
+            body.decode("utf-8", "replace")
+            + " "
+            + url
+            + " "
+            + " ".join(f"{k}: {v}" for k, v in headers.items())
+        )
         has_secret = any(s and s in carried for s in self.secrets)
         if method == "POST":
             if not self.is_token_url(url):
@@ -89,14 +97,17 @@ class GuardedAdapter(requests.adapters.HTTPAdapter):
         super().__init__(max_retries=0)
         self.guard = guard
 
-    def send(self, request: requests.PreparedRequest, *args: Any,
-             **kwargs: Any) -> requests.Response:
+    def send(
+        self, request: requests.PreparedRequest, *args: Any, **kwargs: Any
+    ) -> requests.Response:
         body = request.body or b""
         raw = body.encode() if isinstance(body, str) else body if isinstance(body, bytes) else b""
         url = request.url or ""
         method = request.method or "GET"
-        headers = {str(k): v if isinstance(v, str) else v.decode("latin-1")
-                   for k, v in request.headers.items()}
+        headers = {
+            str(k): v if isinstance(v, str) else v.decode("latin-1")
+            for k, v in request.headers.items()
+        }
         self.guard.check(method, url, headers, raw)
         try:
             response = super().send(request, *args, **kwargs)
@@ -131,8 +142,9 @@ class GuardedTransport(httpx.BaseTransport):
             body = request.content
         except httpx.RequestNotRead:
             self.guard.sent.append(Sent(request.method, url, error="streamed body", blocked=True))
-            raise Blocked(f"{request.method} {url} not sent: a streamed body cannot be "
-                          "checked") from None
+            raise Blocked(
+                f"{request.method} {url} not sent: a streamed body cannot be checked"
+            ) from None
         self.guard.check(request.method, url, dict(request.headers), body)
         try:
             response = self.inner.handle_request(request)
@@ -149,5 +161,9 @@ class GuardedTransport(httpx.BaseTransport):
 def http_client(guard: Guard, verify: Any, timeout: float) -> httpx.Client:
     """An httpx client: guarded, redirects off, a timeout, no proxy from the environment."""
     inner = httpx.HTTPTransport(verify=verify, trust_env=False)
-    return httpx.Client(transport=GuardedTransport(guard, inner), follow_redirects=False,
-                        timeout=timeout, trust_env=False)
+    return httpx.Client(
+        transport=GuardedTransport(guard, inner),
+        follow_redirects=False,
+        timeout=timeout,
+        trust_env=False,
+    )

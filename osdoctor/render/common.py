@@ -35,7 +35,7 @@ def row_status(row: TimelineRow) -> str:
 
 
 def row_count(row: TimelineRow) -> str:
-    """"×N" for a counted run, "(+N folded)" for requests the parser folded away."""
+    """ "×N" for a counted run, "(+N folded)" for requests the parser folded away."""
     text = f" ×{row.count}" if row.count > 1 else ""
     if row.folded:
         text += f" (+{row.folded} requests folded)"
@@ -56,8 +56,15 @@ def failure_line(report: Report) -> str | None:
     if f is None or f.kind not in ("http", "transport"):
         return None
     parts = [f"line {f.line}"]
-    call = " ".join(p for p in (f.method, f.service_name if f.service_name != "the service"
-                                else "", f.path or f.url) if p)
+    call = " ".join(
+        p
+        for p in (
+            f.method,
+            f.service_name if f.service_name != "the service" else "",
+            f.path or f.url,
+        )
+        if p
+    )
     if call:
         parts.append(call)
     if f.status is not None:
@@ -109,7 +116,7 @@ def summary_line(report: Report) -> str:
     t = report.trace
     first = headline_finding(report)
     if first is not None:
-        return first.title                # the cause, even in a paste of the output only
+        return first.title  # the cause, even in a paste of the output only
     if not t.openstack_lines:
         return "Nothing from an OpenStack client was found in this input."
     if report.outcome == "success":

@@ -63,8 +63,11 @@ def decisive_exchange(report: Report) -> Exchange | None:
             if (answer_state(ex) or "").startswith(gone_bad.status):
                 return ex
     first = headline_finding(report)
-    named = [ex for ev in (first.evidence if first else [])
-             if (ex := _holding(exchanges, ev.line)) is not None]
+    named = [
+        ex
+        for ev in (first.evidence if first else [])
+        if (ex := _holding(exchanges, ev.line)) is not None
+    ]
     for ex in named:
         if failed(ex):
             return ex

@@ -17,10 +17,17 @@ def report_dict(report: Report) -> dict[str, Any]:
     if report.scenario is not None:
         s = report.scenario
         scenario = {
-            "id": s.id, "title": s.title, "branch": s.branch, "branch_title": s.branch_title,
-            "seed": s.seed, "section": s.section, "divergence": s.divergence,
-            "steps": [{"step": st.label, "state": st.state, "lines": st.lines, "note": st.note}
-                      for st in s.steps],
+            "id": s.id,
+            "title": s.title,
+            "branch": s.branch,
+            "branch_title": s.branch_title,
+            "seed": s.seed,
+            "section": s.section,
+            "divergence": s.divergence,
+            "steps": [
+                {"step": st.label, "state": st.state, "lines": st.lines, "note": st.note}
+                for st in s.steps
+            ],
         }
     return {
         "osdoctor": __version__,
@@ -32,35 +39,58 @@ def report_dict(report: Report) -> dict[str, Any]:
         "scenario": scenario,
         "exchanges": [
             {
-                "index": ex.index, "method": ex.request.method, "url": ex.request.url,
-                "status": ex.status, "line": ex.first_line, "last_line": ex.last_line,
-                "service": ex.service, "path": ex.path,
-                "error": ({"kind": ex.error.kind, "message": ex.error.message,
-                           "line": ex.error.line} if ex.error else None),
+                "index": ex.index,
+                "method": ex.request.method,
+                "url": ex.request.url,
+                "status": ex.status,
+                "line": ex.first_line,
+                "last_line": ex.last_line,
+                "service": ex.service,
+                "path": ex.path,
+                "error": (
+                    {"kind": ex.error.kind, "message": ex.error.message, "line": ex.error.line}
+                    if ex.error
+                    else None
+                ),
                 "time": ex.time,
                 "redirected_from": ex.redirected_from,
             }
             for ex in t.exchanges
         ],
         "folded": [
-            {"after": f.after, "count": f.count, "first_line": f.first_line,
-             "last_line": f.last_line, "pattern": f.pattern}
+            {
+                "after": f.after,
+                "count": f.count,
+                "first_line": f.first_line,
+                "last_line": f.last_line,
+                "pattern": f.pattern,
+            }
             for f in t.folds
         ],
         "findings": [
             {
-                "id": f.id, "severity": f.severity, "title": f.title,
-                "explanation": f.explanation, "next_steps": f.next_steps,
+                "id": f.id,
+                "severity": f.severity,
+                "title": f.title,
+                "explanation": f.explanation,
+                "next_steps": f.next_steps,
                 "evidence": [{"line": e.line, "text": e.text} for e in f.evidence],
-                "references": f.references, "runbook": f.runbook,
+                "references": f.references,
+                "runbook": f.runbook,
             }
             for f in report.findings
         ],
         "outranked": [{"id": f.id, "title": f.title} for f in report.outranked],
         "facts": facts_dict(report),
         "near": [
-            {"scenario": n.scenario, "branch": n.branch, "title": n.title, "held": n.held,
-             "steps": n.steps, "missing": n.missing}
+            {
+                "scenario": n.scenario,
+                "branch": n.branch,
+                "title": n.title,
+                "held": n.held,
+                "steps": n.steps,
+                "missing": n.missing,
+            }
             for n in report.near
         ],
         "candidates": [
@@ -69,8 +99,12 @@ def report_dict(report: Report) -> dict[str, Any]:
         ],
         "api_versions": t.api_versions,
         "tracebacks": [
-            {"type": tb.exc_type, "message": tb.message, "first_line": tb.first_line,
-             "last_line": tb.last_line}
+            {
+                "type": tb.exc_type,
+                "message": tb.message,
+                "first_line": tb.first_line,
+                "last_line": tb.last_line,
+            }
             for tb in t.tracebacks
         ],
         "log": {"format": t.format, "lines": t.line_count, "problems": t.problems},
@@ -84,21 +118,44 @@ def facts_dict(report: Report) -> dict[str, Any]:
     failure: dict[str, Any] | None = None
     if f is not None:
         failure = {
-            "kind": f.kind, "line": f.line, "status": f.status, "method": f.method,
-            "url": f.url, "service": f.service or None, "service_name": f.service_name or None,
-            "request_id": f.request_id or None, "inner": f.inner or None,
-            "fault": ({"message": f.fault.message, "type": f.fault.type or None,
-                       "shape": f.fault.shape} if f.fault else None),
-            "transport": ({"kind": f.transport.kind, "host": f.transport.host,
-                           "port": f.transport.port, "detail": f.transport.detail}
-                          if f.transport else None),
+            "kind": f.kind,
+            "line": f.line,
+            "status": f.status,
+            "method": f.method,
+            "url": f.url,
+            "service": f.service or None,
+            "service_name": f.service_name or None,
+            "request_id": f.request_id or None,
+            "inner": f.inner or None,
+            "fault": (
+                {"message": f.fault.message, "type": f.fault.type or None, "shape": f.fault.shape}
+                if f.fault
+                else None
+            ),
+            "transport": (
+                {
+                    "kind": f.transport.kind,
+                    "host": f.transport.host,
+                    "port": f.transport.port,
+                    "detail": f.transport.detail,
+                }
+                if f.transport
+                else None
+            ),
             "summary": summary(facts),
         }
     return {
         "failure": failure,
         "client_error": facts.client_error.text if facts.client_error else None,
-        "exception": ({"type": facts.exception.type, "message": facts.exception.message,
-                       "frame": facts.exception.frame or None} if facts.exception else None),
+        "exception": (
+            {
+                "type": facts.exception.type,
+                "message": facts.exception.message,
+                "frame": facts.exception.frame or None,
+            }
+            if facts.exception
+            else None
+        ),
         "recovered": facts.recovered,
         "versions": facts.versions,
     }

@@ -38,8 +38,11 @@ def render_markdown(report: Report, why_not: bool = False) -> str:
     if s is not None:
         out.append(f"- **Scenario:** `{s.id}` — {s.title}")
         title = f" — {s.branch_title}" if s.branch_title else ""
-        out.append(f"- **Branch:** `{s.branch}`{title}"
-                   if s.branch else "- **Branch:** none of the documented branches")
+        out.append(
+            f"- **Branch:** `{s.branch}`{title}"
+            if s.branch
+            else "- **Branch:** none of the documented branches"
+        )
         out.append(f"- **Runbook:** `{scenario_runbook(s)}`")
         if s.divergence:
             out.append(f"- **Diverged:** {s.divergence}")
@@ -48,8 +51,10 @@ def render_markdown(report: Report, why_not: bool = False) -> str:
     where = failure_line(report)
     if where:
         out.append(f"- **Failed at:** {_cell(where)}")
-    out.append(f"- **Client:** {t.client}; **exit code:** "
-               f"{t.exit_code if t.exit_code is not None else 'not in the log'}")
+    out.append(
+        f"- **Client:** {t.client}; **exit code:** "
+        f"{t.exit_code if t.exit_code is not None else 'not in the log'}"
+    )
     out.append("")
     for f in report.findings:
         out.append(f"### {f.severity.upper()}: {f.title}")
@@ -72,15 +77,19 @@ def render_markdown(report: Report, why_not: bool = False) -> str:
             out.append(f"See the runbook page `{f.runbook}`.")
             out.append("")
         if user_references(f.references):
-            out.append("References: " + "; ".join(reference_markdown(r)
-                                                  for r in user_references(f.references)))
+            out.append(
+                "References: "
+                + "; ".join(reference_markdown(r) for r in user_references(f.references))
+            )
             out.append("")
     if why_not:
         out.append(f"### {WHY_NOT}")
         out.append("")
         for n in report.near:
-            out.append(f"- `{n.scenario}` › `{n.branch}`: {n.title} ({near_count(n)}); "
-                       f"did not happen: {n.missing}")
+            out.append(
+                f"- `{n.scenario}` › `{n.branch}`: {n.title} ({near_count(n)}); "
+                f"did not happen: {n.missing}"
+            )
         if not report.near:
             out.append(NOTHING_NEAR)
         out.append("")
@@ -94,8 +103,10 @@ def render_markdown(report: Report, why_not: bool = False) -> str:
         for row in rows[:_MAX_ROWS]:
             ex = row.first
             times = row_count(row)
-            out.append(f"| {ex.first_line} | {ex.request.method} | {ex.service or '?'} | "
-                       f"{_cell(short_path(ex, 80))} | {row_status(row)}{times} |")
+            out.append(
+                f"| {ex.first_line} | {ex.request.method} | {ex.service or '?'} | "
+                f"{_cell(short_path(ex, 80))} | {row_status(row)}{times} |"
+            )
         if len(rows) > _MAX_ROWS:
             out.append(f"| | | | … {len(rows) - _MAX_ROWS} more rows | |")
         out.append("")

@@ -28,7 +28,7 @@ def template_path(path: str) -> str:
 
 
 def status_class(ex: Exchange) -> str:
-    """"2xx".."5xx", "error" (no answer: refused, timeout...) or "pending"."""
+    """ "2xx".."5xx", "error" (no answer: refused, timeout...) or "pending"."""
     if ex.error is not None:
         return "error"
     status = ex.status
@@ -48,8 +48,7 @@ def status_text(ex: Exchange, short: bool = False) -> str:
 
 
 def _key(ex: Exchange) -> tuple[str, str | None, str, int | None, str | None]:
-    return (ex.request.method, ex.service, ex.path, ex.status,
-            ex.error.kind if ex.error else None)
+    return (ex.request.method, ex.service, ex.path, ex.status, ex.error.kind if ex.error else None)
 
 
 @dataclass(slots=True)
@@ -102,7 +101,7 @@ class RowBuilder:
             self.rows.pop()
         # A parser on another thread may fold or drop exchanges meanwhile: work on a copy.
         exchanges = list(exchanges)
-        for ex in exchanges[bisect_right(exchanges, after, key=_index):]:
+        for ex in exchanges[bisect_right(exchanges, after, key=_index) :]:
             self._add(ex)
 
     def _add(self, ex: Exchange) -> None:
@@ -119,14 +118,17 @@ class RowBuilder:
                 last.not_kept += gap
         if rows:
             last = rows[-1]
-            if (ex.redirected_from is not None and last.count == 1 and last.redirect is None
-                    and last.last.index == ex.redirected_from):
+            if (
+                ex.redirected_from is not None
+                and last.count == 1
+                and last.redirect is None
+                and last.last.index == ex.redirected_from
+            ):
                 last.redirect = last.first
                 last.last = ex
                 self._fold_hop()
                 return
-            if (ex.redirected_from is None and last.redirect is None
-                    and _key(last.last) == _key(ex)):
+            if ex.redirected_from is None and last.redirect is None and _key(last.last) == _key(ex):
                 last.last = ex
                 last.count += 1
                 return
@@ -139,9 +141,12 @@ class RowBuilder:
         if len(rows) < 2:
             return
         hop, before = rows[-1], rows[-2]
-        if (before.redirect is not None and hop.redirect is not None
-                and _key(before.redirect) == _key(hop.redirect)
-                and _key(before.last) == _key(hop.last)):
+        if (
+            before.redirect is not None
+            and hop.redirect is not None
+            and _key(before.redirect) == _key(hop.redirect)
+            and _key(before.last) == _key(hop.last)
+        ):
             before.last = hop.last
             before.count += 1
             rows.pop()

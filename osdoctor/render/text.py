@@ -58,27 +58,38 @@ def _wrap(text: str, indent: str) -> list[str]:
         if not para.strip():
             out.append("")
             continue
-        out.extend(textwrap.wrap(para, _WIDTH, initial_indent=indent, subsequent_indent=indent,
-                                 break_on_hyphens=False, break_long_words=False) or [indent])
+        out.extend(
+            textwrap.wrap(
+                para,
+                _WIDTH,
+                initial_indent=indent,
+                subsequent_indent=indent,
+                break_on_hyphens=False,
+                break_long_words=False,
+            )
+            or [indent]
+        )
     return out
 
 
-def render_text(report: Report, colour: bool = False, why_not: bool = False,
-                show_requests: bool = True) -> str:
+def render_text(
+    report: Report, colour: bool = False, why_not: bool = False, show_requests: bool = True
+) -> str:
     st = Style(colour)
     t = report.trace
     out: list[str] = [st.bold(headline(report)), summary_line(report), ""]
     s = report.scenario
     if s is not None:
         branch = s.branch or "no documented branch"
-        out.append(f"{st.bold('Scenario')}  {s.id} › {branch}   "
-                   + st.dim(f"(runbook {scenario_runbook(s)})"))
+        out.append(
+            f"{st.bold('Scenario')}  {s.id} › {branch}   "
+            + st.dim(f"(runbook {scenario_runbook(s)})")
+        )
         out.append(f"          {s.title}" + (f" — {s.branch_title}" if s.branch_title else ""))
         if s.divergence:
             out.extend(_wrap("Diverged: " + s.divergence, "          "))
     elif t.openstack_lines:
-        out.append(f"{st.bold('Scenario')}  none of the documented scenarios "
-                   "(generic checks only)")
+        out.append(f"{st.bold('Scenario')}  none of the documented scenarios (generic checks only)")
     where = failure_line(report)
     if where:
         out.extend(_wrap(f"{st.bold('Failed')}    {where}", ""))
@@ -96,8 +107,12 @@ def render_text(report: Report, colour: bool = False, why_not: bool = False,
                 text = ev.text if len(ev.text) <= 110 else ev.text[:109] + "…"
                 out.append(f"    line {ev.line:<6} {text}")
         if f.runbook:
-            out.append("  " + st.dim("; ".join(["See the runbook page " + f.runbook,
-                                                *user_references(f.references)])))
+            out.append(
+                "  "
+                + st.dim(
+                    "; ".join(["See the runbook page " + f.runbook, *user_references(f.references)])
+                )
+            )
         out.append("")
     if not report.findings and t.openstack_lines:
         out.append("No finding.")
@@ -119,15 +134,17 @@ def render_text(report: Report, colour: bool = False, why_not: bool = False,
         rows = request_rows(t.exchanges)
         total = len(t.exchanges) + sum(f.count for f in t.folds)
         out.append(st.bold(f"Requests ({total})"))
-        shown = rows if len(rows) <= _MAX_ROWS else rows[: _MAX_ROWS // 2] + rows[-_MAX_ROWS // 2:]
+        shown = rows if len(rows) <= _MAX_ROWS else rows[: _MAX_ROWS // 2] + rows[-_MAX_ROWS // 2 :]
         for i, row in enumerate(shown):
             if len(rows) > _MAX_ROWS and i == _MAX_ROWS // 2:
                 out.append(st.dim(f"  … {len(rows) - _MAX_ROWS} more rows …"))
             ex = row.first
             times = row_count(row)
             service = (ex.service or "?")[:13]
-            out.append(f"  line {ex.first_line:<6} {ex.request.method:<6} {service:<13} "
-                       f"{short_path(ex, 52):<52} {st.status(row_status(row))}{times}")
+            out.append(
+                f"  line {ex.first_line:<6} {ex.request.method:<6} {service:<13} "
+                f"{short_path(ex, 52):<52} {st.status(row_status(row))}{times}"
+            )
         out.append("")
     if t.problems:
         out.append(st.bold("Could not read everything"))

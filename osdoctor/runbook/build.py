@@ -11,8 +11,9 @@ from osdoctor.runbook.markdown import render_markdown_runbook
 FORMATS = ("markdown", "html")
 
 
-def build_runbook(kb: KnowledgeBase, fixtures: Path | None,
-                  fmt: str = "markdown") -> dict[str, str]:
+def build_runbook(
+    kb: KnowledgeBase, fixtures: Path | None, fmt: str = "markdown"
+) -> dict[str, str]:
     """Relative path -> page text. ``fixtures`` is the folder of real client logs
     whose evidence gives each branch and rule its excerpt (None: no excerpts)."""
     pages = render_markdown_runbook(kb, collect(kb, fixtures))

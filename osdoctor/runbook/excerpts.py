@@ -80,8 +80,7 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_WIDTH else text[: MAX_WIDTH - 1] + "…"
 
 
-def _excerpt(name: str, log_lines: list[str], report: Report,
-             numbers: list[int]) -> Excerpt | None:
+def _excerpt(name: str, log_lines: list[str], report: Report, numbers: list[int]) -> Excerpt | None:
     lines = tuple((n, _clip(log_lines[n - 1])) for n in numbers if 0 < n <= len(log_lines))
     return Excerpt(name, report.trace.command or "", lines) if lines else None
 

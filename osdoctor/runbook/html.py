@@ -54,7 +54,7 @@ def inline(text: str) -> str:
     out: list[str] = []
     pos = 0
     for m in _INLINE.finditer(text):
-        out.append(_plain(text[pos:m.start()]))
+        out.append(_plain(text[pos : m.start()]))
         if m.group(1):
             body = m.group(2)
             if body.startswith(" ") and body.endswith(" ") and body.strip():
@@ -73,7 +73,7 @@ def _cells(row: str) -> list[str]:
     cells, current, i = [], "", 0
     body = row.strip()[1:-1]
     while i < len(body):
-        if body[i] == "\\" and body[i + 1:i + 2] == "|":
+        if body[i] == "\\" and body[i + 1 : i + 2] == "|":
             current += "\\|"
             i += 2
             continue
@@ -99,13 +99,15 @@ def markdown_to_html(markdown: str, title: str, svg: str | None = None) -> str:
             end = i + 1
             while end < len(lines) and lines[end] != fence.group(1):
                 end += 1
-            content = escape("\n".join(lines[i + 1:end]), quote=False)
+            content = escape("\n".join(lines[i + 1 : end]), quote=False)
             if fence.group(2) == "mermaid":
                 if svg is not None:
                     body.append(f'<div class="diagram">{svg}</div>')
-                body.append("<details><summary>mermaid source</summary>"
-                            f'<pre><code class="language-mermaid">{content}</code></pre>'
-                            "</details>")
+                body.append(
+                    "<details><summary>mermaid source</summary>"
+                    f'<pre><code class="language-mermaid">{content}</code></pre>'
+                    "</details>"
+                )
             else:
                 body.append(f"<pre><code>{content}</code></pre>")
             i = end + 1
@@ -130,8 +132,10 @@ def markdown_to_html(markdown: str, title: str, svg: str | None = None) -> str:
                 rows.append(lines[i])
                 i += 1
             head = "".join(f"<th>{inline(c)}</th>" for c in _cells(rows[0]))
-            trs = "".join("<tr>" + "".join(f"<td>{inline(c)}</td>" for c in _cells(r))
-                          + "</tr>" for r in rows[2:])
+            trs = "".join(
+                "<tr>" + "".join(f"<td>{inline(c)}</td>" for c in _cells(r)) + "</tr>"
+                for r in rows[2:]
+            )
             body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{trs}</tbody></table>")
             continue
         item = re.match(r"^(- |\d+\. )(.*)$", line)
@@ -147,16 +151,23 @@ def markdown_to_html(markdown: str, title: str, svg: str | None = None) -> str:
             body.append(f"<{tag}>{''.join(items)}</{tag}>")
             continue
         para = []
-        while i < len(lines) and lines[i].strip() and not _FENCE.match(lines[i]) \
-                and not lines[i].startswith(("#", "|", "- ", "<a ")):
+        while (
+            i < len(lines)
+            and lines[i].strip()
+            and not _FENCE.match(lines[i])
+            and not lines[i].startswith(("#", "|", "- ", "<a "))
+        ):
             para.append(lines[i])
             i += 1
         body.append(f"<p>{inline(' '.join(para))}</p>")
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<meta name=\"generator\" content=\"osdoctor runbook\">"
-            f"<title>{escape(title)}</title><style>{_STYLE.strip()}</style></head>\n<body>\n"
-            + "\n".join(body) + "\n</body></html>\n")
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta name="generator" content="osdoctor runbook">'
+        f"<title>{escape(title)}</title><style>{_STYLE.strip()}</style></head>\n<body>\n"
+        + "\n".join(body)
+        + "\n</body></html>\n"
+    )
 
 
 def markdown_site_to_html(kb: KnowledgeBase, pages: dict[str, str]) -> dict[str, str]:

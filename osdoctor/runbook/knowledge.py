@@ -46,8 +46,11 @@ def rules(kb: KnowledgeBase) -> list[Rule]:
 def rules_for_branch(kb: KnowledgeBase, scenario: Scenario, branch: Branch) -> list[Rule]:
     """The rules that can fire when this branch is taken: tied to it, or to the
     whole scenario."""
-    return [r for r in rules(kb) if r.scenario == scenario.id
-            and (not r.branches or branch.id in r.branches)]
+    return [
+        r
+        for r in rules(kb)
+        if r.scenario == scenario.id and (not r.branches or branch.id in r.branches)
+    ]
 
 
 def unbound_rules(kb: KnowledgeBase) -> list[Rule]:
@@ -70,6 +73,5 @@ def symptoms(kb: KnowledgeBase) -> list[Symptom]:
     for scenario in scenarios(kb):
         for branch in scenario.branches:
             if branch.title.strip():
-                out.append(Symptom(branch.title.strip(), scenario=scenario.id,
-                                   branch=branch.id))
+                out.append(Symptom(branch.title.strip(), scenario=scenario.id, branch=branch.id))
     return out

@@ -29,8 +29,32 @@ _MIN_FUZZY = 0.5
 CLEAR_FUZZY = 0.8
 _WILDCARD = re.compile(r"\.\.\.|…|<[^<>]{1,40}>")
 _TOKEN = re.compile(r"[a-z0-9_]+(?:[.\-][a-z0-9_]+)*")
-_STOP = frozenset({"a", "an", "the", "of", "to", "in", "on", "for", "is", "and", "or", "with",
-                   "error", "was", "be", "not", "no", "by", "at", "it", "this", "that"})
+_STOP = frozenset(
+    {
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "in",
+        "on",
+        "for",
+        "is",
+        "and",
+        "or",
+        "with",
+        "error",
+        "was",
+        "be",
+        "not",
+        "no",
+        "by",
+        "at",
+        "it",
+        "this",
+        "that",
+    }
+)
 _PREFIX = re.compile(r"^(?:error|warning|critical)\s*:\s*", re.IGNORECASE)
 
 
@@ -140,39 +164,60 @@ def _generality(kb: KnowledgeBase, symptom: Symptom) -> int:
 
 
 def _rank(hit: Hit) -> tuple[int, int, int, float, str]:
-    return (HOW.index(hit.how), 0 if hit.symptom.rule else 1, hit.generality,
-            -round(hit.score, 6), hit.symptom.target)
+    return (
+        HOW.index(hit.how),
+        0 if hit.symptom.rule else 1,
+        hit.generality,
+        -round(hit.score, 6),
+        hit.symptom.target,
+    )
 
 
 def hit_json(kb: KnowledgeBase, hit: Hit) -> dict[str, Any]:
     """One hit with what a support engineer needs: the explanation and what to do."""
-    out: dict[str, Any] = {"matched": hit.symptom.text, "how": hit.how,
-                           "score": round(hit.score, 3)}
+    out: dict[str, Any] = {
+        "matched": hit.symptom.text,
+        "how": hit.how,
+        "score": round(hit.score, 3),
+    }
     sym = hit.symptom
     if sym.rule is not None:
         rule = kb.rules[sym.rule]
-        out.update({
-            "kind": "rule", "id": rule.id, "title": shown(rule.title),
-            "severity": rule.severity, "scenario": rule.scenario,
-            "branches": list(rule.branches), "explanation": prose(rule.explanation),
-            "next_steps": [shown(s) for s in rule.next_steps],
-            "references": [str(r) for r in rule.references],
-            "runbook": rule_page(rule.id),
-            "real_client": prose(rule.real_client) or None,
-        })
+        out.update(
+            {
+                "kind": "rule",
+                "id": rule.id,
+                "title": shown(rule.title),
+                "severity": rule.severity,
+                "scenario": rule.scenario,
+                "branches": list(rule.branches),
+                "explanation": prose(rule.explanation),
+                "next_steps": [shown(s) for s in rule.next_steps],
+                "references": [str(r) for r in rule.references],
+                "runbook": rule_page(rule.id),
+                "real_client": prose(rule.real_client) or None,
+            }
+        )
         return out
     scenario = kb.scenarios[sym.scenario or ""]
     branch = scenario.branch(sym.branch or "")
     assert branch is not None
-    out.update({
-        "kind": "branch", "id": f"{scenario.id}/{branch.id}", "title": branch.title,
-        "scenario": scenario.id, "scenario_title": scenario.title, "branch": branch.id,
-        "outcome": branch.outcome, "summary": prose(branch.summary) or None,
-        "rules": [r.id for r in rules_for_branch(kb, scenario, branch)],
-        "references": [f"{scenario.seed} section {scenario.section}"],
-        "runbook": branch_anchor(scenario.id, branch.id),
-        "real_client": prose(branch.real_client) or None,
-    })
+    out.update(
+        {
+            "kind": "branch",
+            "id": f"{scenario.id}/{branch.id}",
+            "title": branch.title,
+            "scenario": scenario.id,
+            "scenario_title": scenario.title,
+            "branch": branch.id,
+            "outcome": branch.outcome,
+            "summary": prose(branch.summary) or None,
+            "rules": [r.id for r in rules_for_branch(kb, scenario, branch)],
+            "references": [f"{scenario.seed} section {scenario.section}"],
+            "runbook": branch_anchor(scenario.id, branch.id),
+            "real_client": prose(branch.real_client) or None,
+        }
+    )
     return out
 
 
@@ -184,17 +229,20 @@ def render_json(kb: KnowledgeBase, query: str, hits: list[Hit]) -> str:
 def _para(text: str, indent: str) -> list[str]:
     out: list[str] = []
     for paragraph in text.split("\n\n"):
-        out.extend(textwrap.wrap(paragraph, 78, initial_indent=indent,
-                                 subsequent_indent=indent) or [""])
+        out.extend(
+            textwrap.wrap(paragraph, 78, initial_indent=indent, subsequent_indent=indent) or [""]
+        )
         out.append("")
     return out
 
 
 def render_text(kb: KnowledgeBase, query: str, hits: list[Hit]) -> str:
     if not hits:
-        return (f"No rule or scenario branch matches {query!r}.\n"
-                "Try a shorter piece of the message (the words after ERROR:), "
-                "or list everything with: osdoctor kb list\n")
+        return (
+            f"No rule or scenario branch matches {query!r}.\n"
+            "Try a shorter piece of the message (the words after ERROR:), "
+            "or list everything with: osdoctor kb list\n"
+        )
     out: list[str] = []
     pad = "   "
     for n, hit in enumerate(hits, 1):
@@ -204,8 +252,9 @@ def render_text(kb: KnowledgeBase, query: str, hits: list[Hit]) -> str:
             out.append(f"{pad}rule {d['id']} [{d['severity']}]: {d['title']}")
             if d["scenario"]:
                 where = f"{pad}scenario {d['scenario']}"
-                out.append(where + (f", branch {', '.join(d['branches'])}"
-                                    if d["branches"] else ""))
+                out.append(
+                    where + (f", branch {', '.join(d['branches'])}" if d["branches"] else "")
+                )
             out.append("")
             out.extend(_para(d["explanation"], pad))
             out.append(f"{pad}Next steps:")

@@ -28,18 +28,27 @@ EXIT_GRACE = 5.0
 class OsdoctorApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "osdoctor"
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True),
-                Binding("q", "quit", "Quit", show=False)]
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("q", "quit", "Quit", show=False),
+    ]
 
-    def __init__(self, command: list[str] | None = None, log: Path | None = None,
-                 follow: bool = False, assume_yes: bool = False,
-                 session_folder: Path | None = None,
-                 clock: Callable[[], float] = time.monotonic, cursor_blink: bool = True) -> None:
+    def __init__(
+        self,
+        command: list[str] | None = None,
+        log: Path | None = None,
+        follow: bool = False,
+        assume_yes: bool = False,
+        session_folder: Path | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        cursor_blink: bool = True,
+    ) -> None:
         """``clock`` and ``cursor_blink`` are there for tests: a frozen clock and a
         steady cursor make the screen a function of its input alone."""
         super().__init__()
-        self.main = MainScreen(command, log, follow, assume_yes, session_folder, clock,
-                               cursor_blink)
+        self.main = MainScreen(
+            command, log, follow, assume_yes, session_folder, clock, cursor_blink
+        )
         self.stopped_by: int | None = None
         """The stop signal (SIGTERM, SIGHUP) that ended the app, if one did."""
         self.handle_stop_signals = False
@@ -64,8 +73,9 @@ class OsdoctorApp(App[int]):
         shutdown does."""
         if self.stopped_by is None:
             self.stopped_by = signum
-            threading.Thread(target=self._stop_run, args=(signum,), name="osdoctor-stop",
-                             daemon=True).start()
+            threading.Thread(
+                target=self._stop_run, args=(signum,), name="osdoctor-stop", daemon=True
+            ).start()
         if self.is_running:
             self.exit()
 
@@ -84,21 +94,33 @@ class OsdoctorApp(App[int]):
         yield from super().get_system_commands(screen)
         main = self.main
         entries: list[tuple[str, str, Callable[[], object]]] = [
-            ("Run a command", "Type an openstack/heat/baremetal/swift command to run live",
-             main.action_prompt),
-            ("Cancel the run", "Stop the client (the server-side action keeps running)",
-             main.action_cancel),
-            ("Copy the next step", "Copy the highlighted next-step command",
-             main.action_copy_step),
-            ("Export the report as Markdown", "Write a private .md file for a ticket",
-             main.action_export),
+            (
+                "Run a command",
+                "Type an openstack/heat/baremetal/swift command to run live",
+                main.action_prompt,
+            ),
+            (
+                "Cancel the run",
+                "Stop the client (the server-side action keeps running)",
+                main.action_cancel,
+            ),
+            ("Copy the next step", "Copy the highlighted next-step command", main.action_copy_step),
+            (
+                "Export the report as Markdown",
+                "Write a private .md file for a ticket",
+                main.action_export,
+            ),
             ("Recent sessions", "Reopen a saved run", main.action_sessions),
             ("Search the log", "Find text in the raw log", main.action_search),
-            ("Next evidence line", "Show the next log line a finding points at",
-             partial(main.action_evidence, False)),
+            (
+                "Next evidence line",
+                "Show the next log line a finding points at",
+                partial(main.action_evidence, False),
+            ),
         ]
         for tab in ("diagnosis", "exchange", "scenario", "log", "output"):
-            entries.append((f"Show the {tab} pane", f"Switch to the {tab} tab",
-                            partial(main.action_tab, tab)))
+            entries.append(
+                (f"Show the {tab} pane", f"Switch to the {tab} tab", partial(main.action_tab, tab))
+            )
         for title, help_text, callback in entries:
             yield SystemCommand(title, help_text, callback)

@@ -24,9 +24,11 @@ MARK: dict[StepState, tuple[str, str]] = {
     StepState.UNCHECKED: ("○ not logged", "dim"),
 }
 #: What the pane's legend says of each mark.
-LEGEND = ("✓ observed in the log   ✗ where the run left the documented path   "
-          "· documented but not in the log   ○ a step a debug log cannot show   "
-          "dim: other branches")
+LEGEND = (
+    "✓ observed in the log   ✗ where the run left the documented path   "
+    "· documented but not in the log   ○ a step a debug log cannot show   "
+    "dim: other branches"
+)
 #: Width of the left column that marks each step.
 GUTTER = 14
 _MIN_COLUMN = 16
@@ -63,8 +65,9 @@ class _Row:
 
 
 class _Drawing:
-    def __init__(self, participants: list[Participant], steps: list[StepResult],
-                 branch: str | None) -> None:
+    def __init__(
+        self, participants: list[Participant], steps: list[StepResult], branch: str | None
+    ) -> None:
         self.centres: dict[str, int] = {}
         x = 0
         for p in participants:
@@ -125,8 +128,11 @@ class _Drawing:
                 arrow_row.mark = Text(f"  line {step.lines[0]}", "dim")
             elif step.answered is not None:
                 status, at = step.answered
-                label_row.put(len("".join(label_row.chars).rstrip()) + 2,
-                              f"(answered {status or 'nothing'}, line {at})", "dim")
+                label_row.put(
+                    len("".join(label_row.chars).rstrip()) + 2,
+                    f"(answered {status or 'nothing'}, line {at})",
+                    "dim",
+                )
             if step.note:
                 self.note_row(step.note)
         if step is not None and step is self.diverge_after:
@@ -144,8 +150,9 @@ class _Drawing:
 
     def block(self, item: DiagramItem, taken: bool) -> None:
         for i, block in enumerate(item.blocks):
-            inside = taken and (item.kind == "loop" or not block.branches
-                                or self.branch in block.branches)
+            inside = taken and (
+                item.kind == "loop" or not block.branches or self.branch in block.branches
+            )
             r = self.row(not inside)
             word = item.kind if i == 0 else "else"
             r.put(0, f"┄┄ {word} [{block.label}] ", "bold magenta" if inside else "dim")

@@ -8,8 +8,12 @@ import sys
 from pathlib import Path
 
 
-def run_tui(command: list[str] | None = None, log: str | None = None, follow: bool = False,
-            assume_yes: bool = False) -> int:
+def run_tui(
+    command: list[str] | None = None,
+    log: str | None = None,
+    follow: bool = False,
+    assume_yes: bool = False,
+) -> int:
     """Run the incident screen; returns the exit status for ``osdoctor``.
 
     1 when the run or log shown last failed, 0 otherwise. A command still
@@ -22,8 +26,9 @@ def run_tui(command: list[str] | None = None, log: str | None = None, follow: bo
         what = "a folder, not a log file" if Path(log).is_dir() else "no such file"
         print(f"osdoctor: {log}: {what}", file=sys.stderr)
         return 2
-    app = OsdoctorApp(command=command, log=Path(log) if log else None, follow=follow,
-                      assume_yes=assume_yes)
+    app = OsdoctorApp(
+        command=command, log=Path(log) if log else None, follow=follow, assume_yes=assume_yes
+    )
     app.handle_stop_signals = True
     # Before and after the event loop, a stop signal is remembered, not obeyed at
     # once: the run under way is stopped (and its session closed) first.
@@ -36,8 +41,9 @@ def run_tui(command: list[str] | None = None, log: str | None = None, follow: bo
     if app.stopped_by is not None:
         words.append(f"osdoctor: stopped by {signal.Signals(app.stopped_by).name}\n")
     if result is not None and result.cancelled:
-        words.append("osdoctor: the command was cancelled on exit; the server-side action "
-                     "keeps running\n")
+        words.append(
+            "osdoctor: the command was cancelled on exit; the server-side action keeps running\n"
+        )
     path = app.main.source_path
     if path is not None and app.main.run is not None:
         words.append(f"osdoctor: session saved in {path}\n")

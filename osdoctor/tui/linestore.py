@@ -107,9 +107,11 @@ class MemoryLines:
         total = len(self._texts)
         if not needle or not total:
             return None
-        order = (list(range(start - 1, 0, -1)) + list(range(total, start - 1, -1))
-                 if backwards else
-                 list(range(start + 1, total + 1)) + list(range(1, start + 1)))
+        order = (
+            list(range(start - 1, 0, -1)) + list(range(total, start - 1, -1))
+            if backwards
+            else list(range(start + 1, total + 1)) + list(range(1, start + 1))
+        )
         for number in order:
             if needle in self._texts[number - 1].lower():
                 return number
@@ -188,15 +190,21 @@ class FileLines:
         first = max(0, number - 1 - _KEY_LOOKBACK)
         with self.path.open("rb") as handle:
             handle.seek(self.offsets[first])
-            before = [clean(handle.readline(MAX_LINE).decode("utf-8", "replace").rstrip("\n"))
-                      for _ in range(number - 1 - first)]
+            before = [
+                clean(handle.readline(MAX_LINE).decode("utf-8", "replace").rstrip("\n"))
+                for _ in range(number - 1 - first)
+            ]
         if self.session:
             before = [_shown(text, True)[1] for text in before]
         index = len(before) - 1
         while index >= 0 and before[index][:1] == "|":
             index -= 1  # the rows above this one
-        if index < 2 or before[index][:1] != "+" or before[index - 1][:1] != "|" \
-                or before[index - 2][:1] != "+":
+        if (
+            index < 2
+            or before[index][:1] != "+"
+            or before[index - 1][:1] != "|"
+            or before[index - 2][:1] != "+"
+        ):
             return shown
         table = TableColumns()
         for text in (before[index - 2], before[index - 1], before[index]):

@@ -137,8 +137,9 @@ class LiveSource:
         return TraceGrew(len(self.store), len(self.trace.exchanges), self.elapsed)
 
     def report(self, kb: KnowledgeBase, final: bool = False) -> ReportReady:
-        return ReportReady(diagnose(self.trace, kb, live=not final), final,
-                           output_lines(self.trace, self.stdout))
+        return ReportReady(
+            diagnose(self.trace, kb, live=not final), final, output_lines(self.trace, self.stdout)
+        )
 
     def finish(self, result: RunResult, kb: KnowledgeBase) -> ReportReady:
         trace = self.live.finish(result)
@@ -149,8 +150,9 @@ class LiveSource:
         return final_report(diagnose(trace, kb), output_lines(trace, self.stdout))
 
 
-def run_command(argv: list[str], post: Post, stop: Stop,
-                session_folder: Path | None = None) -> None:
+def run_command(
+    argv: list[str], post: Post, stop: Stop, session_folder: Path | None = None
+) -> None:
     """Run ``argv`` (``--debug`` already inserted), feeding the parser as lines come."""
     try:
         session = SessionWriter.for_command(argv, session_folder)
@@ -234,7 +236,8 @@ class _LogReader:
             lines.pop()
             # Each line's offset, for the log pane: all at C speed.
             self.store.offsets.extend(
-                accumulate(map(add, map(len, lines[:-1]), repeat(1)), initial=start))
+                accumulate(map(add, map(len, lines[:-1]), repeat(1)), initial=start)
+            )
             self.store.set_end(start + last + 1)
             self.number += len(lines)
             fed += len(lines)
@@ -270,8 +273,11 @@ class _LogReader:
                 self.store.session = True
             if self.store.session and text[:1].isdigit():
                 space = text.find(" ", 0, 24)  # "<time> <fd> <text>"
-                if space > 0 and text[space + 1 : space + 2] == "1" \
-                        and text[space + 2 : space + 3] in ("", " "):
+                if (
+                    space > 0
+                    and text[space + 1 : space + 2] == "1"
+                    and text[space + 2 : space + 3] in ("", " ")
+                ):
                     self.stdout.append(self.number)
             self.parser.feed_text(self.number, text, cut)
             fed += 1
@@ -292,9 +298,14 @@ class _LogReader:
         self.handle.close()
 
 
-def load_log(path: Path, post: Post, stop: Stop, follow: bool = False,
-             wake: threading.Event | None = None,
-             clock: Callable[[], float] = time.monotonic) -> None:
+def load_log(
+    path: Path,
+    post: Post,
+    stop: Stop,
+    follow: bool = False,
+    wake: threading.Event | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> None:
     """Read, parse and diagnose a saved log or session; with ``follow``, keep
     reading what another process appends, like ``tail -f``, until stopped.
 
@@ -338,8 +349,9 @@ def load_log(path: Path, post: Post, stop: Stop, follow: bool = False,
         reader.close()
 
 
-def _follow(reader: _LogReader, post: Post, stop: Stop, kb: KnowledgeBase,
-            wake: threading.Event) -> None:
+def _follow(
+    reader: _LogReader, post: Post, stop: Stop, kb: KnowledgeBase, wake: threading.Event
+) -> None:
     parser = reader.parser
     last_diagnosis = 0.0
     changed = True

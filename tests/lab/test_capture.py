@@ -61,5 +61,7 @@ def test_capture_writes_the_clients_output_and_the_expectations(tmp_path: Path) 
     assert expected["scenario"] == "ironic.conflict-retry"
     assert expected["branch"] == "retry-after-typeerror"
     assert (expected["outcome"], expected["findings"]) == (
-        "failure", ["ironic.retry-after-typeerror"])
+        "failure",
+        ["ironic.retry-after-typeerror"],
+    )
     assert any("osc.auth.auth-refused: exit 1 (ok)" in line for line in progress)

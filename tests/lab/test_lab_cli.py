@@ -62,10 +62,22 @@ def test_exports_give_the_clients_environment(case: object) -> None:
 
 def test_serve_prints_export_lines_then_stops_on_interrupt() -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "osdoctor", "lab", "serve", "heat.stack-delete.partial",
-         "--port", "0"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)})
+        [
+            sys.executable,
+            "-m",
+            "osdoctor",
+            "lab",
+            "serve",
+            "heat.stack-delete.partial",
+            "--port",
+            "0",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert proc.stdout is not None
     lines: list[str] = []
     try:

@@ -30,27 +30,53 @@ def stub_env(stub: Stub, password: str = fakes.PASSWORD) -> dict[str, str]:
 
 
 def cloud_of(stub: Stub, **extra: str) -> CloudAuth:
-    return load_cloud_auth(env={**stub_env(stub), **extra}, cwd=Path("/nonexistent"),
-                           home=Path("/nonexistent"))
+    return load_cloud_auth(
+        env={**stub_env(stub), **extra}, cwd=Path("/nonexistent"), home=Path("/nonexistent")
+    )
 
 
-def trace_of(stub: Stub, *exchanges: tuple[str, str, int | None, str | None, str],
-             headers: Mapping[int, str] | None = None) -> Trace:
+def trace_of(
+    stub: Stub,
+    *exchanges: tuple[str, str, int | None, str | None, str],
+    headers: Mapping[int, str] | None = None,
+) -> Trace:
     """A parsed log of a run against ``stub``: (method, path under base, status, service,
     service path) per exchange; ``headers`` gives logged response headers by index."""
     trace = Trace(source="test", catalog={s: [stub.url(s)] for s in stub.cloud.prefixes})
-    trace.exchanges.append(Exchange(0, Request("GET", stub.values["auth_url"], 1), Response(200, 2),
-                                    service="identity", path="/v3"))
+    trace.exchanges.append(
+        Exchange(
+            0,
+            Request("GET", stub.values["auth_url"], 1),
+            Response(200, 2),
+            service="identity",
+            path="/v3",
+        )
+    )
     for number, (method, path, status, service, spath) in enumerate(exchanges, start=1):
-        response = None if status is None else Response(
-            status, 10 * number + 1, raw_headers=(headers or {}).get(number, ""))
-        trace.exchanges.append(Exchange(number, Request(method, stub.base_url + path, 10 * number),
-                                        response, service=service, path=spath))
+        response = (
+            None
+            if status is None
+            else Response(status, 10 * number + 1, raw_headers=(headers or {}).get(number, ""))
+        )
+        trace.exchanges.append(
+            Exchange(
+                number,
+                Request(method, stub.base_url + path, 10 * number),
+                response,
+                service=service,
+                path=spath,
+            )
+        )
     return trace
 
 
-def probe(name: str, stub: Stub, trace: Trace, cloud: CloudAuth | None,
-          params: Mapping[str, str] | None = None) -> tuple[Outcome, ProbeContext]:
+def probe(
+    name: str,
+    stub: Stub,
+    trace: Trace,
+    cloud: CloudAuth | None,
+    params: Mapping[str, str] | None = None,
+) -> tuple[Outcome, ProbeContext]:
     scope = Scope.from_trace(trace)
     target = plan_probe(name, params or {}, trace, scope, cloud)
     assert not isinstance(target, str), target

@@ -48,12 +48,18 @@ def test_the_working_directory_comes_first_and_verify_false_is_honoured(tmp_path
 
 
 def test_openrc_variables(tmp_path: Path) -> None:
-    env = {"OS_AUTH_URL": "https://k:5000/v3", "OS_USERNAME": "u", "OS_PASSWORD": "FAKE-p",
-           "OS_CACERT": "/etc/ca.pem"}
+    env = {
+        "OS_AUTH_URL": "https://k:5000/v3",
+        "OS_USERNAME": "u",
+        "OS_PASSWORD": "FAKE-p",
+        "OS_CACERT": "/etc/ca.pem",
+    }
     cloud = load_cloud_auth(env=env, cwd=tmp_path, home=tmp_path)
     assert (cloud.auth_type, cloud.verify, cloud.cacert) == ("password", True, "/etc/ca.pem")
-    assert load_cloud_auth(env={**env, "OS_INSECURE": "true"}, cwd=tmp_path,
-                           home=tmp_path).verify is False
+    assert (
+        load_cloud_auth(env={**env, "OS_INSECURE": "true"}, cwd=tmp_path, home=tmp_path).verify
+        is False
+    )
     assert load_cloud_auth(env=env, cwd=tmp_path, home=tmp_path, insecure=True).verify is False
 
 

@@ -30,8 +30,12 @@ def carries(request: RecordedRequest, secret: str) -> bool:
 
 
 def test_a_heat_redirect_to_an_outside_host_is_not_followed(outside: Stub) -> None:
-    route = {"service": "orchestration", "method": "GET", "path": "/stacks/web",
-             "answers": [{"status": 302, "headers": {"Location": f"{outside.base_url}/x"}}]}
+    route = {
+        "service": "orchestration",
+        "method": "GET",
+        "path": "/stacks/web",
+        "answers": [{"status": 302, "headers": {"Location": f"{outside.base_url}/x"}}],
+    }
     with stub_with([route]) as stub:
         outcome, ctx = probe("heat-redirect", stub, trace_of(stub, LOOKUP), cloud_of(stub))
     assert outcome.status == NOT_REPRODUCED
@@ -41,8 +45,12 @@ def test_a_heat_redirect_to_an_outside_host_is_not_followed(outside: Stub) -> No
 
 
 def test_a_retry_probe_redirected_outside_stays_put(outside: Stub) -> None:
-    route = {"service": "baremetal", "method": "GET", "path": "/v1/nodes",
-             "answers": [{"status": 307, "headers": {"Location": f"{outside.base_url}/v1/nodes"}}]}
+    route = {
+        "service": "baremetal",
+        "method": "GET",
+        "path": "/v1/nodes",
+        "answers": [{"status": 307, "headers": {"Location": f"{outside.base_url}/v1/nodes"}}],
+    }
     with stub_with([route]) as stub:
         outcome, _ = probe("retry-after", stub, trace_of(stub, FAILED), cloud_of(stub))
     assert outcome.status == NOT_REPRODUCED and "307" in outcome.detail
@@ -50,10 +58,18 @@ def test_a_retry_probe_redirected_outside_stays_put(outside: Stub) -> None:
 
 
 def test_a_discovery_document_naming_another_host_moves_no_credentials(outside: Stub) -> None:
-    version = {"id": "v3.14", "status": "stable", "updated": "2020-04-07T00:00:00Z",
-               "links": [{"rel": "self", "href": f"{outside.base_url}/identity/v3/"}]}
-    route = {"service": "identity", "method": "GET", "path": "/",
-             "answers": [{"status": 300, "body": {"versions": {"values": [version]}}}]}
+    version = {
+        "id": "v3.14",
+        "status": "stable",
+        "updated": "2020-04-07T00:00:00Z",
+        "links": [{"rel": "self", "href": f"{outside.base_url}/identity/v3/"}],
+    }
+    route = {
+        "service": "identity",
+        "method": "GET",
+        "path": "/",
+        "answers": [{"status": 300, "body": {"versions": {"values": [version]}}}],
+    }
     with stub_with([route]) as stub:
         cloud = cloud_of(stub, OS_AUTH_URL=stub.url("identity"))
         probe("keystone-credentials", stub, trace_of(stub), cloud)
@@ -63,9 +79,14 @@ def test_a_discovery_document_naming_another_host_moves_no_credentials(outside: 
 
 
 def test_a_token_request_redirected_outside_is_not_followed(outside: Stub) -> None:
-    route = {"service": "identity", "method": "POST", "path": "/v3/auth/tokens",
-             "answers": [{"status": 307,
-                          "headers": {"Location": f"{outside.base_url}/identity/v3/auth/tokens"}}]}
+    route = {
+        "service": "identity",
+        "method": "POST",
+        "path": "/v3/auth/tokens",
+        "answers": [
+            {"status": 307, "headers": {"Location": f"{outside.base_url}/identity/v3/auth/tokens"}}
+        ],
+    }
     with stub_with([route]) as stub:
         outcome, _ = probe("keystone-credentials", stub, trace_of(stub), cloud_of(stub))
     assert outcome.status == COULD_NOT_CHECK, outcome
@@ -74,16 +95,29 @@ def test_a_token_request_redirected_outside_is_not_followed(outside: Stub) -> No
 
 def test_credentials_and_token_go_only_where_they_belong() -> None:
     routes: list[dict[str, Any]] = [
-        {"service": "orchestration", "method": "GET", "path": "/stacks/web",
-         "answers": [{"status": 302}]},
-        {"service": "baremetal", "method": "GET", "path": "/v1/nodes",
-         "answers": [{"status": 503, "headers": {"Retry-After": "1"}}]},
+        {
+            "service": "orchestration",
+            "method": "GET",
+            "path": "/stacks/web",
+            "answers": [{"status": 302}],
+        },
+        {
+            "service": "baremetal",
+            "method": "GET",
+            "path": "/v1/nodes",
+            "answers": [{"status": 503, "headers": {"Retry-After": "1"}}],
+        },
     ]
     with stub_with(routes) as stub:
         trace = trace_of(stub, LOOKUP, FAILED)
         cloud = cloud_of(stub)
-        for name in ("keystone-reachable", "keystone-credentials", "heat-redirect",
-                     "ironic-version-headers", "retry-after"):
+        for name in (
+            "keystone-reachable",
+            "keystone-credentials",
+            "heat-redirect",
+            "ironic-version-headers",
+            "retry-after",
+        ):
             probe(name, stub, trace, cloud)
         probe("catalog-endpoint", stub, trace, cloud, {"service": "compute"})
         seen = stub.requests
@@ -118,15 +152,18 @@ def test_a_configured_keystone_the_log_does_not_name_is_never_contacted(outside:
     assert outside.requests == [] and ctx.sent == []
 
 
-@pytest.mark.parametrize("method,url,body,reason", [
-    ("PUT", "http://h:80/stacks/x", b"", "not a read-only method"),
-    ("DELETE", "http://h:80/stacks/x", b"", "not a read-only method"),
-    ("POST", "http://h:80/v1/nodes", b"{}", "only request with a body"),
-    ("GET", "http://other:80/", b"", "not a host the log names"),
-    ("GET", "http://h:80/?password=SECRET", b"", "credentials go to Keystone"),
-    ("POST", "http://h:80/identity/v3/auth/tokens", b"SECRET", None),
-    ("GET", "http://h:80/x", b"", None),
-])
+@pytest.mark.parametrize(
+    "method,url,body,reason",
+    [
+        ("PUT", "http://h:80/stacks/x", b"", "not a read-only method"),
+        ("DELETE", "http://h:80/stacks/x", b"", "not a read-only method"),
+        ("POST", "http://h:80/v1/nodes", b"{}", "only request with a body"),
+        ("GET", "http://other:80/", b"", "not a host the log names"),
+        ("GET", "http://h:80/?password=SECRET", b"", "credentials go to Keystone"),
+        ("POST", "http://h:80/identity/v3/auth/tokens", b"SECRET", None),
+        ("GET", "http://h:80/x", b"", None),
+    ],
+)
 def test_the_guard(method: str, url: str, body: bytes, reason: str | None) -> None:
     guard = Guard(Scope({"h:80"}), token_url_host="h:80", secrets=["SECRET"])
     if reason is None:

@@ -39,8 +39,11 @@ probe: {name: heat-redirect, stack: "{stack}"}
 
 
 def fixture_host() -> str:
-    expected = yaml.safe_load(FIXTURE.with_name(
-        FIXTURE.name.replace(".log", ".expected.yaml")).read_text(encoding="utf-8"))
+    expected = yaml.safe_load(
+        FIXTURE.with_name(FIXTURE.name.replace(".log", ".expected.yaml")).read_text(
+            encoding="utf-8"
+        )
+    )
     return f"127.0.0.1:{expected['stub_port']}"
 
 
@@ -61,8 +64,18 @@ def user_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def run(stub: Stub, kb: Path, monkeypatch: pytest.MonkeyPatch, *extra: str) -> int:
     for key, value in stub_env(stub).items():
         monkeypatch.setenv(key, value)
-    return main(["probe", str(FIXTURE), "--kb", str(kb), "--no-user-kb",
-                 "--map", f"{fixture_host()}=127.0.0.1:{stub.port}", *extra])
+    return main(
+        [
+            "probe",
+            str(FIXTURE),
+            "--kb",
+            str(kb),
+            "--no-user-kb",
+            "--map",
+            f"{fixture_host()}=127.0.0.1:{stub.port}",
+            *extra,
+        ]
+    )
 
 
 def case_stub() -> Stub:
@@ -70,8 +83,8 @@ def case_stub() -> Stub:
 
 
 def test_probe_confirms_the_redirect_missing_fixture(
-        user_env: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    user_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     with case_stub() as stub:
         code = run(stub, user_env, monkeypatch, "--yes")
         methods = {(r.method, r.path.rsplit("/", 1)[-1]) for r in stub.requests}
@@ -86,13 +99,22 @@ def test_probe_confirms_the_redirect_missing_fixture(
 
 
 def test_probe_json_carries_the_result_and_keeps_the_contract(
-        user_env: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    user_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     with case_stub() as stub:
         run(stub, user_env, monkeypatch, "--yes", "--format", "json")
     data = json.loads(capsys.readouterr().out)
-    for key in ("osdoctor", "source", "command", "client", "exit_code", "outcome", "scenario",
-                "exchanges", "findings"):
+    for key in (
+        "osdoctor",
+        "source",
+        "command",
+        "client",
+        "exit_code",
+        "outcome",
+        "scenario",
+        "exchanges",
+        "findings",
+    ):
         assert key in data
     (ours,) = [f for f in data["findings"] if f["id"] == "test.heat-lookup-without-location"]
     assert ours["probe"]["name"] == "heat-redirect"
@@ -102,11 +124,14 @@ def test_probe_json_carries_the_result_and_keeps_the_contract(
 
 
 def test_probe_reports_not_reproduced_once_heat_answers_again(
-        user_env: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    route = {"service": "orchestration", "method": "GET", "path": "/stacks/web",
-             "answers": [{"status": 302,
-                          "headers": {"Location": "{url.orchestration}/stacks/web/abc"}}]}
+    user_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    route = {
+        "service": "orchestration",
+        "method": "GET",
+        "path": "/stacks/web",
+        "answers": [{"status": 302, "headers": {"Location": "{url.orchestration}/stacks/web/abc"}}],
+    }
     with Stub({"routes": [route]}) as stub:
         run(stub, user_env, monkeypatch, "--yes")
     out = capsys.readouterr().out
@@ -114,8 +139,8 @@ def test_probe_reports_not_reproduced_once_heat_answers_again(
 
 
 def test_without_a_terminal_or_yes_nothing_is_sent(
-        user_env: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    user_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     with case_stub() as stub:
         code = run(stub, user_env, monkeypatch)
         assert stub.requests == []
@@ -125,8 +150,8 @@ def test_without_a_terminal_or_yes_nothing_is_sent(
 
 
 def test_a_log_host_that_is_not_mapped_is_not_contacted(
-        user_env: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    user_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     with case_stub() as stub:
         for key, value in stub_env(stub).items():
             monkeypatch.setenv(key, value)
@@ -148,27 +173,48 @@ AUTH_REFUSED = ROOT / "tests" / "fixtures" / "logs" / "osc.auth.auth-refused.log
 
 @pytest.mark.parametrize("auth,status", [("refuse", "confirmed"), ("accept", "not reproduced")])
 def test_the_built_in_auth_refused_rule_is_probed(
-        auth: str, status: str, tmp_path: Path, user_env: Path,
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    auth: str,
+    status: str,
+    tmp_path: Path,
+    user_env: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     with Stub({"stub": {"auth": auth}}) as stub:
         for key, value in stub_env(stub).items():
             monkeypatch.setenv(key, value)
-        main(["probe", str(AUTH_REFUSED), "--no-user-kb", "--yes",
-              "--map", f"{fixture_host()}=127.0.0.1:{stub.port}"])
+        main(
+            [
+                "probe",
+                str(AUTH_REFUSED),
+                "--no-user-kb",
+                "--yes",
+                "--map",
+                f"{fixture_host()}=127.0.0.1:{stub.port}",
+            ]
+        )
     out = capsys.readouterr().out
     assert f"[{status}] osc.auth-refused" in out
 
 
 def test_probe_confirms_the_built_in_redirect_rule(
-        user_env: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    user_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The shipped knowledge alone: the redirect-missing fixture's finding names the
     heat-redirect probe, and the stub playing the proxy confirms it."""
     with case_stub() as stub:
         for key, value in stub_env(stub).items():
             monkeypatch.setenv(key, value)
-        code = main(["probe", str(FIXTURE), "--no-user-kb", "--yes",
-                     "--map", f"{fixture_host()}=127.0.0.1:{stub.port}"])
+        code = main(
+            [
+                "probe",
+                str(FIXTURE),
+                "--no-user-kb",
+                "--yes",
+                "--map",
+                f"{fixture_host()}=127.0.0.1:{stub.port}",
+            ]
+        )
         gets = [r for r in stub.requests if r.method == "GET" and r.path.endswith("/web")]
     out = capsys.readouterr().out
     assert code == 1

@@ -44,16 +44,26 @@ def test_keystone_credentials_refutes_when_a_token_is_issued() -> None:
 
 def test_catalog_endpoint_confirms_a_missing_service() -> None:
     with stub_with(services={"baremetal": None}) as stub:
-        outcome, _ = probe("catalog-endpoint", stub, trace_of(stub), cloud_of(stub),
-                           {"service": "baremetal", "interface": "public"})
+        outcome, _ = probe(
+            "catalog-endpoint",
+            stub,
+            trace_of(stub),
+            cloud_of(stub),
+            {"service": "baremetal", "interface": "public"},
+        )
         assert outcome.status == CONFIRMED, outcome
         assert "still has no public baremetal endpoint" in outcome.detail
 
 
 def test_catalog_endpoint_refutes_when_listed() -> None:
     with Stub() as stub:
-        outcome, _ = probe("catalog-endpoint", stub, trace_of(stub), cloud_of(stub),
-                           {"service": "baremetal", "interface": "public"})
+        outcome, _ = probe(
+            "catalog-endpoint",
+            stub,
+            trace_of(stub),
+            cloud_of(stub),
+            {"service": "baremetal", "interface": "public"},
+        )
         assert outcome.status == NOT_REPRODUCED, outcome
         assert stub.url("baremetal") in outcome.detail
 
@@ -62,8 +72,12 @@ LOOKUP = ("GET", f"{HEAT}/stacks/web", 302, "orchestration", "/stacks/web")
 
 
 def test_heat_redirect_confirms_a_302_without_location() -> None:
-    route = {"service": "orchestration", "method": "GET", "path": "/stacks/web",
-             "answers": [{"status": 302, "body": "<html>Found</html>"}]}
+    route = {
+        "service": "orchestration",
+        "method": "GET",
+        "path": "/stacks/web",
+        "answers": [{"status": 302, "body": "<html>Found</html>"}],
+    }
     with stub_with([route]) as stub:
         outcome, _ = probe("heat-redirect", stub, trace_of(stub, LOOKUP), cloud_of(stub))
         assert outcome.status == CONFIRMED, outcome
@@ -74,9 +88,12 @@ def test_heat_redirect_confirms_a_302_without_location() -> None:
 
 
 def test_heat_redirect_refutes_a_302_with_location() -> None:
-    route = {"service": "orchestration", "method": "GET", "path": "/stacks/web",
-             "answers": [{"status": 302,
-                          "headers": {"Location": "{url.orchestration}/stacks/web/abc"}}]}
+    route = {
+        "service": "orchestration",
+        "method": "GET",
+        "path": "/stacks/web",
+        "answers": [{"status": 302, "headers": {"Location": "{url.orchestration}/stacks/web/abc"}}],
+    }
     with stub_with([route]) as stub:
         outcome, _ = probe("heat-redirect", stub, trace_of(stub, LOOKUP), cloud_of(stub))
         assert outcome.status == NOT_REPRODUCED, outcome
@@ -103,9 +120,18 @@ def test_ironic_version_headers_refute_when_present() -> None:
 
 
 def test_retry_after_confirms_a_503_with_retry_after() -> None:
-    route = {"service": "baremetal", "method": "GET", "path": "/v1/nodes",
-             "answers": [{"status": 503, "headers": {"Retry-After": "5"},
-                          "fault": {"style": "ironic", "message": "busy"}}]}
+    route = {
+        "service": "baremetal",
+        "method": "GET",
+        "path": "/v1/nodes",
+        "answers": [
+            {
+                "status": 503,
+                "headers": {"Retry-After": "5"},
+                "fault": {"style": "ironic", "message": "busy"},
+            }
+        ],
+    }
     with stub_with([route]) as stub:
         trace = trace_of(stub, IRONIC, headers={1: "Retry-After: 5"})
         outcome, _ = probe("retry-after", stub, trace, cloud_of(stub))
@@ -116,8 +142,12 @@ def test_retry_after_confirms_a_503_with_retry_after() -> None:
 
 
 def test_retry_after_refutes_when_the_service_answers() -> None:
-    route = {"service": "baremetal", "method": "GET", "path": "/v1/nodes",
-             "answers": [{"body": {"nodes": []}}]}
+    route = {
+        "service": "baremetal",
+        "method": "GET",
+        "path": "/v1/nodes",
+        "answers": [{"body": {"nodes": []}}],
+    }
     with stub_with([route]) as stub:
         trace = trace_of(stub, IRONIC, headers={1: "Retry-After: 5"})
         outcome, _ = probe("retry-after", stub, trace, cloud_of(stub))

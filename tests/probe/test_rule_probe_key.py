@@ -35,8 +35,9 @@ def test_a_probe_name_is_kept(tmp_path: Path) -> None:
 
 
 def test_a_probe_with_parameters_is_kept(tmp_path: Path) -> None:
-    kb = load(tmp_path, "probe: {name: catalog-endpoint, service: '{service_type}', "
-                        "interface: public}\n")
+    kb = load(
+        tmp_path, "probe: {name: catalog-endpoint, service: '{service_type}', interface: public}\n"
+    )
     assert not kb.issues
     probe = kb.rules["test.with-probe"].probe
     assert probe is not None

@@ -32,18 +32,29 @@ def _name(text: str) -> x509.Name:
     return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, text)])
 
 
-def _cert(subject: str, key: ec.EllipticCurvePrivateKey, issuer: str,
-          issuer_key: ec.EllipticCurvePrivateKey, ca: bool, san: str | None,
-          days: tuple[int, int] = (-1, 30)) -> x509.Certificate:
-    builder = (x509.CertificateBuilder().subject_name(_name(subject)).issuer_name(_name(issuer))
-               .public_key(key.public_key()).serial_number(x509.random_serial_number())
-               .not_valid_before(NOW + datetime.timedelta(days=days[0]))
-               .not_valid_after(NOW + datetime.timedelta(days=days[1]))
-               .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True))
+def _cert(
+    subject: str,
+    key: ec.EllipticCurvePrivateKey,
+    issuer: str,
+    issuer_key: ec.EllipticCurvePrivateKey,
+    ca: bool,
+    san: str | None,
+    days: tuple[int, int] = (-1, 30),
+) -> x509.Certificate:
+    builder = (
+        x509.CertificateBuilder()
+        .subject_name(_name(subject))
+        .issuer_name(_name(issuer))
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(NOW + datetime.timedelta(days=days[0]))
+        .not_valid_after(NOW + datetime.timedelta(days=days[1]))
+        .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True)
+    )
     if san is not None:
         builder = builder.add_extension(
-            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address(san))]),
-            critical=False)
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address(san))]), critical=False
+        )
     return builder.sign(issuer_key, hashes.SHA256())
 
 
@@ -51,8 +62,9 @@ def _pem(cert: x509.Certificate) -> bytes:
     return cert.public_bytes(serialization.Encoding.PEM)
 
 
-def make_pki(folder: Path, san: str = "127.0.0.1",
-             days: tuple[int, int] = (-1, 30)) -> tuple[Path, Path, Path]:
+def make_pki(
+    folder: Path, san: str = "127.0.0.1", days: tuple[int, int] = (-1, 30)
+) -> tuple[Path, Path, Path]:
     """(CA file, server cert file, server key file)."""
     ca_key = ec.generate_private_key(ec.SECP256R1())
     ca = _cert("osdoctor test CA", ca_key, "osdoctor test CA", ca_key, True, None, (-1, 60))
@@ -60,9 +72,13 @@ def make_pki(folder: Path, san: str = "127.0.0.1",
     cert = _cert("server", key, "osdoctor test CA", ca_key, False, san, days)
     (folder / "ca.pem").write_bytes(_pem(ca))
     (folder / "cert.pem").write_bytes(_pem(cert))
-    (folder / "key.pem").write_bytes(key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-        serialization.NoEncryption()))
+    (folder / "key.pem").write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
     return folder / "ca.pem", folder / "cert.pem", folder / "key.pem"
 
 
@@ -94,9 +110,16 @@ def tls_listener(cert: Path, key: Path) -> Iterator[int]:
 
 def tls_probe(port: int, cacert: Path | None) -> str:
     url = f"https://127.0.0.1:{port}/identity/v3"
-    trace = Trace(exchanges=[Exchange(0, Request("GET", url, 1),
-                                      error=TransportError("tls", "CERTIFICATE_VERIFY_FAILED", 2),
-                                      service="identity")])
+    trace = Trace(
+        exchanges=[
+            Exchange(
+                0,
+                Request("GET", url, 1),
+                error=TransportError("tls", "CERTIFICATE_VERIFY_FAILED", 2),
+                service="identity",
+            )
+        ]
+    )
     env = {"OS_AUTH_URL": url, "OS_USERNAME": "demo", "OS_PASSWORD": "FAKE-x"}
     if cacert is not None:
         env["OS_CACERT"] = str(cacert)

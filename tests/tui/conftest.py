@@ -30,8 +30,9 @@ def refused_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return make_refused_log(tmp_path_factory.mktemp("logs") / "refused.log")
 
 
-async def wait_until(pilot: Pilot[object], condition: Callable[[], bool],
-                     timeout: float = 30.0) -> None:
+async def wait_until(
+    pilot: Pilot[object], condition: Callable[[], bool], timeout: float = 30.0
+) -> None:
     """Let the app run until ``condition`` holds (checked after each pause)."""
     import time
 

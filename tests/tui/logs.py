@@ -61,20 +61,34 @@ def client(name: str = "openstack") -> str:
 
 def refused_env() -> dict[str, str]:
     """The environment of a client pointed at a closed port on this machine."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("OS_") and "proxy" not in k.lower()}
-    env.update(OS_AUTH_URL="http://127.0.0.1:9/v3", OS_USERNAME="demo", OS_PASSWORD="fake-pass",
-               OS_PROJECT_NAME="demo", OS_USER_DOMAIN_NAME="Default",
-               OS_PROJECT_DOMAIN_NAME="Default", OS_CLOUD="", PYTHONWARNINGS="ignore")
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith("OS_") and "proxy" not in k.lower()
+    }
+    env.update(
+        OS_AUTH_URL="http://127.0.0.1:9/v3",
+        OS_USERNAME="demo",
+        OS_PASSWORD="fake-pass",
+        OS_PROJECT_NAME="demo",
+        OS_USER_DOMAIN_NAME="Default",
+        OS_PROJECT_DOMAIN_NAME="Default",
+        OS_CLOUD="",
+        PYTHONWARNINGS="ignore",
+    )
     return env
 
 
 def make_refused_log(out: Path) -> Path:
     """Run the real client against a closed port and save its debug output."""
     with out.open("wb") as handle:
-        subprocess.run([client(), "--debug", "server", "show", "web-1"], stdout=handle,
-                       stderr=subprocess.STDOUT, env=refused_env(), cwd=out.parent,
-                       check=False, timeout=120)
+        subprocess.run(
+            [client(), "--debug", "server", "show", "web-1"],
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            env=refused_env(),
+            cwd=out.parent,
+            check=False,
+            timeout=120,
+        )
     return out
 
 

@@ -63,8 +63,9 @@ async def test_open_a_log_and_navigate_with_keys(refused_log: Path) -> None:
         assert "Traceback" in log.lines.text(log.number_at(log.cursor))  # type: ignore[union-attr]
 
 
-async def test_copy_a_next_step_and_export_the_report(refused_log: Path,
-                                                      osdoctor_home: Path) -> None:
+async def test_copy_a_next_step_and_export_the_report(
+    refused_log: Path, osdoctor_home: Path
+) -> None:
     app = steady_app(log=refused_log)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.main.state == "read")
@@ -80,8 +81,7 @@ async def test_copy_a_next_step_and_export_the_report(refused_log: Path,
         assert "Keystone could not be reached" in export.read_text()
 
 
-async def test_a_live_run_is_diagnosed_as_it_goes(refused_log: Path,
-                                                  osdoctor_home: Path) -> None:
+async def test_a_live_run_is_diagnosed_as_it_goes(refused_log: Path, osdoctor_home: Path) -> None:
     seen: list[Message] = []
     command = [sys.executable, "-c", PRINTER, str(refused_log), "0.01", "1"]
     app = steady_app(command=command)
@@ -95,8 +95,7 @@ async def test_a_live_run_is_diagnosed_as_it_goes(refused_log: Path,
         assert "exit 1" in shown(app, "#status")
         assert screen.query_one(Timeline).row_count == 2
     kinds = [type(m) for m in seen if isinstance(m, (TraceGrew, ReportReady, RunFinished))]
-    first_final = next(i for i, m in enumerate(seen)
-                       if isinstance(m, ReportReady) and m.final)
+    first_final = next(i for i, m in enumerate(seen) if isinstance(m, ReportReady) and m.final)
     assert any(isinstance(m, ReportReady) and not m.final for m in seen[:first_final])
     assert kinds.index(TraceGrew) < kinds.index(RunFinished)
     sessions = list((osdoctor_home / "data" / "sessions").glob("*.session.log"))
@@ -164,8 +163,7 @@ async def test_the_empty_session_prompts_and_reopens_recent_runs(refused_log: Pa
         assert screen.query_one("#stdout", RawLog).row_count == 1
 
 
-async def test_follow_reads_what_another_process_appends(refused_log: Path,
-                                                         tmp_path: Path) -> None:
+async def test_follow_reads_what_another_process_appends(refused_log: Path, tmp_path: Path) -> None:
     lines = refused_log.read_bytes().splitlines(keepends=True)
     growing = tmp_path / "growing.log"
     growing.write_bytes(b"".join(lines[:30]))
@@ -176,9 +174,15 @@ async def test_follow_reads_what_another_process_appends(refused_log: Path,
         with growing.open("ab") as handle:
             handle.write(b"".join(lines[30:]))
         screen.follow_wake.set()
-        await wait_until(pilot, lambda: screen.counts[0] == len(lines)
-                         and screen.report is not None and screen.report.scenario is not None
-                         and screen.report.scenario.branch == "keystone-unreachable")
+        await wait_until(
+            pilot,
+            lambda: (
+                screen.counts[0] == len(lines)
+                and screen.report is not None
+                and screen.report.scenario is not None
+                and screen.report.scenario.branch == "keystone-unreachable"
+            ),
+        )
         await pilot.press("x")
         await wait_until(pilot, lambda: screen.state == "read")
         assert screen.final
@@ -252,8 +256,9 @@ async def test_a_steady_cursor_does_not_blink() -> None:
 async def test_the_output_pane_shows_everything_the_client_printed() -> None:
     """stdout and stderr alike, debug records aside: the per-stack lines and the
     summary of a partial stack delete, not only its one ERROR line."""
-    log = Path(__file__).resolve().parents[1] / "fixtures" / "logs" / \
-        "heat.stack-delete.partial.log"
+    log = (
+        Path(__file__).resolve().parents[1] / "fixtures" / "logs" / "heat.stack-delete.partial.log"
+    )
     app = steady_app(log=log)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.main.state == "read")
@@ -261,19 +266,23 @@ async def test_the_output_pane_shows_everything_the_client_printed() -> None:
         pane = app.main.query_one("#stdout", RawLog)
         assert pane.lines is not None
         shown_lines = [pane.lines.text(pane.number_at(row)) for row in range(pane.row_count)]
-        assert shown_lines[:3] == ["Unable to delete 2 of the 3 stacks.",
-                                   "ERROR: The Stack (db) could not be found.", "Forbidden: app"]
+        assert shown_lines[:3] == [
+            "Unable to delete 2 of the 3 stacks.",
+            "ERROR: The Stack (db) could not be found.",
+            "Forbidden: app",
+        ]
         assert [line.split("]: ")[-1] for line in shown_lines[3:]] == [
             "DELETE_IN_PROGRESS  Stack DELETE started",
-            "DELETE_COMPLETE  Stack DELETE completed successfully"]
+            "DELETE_COMPLETE  Stack DELETE completed successfully",
+        ]
 
 
 async def test_a_live_run_s_output_pane_holds_its_printed_stderr_lines() -> None:
     """A client prints its summary on stderr, among the debug records."""
-    log = Path(__file__).resolve().parents[1] / "fixtures" / "logs" / \
-        "heat.stack-delete.partial.log"
-    app = steady_app(command=[sys.executable, "-c", PRINTER, str(log), "0", "1"],
-                     assume_yes=True)
+    log = (
+        Path(__file__).resolve().parents[1] / "fixtures" / "logs" / "heat.stack-delete.partial.log"
+    )
+    app = steady_app(command=[sys.executable, "-c", PRINTER, str(log), "0", "1"], assume_yes=True)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.main.state == "finished")
         pane = app.main.query_one("#stdout", RawLog)
@@ -285,12 +294,14 @@ async def test_a_live_run_s_output_pane_holds_its_printed_stderr_lines() -> None
 
 
 async def test_a_live_wait_raises_no_alarm_before_its_end(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Three seconds into a stack create --poll 1, two empty rounds of events are
     normal: nothing says the run ended, nor names an exit code, nor is an
     error, until the client really exits (here 130, interrupted)."""
-    log = Path(__file__).resolve().parents[1] / "fixtures" / "logs" / \
-        "heat.stack-create.stalled.log"
+    log = (
+        Path(__file__).resolve().parents[1] / "fixtures" / "logs" / "heat.stack-create.stalled.log"
+    )
     seen: list[Message] = []
     with gate(tmp_path) as (step, fd):
         # An "openstack" that replays the real client's output of that create.
@@ -300,16 +311,28 @@ async def test_a_live_wait_raises_no_alarm_before_its_end(
         fake.write_text(f"#!{sys.executable}\nimport os\nos.execv({replay[0]!r}, {replay!r})\n")
         fake.chmod(0o755)
         monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
-        app = steady_app(command=["openstack", "stack", "create", "--wait", "--poll", "1",
-                                  "-t", "template.yaml", "web"], assume_yes=True)
+        app = steady_app(
+            command=[
+                "openstack",
+                "stack",
+                "create",
+                "--wait",
+                "--poll",
+                "1",
+                "-t",
+                "template.yaml",
+                "web",
+            ],
+            assume_yes=True,
+        )
         async with app.run_test(size=SIZE, message_hook=seen.append) as pilot:
             screen = app.main
 
             def diagnosed_so_far() -> bool:
-                grown = [i for i, m in enumerate(seen)
-                         if isinstance(m, TraceGrew) and m.lines >= 3 + 70]
-                return bool(grown) and any(isinstance(m, ReportReady)
-                                           for m in seen[grown[0]:])
+                grown = [
+                    i for i, m in enumerate(seen) if isinstance(m, TraceGrew) and m.lines >= 3 + 70
+                ]
+                return bool(grown) and any(isinstance(m, ReportReady) for m in seen[grown[0] :])
 
             await wait_until(pilot, diagnosed_so_far)
             await pilot.pause()

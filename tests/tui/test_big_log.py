@@ -67,8 +67,10 @@ async def test_fifty_thousand_exchanges_open_and_scroll(big_log: Path) -> None:
         await pilot.press("slash", *"START with", "enter")
         search = time.perf_counter() - began
         assert log.number_at(log.cursor) == 1  # wrapped around to the top
-    print(f"\n50k exchanges: first rows {first_rows:.2f}s, all read {read_all:.2f}s, "
-          f"page down {pages * 1000:.0f} ms/key, end {to_end * 1000:.0f} ms, "
-          f"search {search:.2f}s (with typing)")
+    print(
+        f"\n50k exchanges: first rows {first_rows:.2f}s, all read {read_all:.2f}s, "
+        f"page down {pages * 1000:.0f} ms/key, end {to_end * 1000:.0f} ms, "
+        f"search {search:.2f}s (with typing)"
+    )
     assert first_rows < 5
     assert pages < 0.5 and to_end < 0.5

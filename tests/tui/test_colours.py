@@ -37,8 +37,11 @@ def contrast(fg: Color, bg: Color) -> float:
 
 def _cursor_row(app: OsdoctorApp) -> list[Segment]:
     timeline = app.main.query_one(Timeline)
-    return [s for s in timeline.render_line(timeline.cursor - timeline.scroll_offset.y)
-            if s.text.strip()]
+    return [
+        s
+        for s in timeline.render_line(timeline.cursor - timeline.scroll_offset.y)
+        if s.text.strip()
+    ]
 
 
 @pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
@@ -57,7 +60,8 @@ async def test_the_selected_row_has_text_contrast_in_both_themes(theme: str) -> 
 
 
 async def test_without_colours_the_selected_row_is_reversed(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
     app = steady_app(log=LOG)
     async with app.run_test(size=SIZE) as pilot:

@@ -31,8 +31,12 @@ def test_each_step_of_the_path_is_marked(name: str, kb: KnowledgeBase) -> None:
     if match is None:
         return
     rows = draw(kb.scenarios[match.id], match).plain.splitlines()
-    marked = [r for r in rows if r.startswith(tuple(word for word, _style in MARK.values()))
-              and not r.startswith("✗ diverged:")]
+    marked = [
+        r
+        for r in rows
+        if r.startswith(tuple(word for word, _style in MARK.values()))
+        and not r.startswith("✗ diverged:")
+    ]
     assert [r.split("  ")[0] for r in marked] == [MARK[s.state][0] for s in match.steps]
 
 

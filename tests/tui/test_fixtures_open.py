@@ -38,7 +38,7 @@ async def test_open_shows_the_scenario_branch_and_findings(log: Path) -> None:
         verdict = console.export_text()
         if expected.scenario is not None and expected.scenario.branch is not None:
             assert f"{expected.scenario.id} › {expected.scenario.branch}" in verdict
-        elif expected.scenario is not None:       # a documented command, no known branch
+        elif expected.scenario is not None:  # a documented command, no known branch
             assert f"{expected.scenario.id} › " in verdict
         assert report.outcome.upper() in verdict
         decisive = decisive_exchange(expected)

@@ -34,11 +34,10 @@ HEALTHY = FIXTURES / "heat.stack-create.create-complete.log"
 POLLING = FIXTURES / "osc.server-create.active.log"
 
 
-
-
 @asynccontextmanager
-async def opened(log: Path, size: tuple[int, int]
-                 ) -> AsyncIterator[tuple[OsdoctorApp, Pilot[object], str]]:
+async def opened(
+    log: Path, size: tuple[int, int]
+) -> AsyncIterator[tuple[OsdoctorApp, Pilot[object], str]]:
     """The app on ``log`` once it is read, with the screen's text then."""
     app = steady_app(log=log)
     async with app.run_test(size=size) as pilot:
@@ -81,21 +80,26 @@ async def test_a_healthy_run_says_so_and_that_nothing_is_to_do(size: tuple[int, 
 def _cut_after_first_poll() -> int:
     """Lines of POLLING up to the first answer of its server poll."""
     trace = parse_path(POLLING)
-    poll = next(r for r in request_rows(trace.exchanges)
-                if r.count > 1 and r.first.path.startswith("/servers/"))
+    poll = next(
+        r
+        for r in request_rows(trace.exchanges)
+        if r.count > 1 and r.first.path.startswith("/servers/")
+    )
     second = next(ex for ex in trace.exchanges if ex.index == poll.first.index + 1)
     return second.first_line - 1
 
 
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
 async def test_a_run_in_progress_shows_that_it_runs_and_what_the_poll_read(
-        size: tuple[int, int]) -> None:
+    size: tuple[int, int],
+) -> None:
     command = [sys.executable, "-c", PRINT_THEN_WAIT, str(POLLING), str(_cut_after_first_poll())]
     app = steady_app(command=command)
     async with app.run_test(size=size) as pilot:
         screen = app.main
-        await wait_until(pilot, lambda: "BUILD (scheduling)" in screen_text(app)
-                         and screen.report is not None)
+        await wait_until(
+            pilot, lambda: "BUILD (scheduling)" in screen_text(app) and screen.report is not None
+        )
         await pilot.pause()
         text = screen_text(app)
         assert "● running 0.0s" in text

@@ -21,14 +21,16 @@ pytestmark = pytest.mark.anyio
 def long_wait(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("wait") / "long-wait.log"
     # Over two blocks of the reader, so that a round is cut between two reads.
-    path.write_bytes(polling_log(*POLLS[0], rounds=10 * FOLD_KEEP, noise_every=9,
-                                 odd_line_at=7 * FOLD_KEEP) * 2)
+    path.write_bytes(
+        polling_log(*POLLS[0], rounds=10 * FOLD_KEEP, noise_every=9, odd_line_at=7 * FOLD_KEEP) * 2
+    )
     assert path.stat().st_size > 2 << 20
     return path
 
 
-async def test_a_long_wait_reads_as_explain_reads_it(long_wait: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_long_wait_reads_as_explain_reads_it(
+    long_wait: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     expected = parse_path(long_wait)
     matched: list[int] = []
     finish = Parser.finish
@@ -45,8 +47,9 @@ async def test_a_long_wait_reads_as_explain_reads_it(long_wait: Path,
         trace = screen.trace
         assert trace is not None and screen.lines is not None
         assert dataclasses.asdict(trace)["folds"] == dataclasses.asdict(expected)["folds"]
-        assert [(e.index, e.first_line, e.last_line, e.status) for e in trace.exchanges] == \
-            [(e.index, e.first_line, e.last_line, e.status) for e in expected.exchanges]
+        assert [(e.index, e.first_line, e.last_line, e.status) for e in trace.exchanges] == [
+            (e.index, e.first_line, e.last_line, e.status) for e in expected.exchanges
+        ]
         assert trace.line_count == expected.line_count
         assert matched and matched[-1] > 10 * FOLD_KEEP  # rounds matched whole, not line by line
         lines = long_wait.read_text().splitlines()

@@ -16,9 +16,11 @@ from osdoctor.tui.linestore import FileLines, MemoryLines
 from tests.secret_corpus import ALL_SECRETS, CASES, fixture_leaks, secret_cases, secret_fixtures
 from tests.tui.conftest import steady_app, wait_until
 
-KEY_BODY = ["MIIEowIBAAKCAQEAfakeKeyBodyLineNumberOne0123456789abcdefghij",
-            "fakeKeyBodyLineNumberTwo0123456789abcdefghijklmnopqrstuvwxyzAB",
-            "fakeKeyBodyLineNumberThree0123456789abcdefghijklmnopqrstuv=="]
+KEY_BODY = [
+    "MIIEowIBAAKCAQEAfakeKeyBodyLineNumberOne0123456789abcdefghij",
+    "fakeKeyBodyLineNumberTwo0123456789abcdefghijklmnopqrstuvwxyzAB",
+    "fakeKeyBodyLineNumberThree0123456789abcdefghijklmnopqrstuv==",
+]
 LINES = [case.line for case in CASES] + [
     "+-------------+------------------------------------------+",
     "| private_key | -----BEGIN RSA PRIVATE KEY-----          |",
@@ -92,8 +94,7 @@ def screen_lines(app: OsdoctorApp) -> list[str]:
     return ["".join(parts).replace("\xa0", " ") for _, parts in sorted(lines.items())]
 
 
-async def _every_pane_and_the_export(pilot: Pilot[object], app: OsdoctorApp,
-                                     allowed: str) -> None:
+async def _every_pane_and_the_export(pilot: Pilot[object], app: OsdoctorApp, allowed: str) -> None:
     screen = app.main
     for key in ("1", "2", "3", "4", "5"):
         await pilot.press(key)
@@ -121,16 +122,20 @@ async def test_a_secret_fixture_opened_shows_no_secret(path: Path) -> None:
 
 
 #: Live runs in the TUI: the command line itself carries the secret here.
-LIVE_CASES = ["generic.secret-os-password", "generic.secret-passphrase",
-              "generic.secret-ec2-credentials-value", "generic.secret-swift-key",
-              "heat.stack-create.secret-hidden-parameter"]
+LIVE_CASES = [
+    "generic.secret-os-password",
+    "generic.secret-passphrase",
+    "generic.secret-ec2-credentials-value",
+    "generic.secret-swift-key",
+    "heat.stack-create.secret-hidden-parameter",
+]
 
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("case_id", LIVE_CASES)
 async def test_a_live_run_of_a_secret_case_shows_no_secret(
-        case_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        osdoctor_home: Path) -> None:
+    case_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, osdoctor_home: Path
+) -> None:
     from osdoctor.lab.capture import client_bin_dir, prepare_run
     from osdoctor.lab.stub import Stub
 
@@ -145,8 +150,7 @@ async def test_a_live_run_of_a_secret_case_shows_no_secret(
         for key, value in env.items():
             if key.startswith(("OS_", "PATH", "HOME")):
                 monkeypatch.setenv(key, value)
-        app = steady_app(command=[str(client_bin_dir() / case.command[0]), *args],
-                          assume_yes=True)
+        app = steady_app(command=[str(client_bin_dir() / case.command[0]), *args], assume_yes=True)
         async with app.run_test(size=(160, 50)) as pilot:
             screen = app.main
             await wait_until(pilot, lambda: screen.state == "finished", timeout=90)

@@ -7,10 +7,21 @@ from osdoctor.render.rows import RowBuilder, status_text, template_path
 from osdoctor.tui.steps import step_command
 
 
-def make(index: int, path: str, status: int | None = 200, method: str = "GET",
-         redirected_from: int | None = None, error: str | None = None) -> Exchange:
-    ex = Exchange(index, Request(method, f"http://h{path}", line=index * 10 + 1),
-                  service="orchestration", path=path, redirected_from=redirected_from)
+def make(
+    index: int,
+    path: str,
+    status: int | None = 200,
+    method: str = "GET",
+    redirected_from: int | None = None,
+    error: str | None = None,
+) -> Exchange:
+    ex = Exchange(
+        index,
+        Request(method, f"http://h{path}", line=index * 10 + 1),
+        service="orchestration",
+        path=path,
+        redirected_from=redirected_from,
+    )
     if status is not None:
         ex.response = Response(status, line=index * 10 + 2)
     if error is not None:
@@ -21,19 +32,23 @@ def make(index: int, path: str, status: int | None = 200, method: str = "GET",
 def rows_of(exchanges: list[Exchange]) -> list[tuple[int, int, int, bool]]:
     builder = RowBuilder()
     builder.update(exchanges)
-    return [(r.first.index, r.last.index, r.count, r.redirect is not None)
-            for r in builder.rows]
+    return [(r.first.index, r.last.index, r.count, r.redirect is not None) for r in builder.rows]
 
 
 def test_identical_polls_fold_into_one_counted_row() -> None:
-    exchanges = [make(0, "/stacks", 201, "POST")] + [make(i, "/stacks/s/events")
-                                                   for i in range(1, 6)]
+    exchanges = [make(0, "/stacks", 201, "POST")] + [
+        make(i, "/stacks/s/events") for i in range(1, 6)
+    ]
     assert rows_of(exchanges) == [(0, 0, 1, False), (1, 5, 5, False)]
 
 
 def test_a_redirect_and_its_target_are_one_hop_and_repeated_hops_fold() -> None:
-    exchanges = [make(0, "/stacks/web", 302), make(1, "/stacks/web/id", redirected_from=0),
-                 make(2, "/stacks/web", 302), make(3, "/stacks/web/id", redirected_from=2)]
+    exchanges = [
+        make(0, "/stacks/web", 302),
+        make(1, "/stacks/web/id", redirected_from=0),
+        make(2, "/stacks/web", 302),
+        make(3, "/stacks/web/id", redirected_from=2),
+    ]
     assert rows_of(exchanges) == [(0, 3, 2, True)]
 
 
@@ -52,18 +67,30 @@ def test_an_answer_arriving_later_regroups_the_open_row() -> None:
 def test_status_words_and_templates() -> None:
     assert status_text(make(0, "/v3", None, error="connection-refused"), short=True) == "refused"
     assert status_text(make(0, "/v3", None)) == "…"
-    assert template_path("/stacks/web/0b6d3c1e-2f4a-4b8c-9d7e-5a1f3c2e4b6d/events") == \
-        "/stacks/web/{id}/events"
+    assert (
+        template_path("/stacks/web/0b6d3c1e-2f4a-4b8c-9d7e-5a1f3c2e4b6d/events")
+        == "/stacks/web/{id}/events"
+    )
 
 
 def test_next_step_commands_are_cut_from_their_prose() -> None:
-    assert step_command("Check the auth URL the client used: openstack configuration show "
-                        "| grep auth_url") == "openstack configuration show | grep auth_url"
-    assert step_command("Run `openstack stack event list web` to see why") == \
-        "openstack stack event list web"
+    assert (
+        step_command(
+            "Check the auth URL the client used: openstack configuration show | grep auth_url"
+        )
+        == "openstack configuration show | grep auth_url"
+    )
+    assert (
+        step_command("Run `openstack stack event list web` to see why")
+        == "openstack stack event list web"
+    )
     assert step_command("Ask the cloud operator") == "Ask the cloud operator"
-    assert step_command("Check it: openstack configuration show -c auth.auth_url "
-                        "(or echo $OS_AUTH_URL)") == "openstack configuration show -c auth.auth_url"
+    assert (
+        step_command(
+            "Check it: openstack configuration show -c auth.auth_url (or echo $OS_AUTH_URL)"
+        )
+        == "openstack configuration show -c auth.auth_url"
+    )
 
 
 def test_requests_folded_by_the_parser_are_counted_on_their_row() -> None:
@@ -73,9 +100,11 @@ def test_requests_folded_by_the_parser_are_counted_on_their_row() -> None:
     from osdoctor.parse.parser import FOLD_KEEP
     from osdoctor.render.rows import RowBuilder
 
-    poll = ("REQ: curl -g -i -X GET http://h/v1/p/stacks/s/events -H \"Accept: x\"\n"
-            'http://h:80 "GET /v1/p/stacks/s/events HTTP/1.1" 200 2\n'
-            "RESP: [200] Content-Type: application/json\nRESP BODY: {}\n")
+    poll = (
+        'REQ: curl -g -i -X GET http://h/v1/p/stacks/s/events -H "Accept: x"\n'
+        'http://h:80 "GET /v1/p/stacks/s/events HTTP/1.1" 200 2\n'
+        "RESP: [200] Content-Type: application/json\nRESP BODY: {}\n"
+    )
     rounds = 4 * FOLD_KEEP
     trace = parse_stream(io.BytesIO((poll * rounds).encode()), "-")
     assert trace.folds and len(trace.exchanges) < rounds

@@ -13,8 +13,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _script() -> object:
-    spec = importlib.util.spec_from_file_location("screenshots", ROOT / "scripts" /
-                                                  "screenshots.py")
+    spec = importlib.util.spec_from_file_location(
+        "screenshots", ROOT / "scripts" / "screenshots.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -29,7 +30,10 @@ def test_screenshots_are_current(tmp_path: Path) -> None:
     for size in ("80x24", "120x36", "160x45"):
         assert f"failing-run-{size}.svg" in names and f"live-run-{size}.svg" in names
     assert sorted(p.name for p in (ROOT / "screenshots").glob("*.svg")) == names
-    stale = [name for name in names
-             if (ROOT / "screenshots" / name).read_text(encoding="utf-8")
-             != (tmp_path / name).read_text(encoding="utf-8")]
+    stale = [
+        name
+        for name in names
+        if (ROOT / "screenshots" / name).read_text(encoding="utf-8")
+        != (tmp_path / name).read_text(encoding="utf-8")
+    ]
     assert not stale, f"screenshots/ is stale for {stale}: run scripts/screenshots.py"

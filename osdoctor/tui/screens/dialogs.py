@@ -39,8 +39,10 @@ class ConfirmRun(_YesNo):
     """Asks before running a command that changes the cloud: without a
     terminal the client will not ask itself."""
 
-    BINDINGS = [Binding("escape,n", "answer(False)", "Don't run"),
-                Binding("y", "answer(True)", "Run it")]
+    BINDINGS = [
+        Binding("escape,n", "answer(False)", "Don't run"),
+        Binding("y", "answer(True)", "Run it"),
+    ]
 
     def __init__(self, argv: list[str], word: str) -> None:
         super().__init__()
@@ -58,8 +60,10 @@ class ConfirmProbe(_YesNo):
     """Shows every host a probe would contact, and what goes there, before anything
     is sent: probes are read-only, but they reach the live cloud."""
 
-    BINDINGS = [Binding("escape,n", "answer(False)", "Don't probe"),
-                Binding("y", "answer(True)", "Probe")]
+    BINDINGS = [
+        Binding("escape,n", "answer(False)", "Don't probe"),
+        Binding("y", "answer(True)", "Probe"),
+    ]
 
     def __init__(self, hosts: dict[str, list[str]]) -> None:
         super().__init__()
@@ -67,8 +71,7 @@ class ConfirmProbe(_YesNo):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm", classes="dialog"):
-            yield Label("Check the findings against the live cloud (read-only)?",
-                        classes="title")
+            yield Label("Check the findings against the live cloud (read-only)?", classes="title")
             for host, what in self.hosts.items():
                 yield Label(f"{host}:")
                 for item in what:
@@ -118,8 +121,13 @@ class RecentSessions(ModalScreen[Path | None]):
         with Vertical(id="sessions", classes="dialog"):
             yield Label(f"Recent sessions in {self.folder}", classes="title")
             if self.entries:
-                yield OptionList(*[Option(f"{e.when}  {e.command}", id=str(i))
-                                   for i, e in enumerate(self.entries)], id="session-list")
+                yield OptionList(
+                    *[
+                        Option(f"{e.when}  {e.command}", id=str(i))
+                        for i, e in enumerate(self.entries)
+                    ],
+                    id="session-list",
+                )
             else:
                 yield Label("No saved runs yet: each command run here is saved.")
             yield Label("enter opens · escape closes", classes="hint")

@@ -55,8 +55,10 @@ from osdoctor.tui.widgets.rawlog import RawLog
 from osdoctor.tui.widgets.scenario import ScenarioView
 from osdoctor.tui.widgets.timeline import Timeline, TimelineHead
 
-CANCEL_NOTE = ("the client was stopped, but what it asked the cloud to do keeps running "
-               "server-side (a stack create, a node deploy...): check its state before retrying")
+CANCEL_NOTE = (
+    "the client was stopped, but what it asked the cloud to do keeps running "
+    "server-side (a stack create, a node deploy...): check its state before retrying"
+)
 TABS = ("diagnosis", "exchange", "scenario", "log", "output")
 #: Width from which the panes stand side by side (see the module's docstring).
 WIDE = 100
@@ -86,10 +88,16 @@ class MainScreen(Screen[None]):
         Binding("escape", "close_inputs", "Close", show=False),
     ]
 
-    def __init__(self, command: list[str] | None = None, log: Path | None = None,
-                 follow: bool = False, assume_yes: bool = False,
-                 session_folder: Path | None = None,
-                 clock: Callable[[], float] = time.monotonic, cursor_blink: bool = True) -> None:
+    def __init__(
+        self,
+        command: list[str] | None = None,
+        log: Path | None = None,
+        follow: bool = False,
+        assume_yes: bool = False,
+        session_folder: Path | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        cursor_blink: bool = True,
+    ) -> None:
         super().__init__()
         self.initial_command, self.initial_log, self.follow = command, log, follow
         self.cursor_blink = cursor_blink
@@ -120,8 +128,9 @@ class MainScreen(Screen[None]):
         yield Static(id="status")
         yield Static(id="verdict")
         yield Static(id="next")
-        yield self._input("command to run, e.g. openstack server list  (enter runs it, "
-                          "escape closes)", "prompt")
+        yield self._input(
+            "command to run, e.g. openstack server list  (enter runs it, escape closes)", "prompt"
+        )
         with Horizontal(id="body"):
             with Vertical(id="left"):
                 yield TimelineHead(id="timeline-head")
@@ -136,8 +145,7 @@ class MainScreen(Screen[None]):
                     yield ScenarioView(id="scenario-view")
                 with TabPane("4 Log", id="log"):
                     yield RawLog(id="rawlog")
-                    yield self._input("search the log (enter: find, n/N: next/previous)",
-                                      "search")
+                    yield self._input("search the log (enter: find, n/N: next/previous)", "search")
                 with TabPane("5 Output", id="output"):
                     yield RawLog(id="stdout")
         yield Footer()
@@ -197,6 +205,7 @@ class MainScreen(Screen[None]):
             return
         word = destructive_word(command)
         if word is not None and not self.assume_yes:
+
             def answered(yes: bool | None) -> None:
                 if yes:
                     self._launch(command)
@@ -218,8 +227,9 @@ class MainScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="source")
     def _run_worker(self, argv: list[str]) -> None:
         worker = get_current_worker()
-        workers.run_command(argv, self.post_message, lambda: worker.is_cancelled,
-                            self.session_folder)
+        workers.run_command(
+            argv, self.post_message, lambda: worker.is_cancelled, self.session_folder
+        )
 
     def open_log(self, path: Path, follow: bool = False) -> None:
         if self.running:
@@ -236,8 +246,9 @@ class MainScreen(Screen[None]):
         worker = get_current_worker()
         self.follow_wake = threading.Event()
         wake = self.follow_wake
-        workers.load_log(path, self.post_message, lambda: worker.is_cancelled, follow, wake,
-                          self.clock)
+        workers.load_log(
+            path, self.post_message, lambda: worker.is_cancelled, follow, wake, self.clock
+        )
 
     def _reset(self, state: str, title: str) -> None:
         self.trace = self.lines = self.report = None
@@ -372,8 +383,9 @@ class MainScreen(Screen[None]):
     def _step_chosen(self) -> None:
         self.action_copy_step()
 
-    def say(self, message: str, severity: SeverityLevel = "information",
-            timeout: float | None = None) -> None:
+    def say(
+        self, message: str, severity: SeverityLevel = "information", timeout: float | None = None
+    ) -> None:
         """A toast that replaces the one before: stacked toasts hide each other."""
         self.app.clear_notifications()
         self.notify(message, severity=severity, timeout=timeout)
@@ -407,8 +419,10 @@ class MainScreen(Screen[None]):
             return f"● running {self.clock() - self.started:.1f}s"
         if self.result is not None:
             mark = "✓" if self.result.exit_code == 0 and not self.result.cancelled else "✗"
-            return (f"{mark} {self.state}: exit {self.result.exit_code} "
-                    f"after {self.result.duration:.1f}s")
+            return (
+                f"{mark} {self.state}: exit {self.result.exit_code} "
+                f"after {self.result.duration:.1f}s"
+            )
         if self.state == "reading" and self.follow:
             return "following"
         if self.state == "read" and self.trace is not None:
@@ -421,8 +435,13 @@ class MainScreen(Screen[None]):
             return BUSY
         if self.state in ("cancelled", "failed"):
             return BAD
-        code = (self.result.exit_code if self.result is not None
-                else self.trace.exit_code if self.trace is not None else None)
+        code = (
+            self.result.exit_code
+            if self.result is not None
+            else self.trace.exit_code
+            if self.trace is not None
+            else None
+        )
         if code is None:
             return "bold"
         return GOOD if code == 0 else BAD
@@ -431,8 +450,11 @@ class MainScreen(Screen[None]):
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(f" {self._run_state()} ", self._state_style())
         timeline = self.query_one(Timeline)
-        polling = (timeline.row_state(timeline.row_count - 1)
-                   if self.state in ("running", "reading", "cancelling") else None)
+        polling = (
+            timeline.row_state(timeline.row_count - 1)
+            if self.state in ("running", "reading", "cancelling")
+            else None
+        )
         if polling:
             text.append(f" last read: {polling} ", "bold")
         text.append(f" {self.title_text or 'no command yet: press r to run one'} ", "bold")
@@ -441,10 +463,11 @@ class MainScreen(Screen[None]):
         if self.note:
             text.append(f"│ {self.note}", "red" if self.state in ("cancelled", "failed") else "dim")
         self.query_one("#status", Static).update(text)
-        banner = (verdict(self.report, self.final, scenario=self.wide)
-                  if self.report is not None
-                  else Text(" waiting for the first requests…" if self.state != "idle" else "",
-                            "dim"))
+        banner = (
+            verdict(self.report, self.final, scenario=self.wide)
+            if self.report is not None
+            else Text(" waiting for the first requests…" if self.state != "idle" else "", "dim")
+        )
         self.query_one("#verdict", Static).update(banner)
         self.query_one("#next", Static).update(next_line(self.report, self.final))
 
@@ -541,8 +564,9 @@ class MainScreen(Screen[None]):
             answered(True)
 
     @work(thread=True, exclusive=True, group="probe")
-    def _probe(self, report: Report, planned: object, scope: object, cloud: object,
-               cloud_error: str | None) -> None:
+    def _probe(
+        self, report: Report, planned: object, scope: object, cloud: object, cloud_error: str | None
+    ) -> None:
         from osdoctor.probe.runner import execute
 
         run = execute(report, planned, scope, cloud, cloud_error, 10.0)  # type: ignore[arg-type]

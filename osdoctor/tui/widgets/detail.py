@@ -40,8 +40,11 @@ def _body(body: Body | None) -> RenderableType:
     if body.omitted:
         return Text(f"  {body.omitted}", "dim")
     if body.text is None:
-        return Text(f"  (body of {body.size} characters not kept; see lines "
-                    f"{body.first_line}-{body.last_line})", "dim")
+        return Text(
+            f"  (body of {body.size} characters not kept; see lines "
+            f"{body.first_line}-{body.last_line})",
+            "dim",
+        )
     data = body.json()
     if data is not None and len(body.text) <= PRETTY_LIMIT:
         return JSON(json.dumps(data), indent=2)
@@ -50,8 +53,9 @@ def _body(body: Body | None) -> RenderableType:
     return Text(text + note)
 
 
-def describe(row: TimelineRow, lines: LineStore | None,
-             number: int | None = None, dark: bool = True) -> RenderableType:
+def describe(
+    row: TimelineRow, lines: LineStore | None, number: int | None = None, dark: bool = True
+) -> RenderableType:
     """Everything known about the row's exchange, as one renderable; ``number``
     is the row's place in the timeline (from 0)."""
     ex: Exchange = row.shown
@@ -67,8 +71,10 @@ def describe(row: TimelineRow, lines: LineStore | None,
         head.append(f" {ex.response.reason}")
     parts.append(head)
     facts = Text(style="dim")
-    facts.append(f"request {ex.index + 1} · service {ex.service or 'unknown'} · "
-                 f"template {template_path(ex.path or '/')}")
+    facts.append(
+        f"request {ex.index + 1} · service {ex.service or 'unknown'} · "
+        f"template {template_path(ex.path or '/')}"
+    )
     if ex.time is not None:
         facts.append(f" · at {ex.time:.3f}s")
     facts.append(f" · lines {ex.first_line}-{ex.last_line}")
@@ -77,21 +83,41 @@ def describe(row: TimelineRow, lines: LineStore | None,
     parts.append(facts)
     if row.redirect is not None:
         hop = row.redirect
-        parts.append(Text(f"redirect: request {hop.index + 1} {hop.request.method} "
-                          f"{hop.request.url} "
-                          f"answered {status_text(hop)}, followed to the request above", "cyan"))
+        parts.append(
+            Text(
+                f"redirect: request {hop.index + 1} {hop.request.method} "
+                f"{hop.request.url} "
+                f"answered {status_text(hop)}, followed to the request above",
+                "cyan",
+            )
+        )
     if row.count > 1:
-        parts.append(Text(f"{row.count} identical requests folded into this row "
-                          f"(requests {row.first.index + 1} to {row.last.index + 1}); "
-                          "showing the last", "cyan"))
-    parts += [Text("\nRequest headers", "bold underline"), _headers(ex.request.headers),
-              Text("\nRequest body", "bold underline"), _body(ex.request.body)]
+        parts.append(
+            Text(
+                f"{row.count} identical requests folded into this row "
+                f"(requests {row.first.index + 1} to {row.last.index + 1}); "
+                "showing the last",
+                "cyan",
+            )
+        )
+    parts += [
+        Text("\nRequest headers", "bold underline"),
+        _headers(ex.request.headers),
+        Text("\nRequest body", "bold underline"),
+        _body(ex.request.body),
+    ]
     if ex.error is not None:
-        parts += [Text("\nNo answer", "bold underline red"),
-                  Text(f"  {ex.error.kind}: {ex.error.message}", "red")]
+        parts += [
+            Text("\nNo answer", "bold underline red"),
+            Text(f"  {ex.error.kind}: {ex.error.message}", "red"),
+        ]
     if ex.response is not None:
-        parts += [Text("\nResponse headers", "bold underline"), _headers(ex.response.headers),
-                  Text("\nResponse body", "bold underline"), _body(ex.response.body)]
+        parts += [
+            Text("\nResponse headers", "bold underline"),
+            _headers(ex.response.headers),
+            Text("\nResponse body", "bold underline"),
+            _body(ex.response.body),
+        ]
     elif ex.error is None:
         parts.append(Text("\nNo response logged (yet).", "dim"))
     if lines is not None:
@@ -113,8 +139,9 @@ class ExchangeDetail(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static(Text("No exchange selected.", "dim"), id="detail-body")
 
-    def show(self, row: TimelineRow | None, lines: LineStore | None,
-             number: int | None = None) -> None:
+    def show(
+        self, row: TimelineRow | None, lines: LineStore | None, number: int | None = None
+    ) -> None:
         body = self.query_one("#detail-body", Static)
         if row is None:
             body.update(Text("No exchange selected.", "dim"))

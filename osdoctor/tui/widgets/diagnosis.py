@@ -19,17 +19,26 @@ from osdoctor.render.common import headline_finding, scenario_runbook, summary_l
 from osdoctor.tui.palette import warn
 from osdoctor.tui.steps import step_command
 
-SEVERITY_STYLE = {"error": "bold white on red", "warning": "bold black on yellow",
-                  "info": "bold white on blue"}
-OUTCOME_STYLE = {"failure": "bold white on red", "cancelled": "bold white on red",
-                 "success": "bold black on green",
-                 "unknown": "bold black on yellow", "running": "bold black on cyan"}
+SEVERITY_STYLE = {
+    "error": "bold white on red",
+    "warning": "bold black on yellow",
+    "info": "bold white on blue",
+}
+OUTCOME_STYLE = {
+    "failure": "bold white on red",
+    "cancelled": "bold white on red",
+    "success": "bold black on green",
+    "unknown": "bold black on yellow",
+    "running": "bold black on cyan",
+}
 #: The headings of the other findings, by severity, in the order they come.
 GROUPS = {"error": "Also failing", "warning": "Warnings", "info": "Notes"}
 RUNNING_STEP = "x cancels the client (what it asked the cloud to do keeps running)"
 SUCCESS_STEP = "Nothing to do: the command did what it was asked."
-CANCELLED_STEP = ("Check the state of what the command asked for (show or list it) "
-                  "before running it again: the cloud may still be doing it.")
+CANCELLED_STEP = (
+    "Check the state of what the command asked for (show or list it) "
+    "before running it again: the cloud may still be doing it."
+)
 
 
 def is_running(report: Report, final: bool) -> bool:
@@ -100,8 +109,11 @@ def next_line(report: Report | None, final: bool) -> Text:
     return text
 
 
-PROBE_STYLE = {"confirmed": "bold red", "not-reproduced": "bold green",
-               "could-not-check": "bold yellow"}
+PROBE_STYLE = {
+    "confirmed": "bold red",
+    "not-reproduced": "bold green",
+    "could-not-check": "bold yellow",
+}
 
 
 def _badge(finding: Finding) -> Text:
@@ -112,8 +124,9 @@ def _badge(finding: Finding) -> Text:
     return head
 
 
-def _why(finding: Finding, probe: tuple[str, str, str] | None = None,
-         dark: bool = True) -> RenderableType:
+def _why(
+    finding: Finding, probe: tuple[str, str, str] | None = None, dark: bool = True
+) -> RenderableType:
     """Explanation, live check, evidence and references: what follows a title."""
     parts: list[RenderableType] = [Text(finding.explanation)]
     if probe is not None:
@@ -134,9 +147,12 @@ def _why(finding: Finding, probe: tuple[str, str, str] | None = None,
     return Group(*parts)
 
 
-def describe(report: Report | None, final: bool,
-             probes: dict[int, tuple[str, str, str]] | None = None,
-             dark: bool = True) -> RenderableType:
+def describe(
+    report: Report | None,
+    final: bool,
+    probes: dict[int, tuple[str, str, str]] | None = None,
+    dark: bool = True,
+) -> RenderableType:
     """What follows the pinned headline: why, then the scenario and branch."""
     if report is None:
         return Text("Waiting for the first lines…", "dim")
@@ -153,8 +169,7 @@ def describe(report: Report | None, final: bool,
         if match.branch is not None:
             scen.append(f"{match.branch}: {match.branch_title or ''}")
         else:
-            scen.append("none fits yet" if not final else "none of the documented branches",
-                        "dim")
+            scen.append("none fits yet" if not final else "none of the documented branches", "dim")
         if match.divergence and (final or match.branch is not None):
             # Mid-run, "no branch fits yet" is not a divergence: the run is not over.
             scen.append("\nDiverged  ", "bold red")
@@ -171,25 +186,39 @@ def describe(report: Report | None, final: bool,
 def _signature(report: Report | None, probes: dict[int, tuple[str, str, str]]) -> object:
     if report is None:
         return None
-    return [(f.id, f.severity, f.title, f.explanation, tuple(f.next_steps),
-             tuple(e.line for e in f.evidence), probes.get(i))
-            for i, f in enumerate(report.findings)]
+    return [
+        (
+            f.id,
+            f.severity,
+            f.title,
+            f.explanation,
+            tuple(f.next_steps),
+            tuple(e.line for e in f.evidence),
+            probes.get(i),
+        )
+        for i, f in enumerate(report.findings)
+    ]
 
 
 class FindingBox(Collapsible):
     """One finding below the headline: title, why, and its own next steps."""
 
-    def __init__(self, finding: Finding, probe: tuple[str, str, str] | None,
-                 collapsed: bool, dark: bool) -> None:
+    def __init__(
+        self, finding: Finding, probe: tuple[str, str, str] | None, collapsed: bool, dark: bool
+    ) -> None:
         self.finding = finding
-        children: list[Static | OptionList] = [Static(_why(finding, probe, dark),
-                                                      classes="why")]
+        children: list[Static | OptionList] = [Static(_why(finding, probe, dark), classes="why")]
         if finding.next_steps:
             children.append(Static(Text("Next steps", "bold"), classes="steps-title"))
-            children.append(OptionList(*[Option(s) for s in finding.next_steps],
-                                       classes="finding-steps"))
-        super().__init__(*children, title=escape(f"{finding.severity.upper()}  {finding.title}"),
-                         collapsed=collapsed, classes=f"finding -{finding.severity}")
+            children.append(
+                OptionList(*[Option(s) for s in finding.next_steps], classes="finding-steps")
+            )
+        super().__init__(
+            *children,
+            title=escape(f"{finding.severity.upper()}  {finding.title}"),
+            collapsed=collapsed,
+            classes=f"finding -{finding.severity}",
+        )
 
 
 class DiagnosisView(Vertical):
@@ -198,8 +227,9 @@ class DiagnosisView(Vertical):
     def compose(self) -> ComposeResult:
         with Vertical(id="headline"):
             yield Static(Text("Waiting for the first lines…", "dim"), id="headline-title")
-            yield Static(Text("Next steps  (c copies the highlighted command)", "bold"),
-                         id="steps-title")
+            yield Static(
+                Text("Next steps  (c copies the highlighted command)", "bold"), id="steps-title"
+            )
             yield OptionList(id="steps")
         with VerticalScroll(id="diagnosis-more"):
             yield Static(describe(None, False), id="diagnosis-body")
@@ -249,8 +279,13 @@ class DiagnosisView(Vertical):
         text.append(f"\n{first_step(report, final)}", "dim")
         return text
 
-    def _show_others(self, report: Report | None, first: Finding | None,
-                     probes: dict[int, tuple[str, str, str]], dark: bool) -> None:
+    def _show_others(
+        self,
+        report: Report | None,
+        first: Finding | None,
+        probes: dict[int, tuple[str, str, str]],
+        dark: bool,
+    ) -> None:
         others = self.query_one("#others", Vertical)
         for box in others.query(FindingBox):
             self._collapsed[box.finding.id] = box.collapsed
@@ -265,8 +300,12 @@ class DiagnosisView(Vertical):
             if finding.severity != group:
                 group = finding.severity
                 count = sum(1 for f in report.findings if f.severity == group and f is not first)
-                widgets.append(Static(Text(f"{GROUPS.get(group, group.title())} ({count})",
-                                           "bold underline"), classes="group-title"))
+                widgets.append(
+                    Static(
+                        Text(f"{GROUPS.get(group, group.title())} ({count})", "bold underline"),
+                        classes="group-title",
+                    )
+                )
             collapsed = self._collapsed.get(finding.id, finding.severity == "info")
             widgets.append(FindingBox(finding, probes.get(index), collapsed, dark))
         if widgets:
@@ -275,8 +314,11 @@ class DiagnosisView(Vertical):
     def selected_command(self) -> str | None:
         """The highlighted step of the focused list, else of the headline's."""
         focused = self.app.focused
-        steps = (focused if isinstance(focused, OptionList) and self in focused.ancestors
-                 else self.query_one("#steps", OptionList))
+        steps = (
+            focused
+            if isinstance(focused, OptionList) and self in focused.ancestors
+            else self.query_one("#steps", OptionList)
+        )
         index = steps.highlighted
         if index is None and steps.option_count:
             index = 0

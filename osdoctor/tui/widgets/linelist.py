@@ -120,8 +120,11 @@ class LineList(ScrollView, can_focus=True):
         if row == self.cursor:
             # One style for the whole row: a status coloured for a dark background
             # would be unreadable on the cursor's (red on orange).
-            cursor = readable(self.get_component_rich_style(
-                "linelist--cursor" if self.has_focus else "linelist--cursor-blurred"))
+            cursor = readable(
+                self.get_component_rich_style(
+                    "linelist--cursor" if self.has_focus else "linelist--cursor-blurred"
+                )
+            )
             text = Text(text.plain, no_wrap=True, end="")
             text.pad_right(max(0, width + scroll_x - text.cell_len))
             text.stylize(cursor)
@@ -143,8 +146,9 @@ class LineList(ScrollView, can_focus=True):
         previous, self.cursor = self.cursor, row
         self.refresh_line_of(previous)
         self.refresh_line_of(row)
-        self.scroll_to_region(Region(self.scroll_offset.x, row, 1, 1), animate=False,
-                              center=center, force=True)
+        self.scroll_to_region(
+            Region(self.scroll_offset.x, row, 1, 1), animate=False, center=center, force=True
+        )
         self.post_message(self.CursorMoved(self, row))
 
     def refresh_line_of(self, row: int) -> None:
@@ -176,4 +180,3 @@ class LineList(ScrollView, can_focus=True):
 
     def on_blur(self) -> None:
         self.refresh_line_of(self.cursor)
-

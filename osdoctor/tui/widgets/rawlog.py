@@ -20,8 +20,7 @@ class RawLog(LineList):
         self.search = ""
         self.live = False
 
-    def show(self, lines: LineStore, numbers: list[int] | None = None,
-             live: bool = False) -> None:
+    def show(self, lines: LineStore, numbers: list[int] | None = None, live: bool = False) -> None:
         self.lines, self.numbers, self.live = lines, numbers, live
         self.cursor = 0
         self.sync()
@@ -111,7 +110,10 @@ class RawLog(LineList):
         here = self.number_at(self.cursor)
         ordered = sorted(self.evidence)
         after = [n for n in ordered if (n < here if backwards else n > here)]
-        target = (after[-1] if backwards else after[0]) if after else (
-            ordered[-1] if backwards else ordered[0])
+        target = (
+            (after[-1] if backwards else after[0])
+            if after
+            else (ordered[-1] if backwards else ordered[0])
+        )
         self.goto_line(target)
         return True

@@ -23,6 +23,7 @@ class TimelineHead(Widget):
     def render(self) -> Text:
         return self.screen.query_one(Timeline).header()
 
+
 STATUS_STYLE = {
     "2xx": "green",
     "3xx": "cyan",
@@ -71,8 +72,17 @@ def fit_columns(width: int, rows: int, timed: bool, service: int) -> Columns:
     columns = Columns(max(2, len(str(rows))), service, timed, timed)
 
     def used(c: Columns) -> int:
-        return (c.number + 1 + _METHOD + 1 + _STATUS + 1 + (c.service + 1 if c.service else 0)
-                + (_TIME + 1 if c.time else 0) + (_TIME + 1 if c.gap else 0))
+        return (
+            c.number
+            + 1
+            + _METHOD
+            + 1
+            + _STATUS
+            + 1
+            + (c.service + 1 if c.service else 0)
+            + (_TIME + 1 if c.time else 0)
+            + (_TIME + 1 if c.gap else 0)
+        )
 
     dropped = {"gap": replace(columns, gap=False)}
     dropped["time"] = replace(dropped["gap"], time=False)
@@ -127,7 +137,7 @@ class Timeline(LineList):
         rows = self.builder.rows
         if not self.timed and rows and rows[0].first.time is not None:
             self.timed = True
-        for item in rows[max(0, self._seen - 1):]:
+        for item in rows[max(0, self._seen - 1) :]:
             for ex in (item.first, item.last):
                 self.service_width = max(self.service_width, len(ex.service or "?"))
         self._seen = len(rows)
@@ -153,8 +163,12 @@ class Timeline(LineList):
 
     @property
     def columns(self) -> Columns:
-        return fit_columns(self.scrollable_content_region.width or self.size.width,
-                           self.row_count, self.timed, self.service_width)
+        return fit_columns(
+            self.scrollable_content_region.width or self.size.width,
+            self.row_count,
+            self.timed,
+            self.service_width,
+        )
 
     def header(self) -> Text:
         """Column titles matching ``render_row`` at the pane's width."""
@@ -205,8 +219,7 @@ class Timeline(LineList):
             if c.time:
                 text.append(f"{_seconds(item.first.time):>{_TIME}} ", "dim")
             if c.gap:
-                text.append(f"{('+' + _seconds(gap)) if gap is not None else '':>{_TIME}} ",
-                            "dim")
+                text.append(f"{('+' + _seconds(gap)) if gap is not None else '':>{_TIME}} ", "dim")
         text.append(f"{ex.request.method:<{_METHOD}} ", "bold")
         if c.service:
             # Without colours, dark hues turn into a grey close to the background.
@@ -214,8 +227,10 @@ class Timeline(LineList):
         status = status_text(ex, short=True)
         if item.redirect is not None:
             status = f"{status_text(item.redirect, short=True)}→{status}"
-        text.append(f"{status:<{_STATUS}} ",
-                    "bold" if plain else status_style(ex, self.app.current_theme.dark))
+        text.append(
+            f"{status:<{_STATUS}} ",
+            "bold" if plain else status_style(ex, self.app.current_theme.dark),
+        )
         path = item.first.path or item.first.request.url
         if item.first.query:
             path += "?" + item.first.query
