@@ -210,7 +210,7 @@ def _kb_show(kb: KnowledgeBase, item_id: str) -> int:
         return Exit.SUCCESS
     if item_id in kb.rules:
         r = kb.rules[item_id]
-        print(f"{r.id} [{r.severity}]: {r.title}\n  file {r.path}")
+        print(f"{r.id} [{r.severity}]: {r.title}\n  file {r.path}\n  since {r.since or '?'}")
         if r.scenario:
             print(
                 f"  scenario {r.scenario}"
@@ -223,6 +223,10 @@ def _kb_show(kb: KnowledgeBase, item_id: str) -> int:
         for s_ in r.next_steps:
             print(f"  - {s_}")
         print("\nReferences: " + "; ".join(str(x) for x in r.references))
+        return Exit.SUCCESS
+    if item_id in kb.removed:
+        gone = kb.removed[item_id]
+        print(f"{gone.id}: removed{gone.replacement_note()}\n  file {gone.path}\n\n{gone.why}")
         return Exit.SUCCESS
     return _fail(f"no scenario or rule with id '{item_id}' (see: osdoctor kb list)")
 

@@ -15,7 +15,7 @@ from typing import Any
 from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.kb.placeholders import captures, template_problems
-from osdoctor.kb.schema import Issue
+from osdoctor.kb.schema import Issue, RemovedRule, Rule, completeness_issues
 from osdoctor.kb.yamlfile import YamlError, load_yaml
 from osdoctor.model import Report
 
@@ -146,6 +146,9 @@ def template_issues(kb: KnowledgeBase) -> list[Issue]:
 
 def lint(kb: KnowledgeBase, fixtures: Path | None) -> LintResult:
     result = LintResult(issues=list(kb.issues) + template_issues(kb))
+    everyone: list[Rule | RemovedRule] = [*kb.rules.values(), *kb.removed.values()]
+    for rule in everyone:
+        result.issues.extend(completeness_issues(rule))
     if fixtures is None or not fixtures.is_dir():
         return result
     result.coverage_checked = True
@@ -190,19 +193,39 @@ def lint(kb: KnowledgeBase, fixtures: Path | None) -> LintResult:
             if example is None:
                 result.issues.append(
                     Issue(
-                        rule.path, rule.line, f"rule {rule.id}: example fixture '{name}' not found"
+                        rule.path,
+                        rule.line,
+                        f"rule {rule.id}: example fixture '{name}' not found",
+                        field="examples.fires",
                     )
                 )
             elif rule.id not in {f.id for f in example.report.findings + example.report.outranked}:
                 result.issues.append(
                     Issue(
-                        rule.path, rule.line, f"rule {rule.id} should fire on {name} but does not"
+                        rule.path,
+                        rule.line,
+                        f"rule {rule.id} should fire on {name} but does not",
+                        field="examples.fires",
                     )
                 )
         for name in rule.silent:
             example = by_name.get(name)
-            if example is not None and rule.id in {f.id for f in example.report.findings}:
+            if example is None:
                 result.issues.append(
-                    Issue(rule.path, rule.line, f"rule {rule.id} should stay silent on {name}")
+                    Issue(
+                        rule.path,
+                        rule.line,
+                        f"rule {rule.id}: example fixture '{name}' not found",
+                        field="examples.silent",
+                    )
+                )
+            elif rule.id in {f.id for f in example.report.findings}:
+                result.issues.append(
+                    Issue(
+                        rule.path,
+                        rule.line,
+                        f"rule {rule.id} should stay silent on {name}",
+                        field="examples.silent",
+                    )
                 )
     return result

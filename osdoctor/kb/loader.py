@@ -14,7 +14,15 @@ from typing import Any
 
 from osdoctor.kb.cache import load_documents
 from osdoctor.kb.conditions import trusted_patterns
-from osdoctor.kb.schema import Issue, Rule, Scenario, build_rule, build_scenario
+from osdoctor.kb.schema import (
+    Issue,
+    RemovedRule,
+    Rule,
+    Scenario,
+    build_removed_rule,
+    build_rule,
+    build_scenario,
+)
 from osdoctor.kb.yamlfile import Node, YamlError
 
 
@@ -32,6 +40,8 @@ def builtin_dir() -> Path:
 class KnowledgeBase:
     scenarios: dict[str, Scenario] = field(default_factory=dict)
     rules: dict[str, Rule] = field(default_factory=dict)
+    removed: dict[str, RemovedRule] = field(default_factory=dict)
+    """Rules taken out of service (``status: removed``): their ids stay taken."""
     issues: list[Issue] = field(default_factory=list)
     sources: list[Path] = field(default_factory=list)
 
@@ -71,10 +81,10 @@ class KnowledgeBase:
         if kind == "scenario":
             self._add_scenario(build_scenario(body, path, self.issues), path, origin)
         elif kind == "rule":
-            self._add_rule(build_rule(body, path, self.issues), path, origin)
+            self._add_any_rule(body, path, origin)
         elif kind == "rules":
             for item in doc.get("rules", []) or []:
-                self._add_rule(build_rule(item, path, self.issues), path, origin)
+                self._add_any_rule(item, path, origin)
         else:
             self.issues.append(
                 Issue(str(path), doc.line, f"kind '{kind}' is not scenario, rule or rules")
@@ -92,20 +102,51 @@ class KnowledgeBase:
         scenario.origin = origin
         self.scenarios[scenario.id] = scenario
 
-    def _add_rule(self, rule: Rule | None, path: Path, origin: str) -> None:
-        if rule is None:
-            return
-        if rule.id in self.rules:
-            other = self.rules[rule.id].path
-            self.issues.append(
-                Issue(str(path), rule.line, f"rule id '{rule.id}' is already defined in {other}")
+    def _add_any_rule(self, node: Any, path: Path, origin: str) -> None:
+        if isinstance(node, Node) and node.get("status") == "removed":
+            self._add_removed(build_removed_rule(node, path, self.issues), path, origin)
+        else:
+            self._add_rule(build_rule(node, path, self.issues), path, origin)
+
+    def _id_taken(self, rid: str, path: Path, line: int) -> bool:
+        """Whether ``rid`` is already some rule's, live or removed (then said so)."""
+        if rid in self.rules:
+            message = f"rule id '{rid}' is already defined in {self.rules[rid].path}"
+        elif rid in self.removed:
+            message = (
+                f"rule id '{rid}' reuses the id of the rule removed in {self.removed[rid].path}; "
+                "an id is never reused: choose a new one"
             )
+        else:
+            return False
+        self.issues.append(Issue(str(path), line, message, field="id"))
+        return True
+
+    def _add_rule(self, rule: Rule | None, path: Path, origin: str) -> None:
+        if rule is None or self._id_taken(rule.id, path, rule.line):
             return
         rule.origin = origin
         self.rules[rule.id] = rule
 
+    def _add_removed(self, rule: RemovedRule | None, path: Path, origin: str) -> None:
+        if rule is None or self._id_taken(rule.id, path, rule.line):
+            return
+        rule.origin = origin
+        self.removed[rule.id] = rule
+
     def check_references(self) -> None:
         """Cross-document checks: scenarios and branches that rules name exist."""
+        for gone in self.removed.values():
+            if gone.replaced_by is not None and gone.replaced_by not in self.rules:
+                self.issues.append(
+                    Issue(
+                        gone.path,
+                        gone.line,
+                        f"rule {gone.id}: replaced_by names no rule in service "
+                        f"'{gone.replaced_by}'",
+                        field="replaced_by",
+                    )
+                )
         for rule in self.rules.values():
             if rule.scenario is not None:
                 scenario = self.scenarios.get(rule.scenario)
@@ -128,7 +169,17 @@ class KnowledgeBase:
                             )
                         )
             for other in rule.suppressed_by:
-                if other not in self.rules:
+                if other in self.removed:
+                    self.issues.append(
+                        Issue(
+                            rule.path,
+                            rule.line,
+                            f"rule {rule.id}: suppressed_by names the removed rule '{other}'"
+                            + self.removed[other].replacement_note(),
+                            field="suppressed_by",
+                        )
+                    )
+                elif other not in self.rules:
                     self.issues.append(
                         Issue(
                             rule.path,

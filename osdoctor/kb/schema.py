@@ -47,9 +47,12 @@ class Issue:
     line: int
     message: str
     severity: str = "error"
+    field: str = ""
+    """The key of the document the problem is in (``since``, ``when``), when it is one."""
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.severity}: {self.message}"
+        where = f"field '{self.field}': " if self.field else ""
+        return f"{self.path}:{self.line}: {self.severity}: {where}{self.message}"
 
 
 @dataclass(slots=True)
@@ -164,6 +167,26 @@ class Rule:
     target: str | None = None
     """The capture naming the one target the rule is about (``stack``): its request
     conditions see only that target's exchanges (``kb.targets``)."""
+    since: str = ""
+    """The osdoctor version that introduced the rule: with the id, it never changes."""
+
+
+@dataclass(slots=True)
+class RemovedRule:
+    """A rule taken out of service. It stays in the knowledge as ``status: removed``
+    so that its id is never given to another rule: a report, a runbook link or a
+    user's ``suppressed_by`` naming the id keeps meaning what it meant."""
+
+    id: str
+    why: str
+    replaced_by: str | None
+    since: str
+    path: str = ""
+    line: int = 0
+    origin: str = "built-in"
+
+    def replacement_note(self) -> str:
+        return f" (replaced by {self.replaced_by})" if self.replaced_by else " (not replaced)"
 
 
 class _Checker:
@@ -176,6 +199,11 @@ class _Checker:
         line = node.line if isinstance(node, Node) else 0
         self.issues.append(Issue(self.path, line, message))
         self.ok = False
+
+    def note(self, node: Node, key: str, message: str) -> None:
+        """A problem in one field that leaves the document usable: reported, and
+        the rule still loads (so one missing ``since`` does not silence a rule)."""
+        self.issues.append(Issue(self.path, node.line, message, field=key))
 
     def text(self, node: Node, key: str, required: bool = True) -> str:
         value = node.get(key)
@@ -478,7 +506,101 @@ _RULE_KEYS = (
     "priority",
     "defaults",
     "target",
+    "since",
+    "status",
+    "why_removed",
+    "replaced_by",
 )
+#: What ``since`` holds: an osdoctor version, as ``osdoctor --version`` prints it.
+_VERSION = re.compile(r"\d+\.\d+(?:\.\d+)?")
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+def _since(c: _Checker, node: Node) -> str:
+    """The rule's ``since``, "" when missing (``kb lint`` says so, see
+    ``completeness_issues``); reported when it is not a released version."""
+    from osdoctor import __version__
+
+    value = node.get("since")
+    if value is None:
+        return ""
+    if not isinstance(value, str) or not _VERSION.fullmatch(value):
+        c.note(
+            node, "since", f'{value!r} is not a version; write it quoted: since: "{__version__}"'
+        )
+        return str(value)  # reported here, once: not as missing too
+    if _version_key(value) > _version_key(__version__):
+        c.note(node, "since", f"{value} is later than this osdoctor ({__version__})")
+    return value
+
+
+def completeness_issues(rule: Rule | RemovedRule) -> list[Issue]:
+    """What a rule lacks for its history (``since``) and its proof (``examples``):
+    errors in the built-in knowledge, warnings in a user's own."""
+    from osdoctor import __version__
+
+    severity = "error" if rule.origin == "built-in" else "warning"
+    missing = []
+    if not rule.since:
+        missing.append(
+            (
+                "since",
+                f"rule {rule.id}: missing: the osdoctor version that introduced it, "
+                f'e.g. since: "{__version__}"',
+            )
+        )
+    if isinstance(rule, Rule):
+        for key, words in (("fires", "must fire on"), ("silent", "must stay silent on")):
+            if not getattr(rule, key):
+                missing.append(
+                    (
+                        f"examples.{key}",
+                        f"rule {rule.id}: missing: at least one fixture it {words}",
+                    )
+                )
+    return [Issue(rule.path, rule.line, message, severity, key) for key, message in missing]
+
+
+def build_removed_rule(node: Node, path: Path, issues: list[Issue]) -> RemovedRule | None:
+    """A ``status: removed`` rule: an id, why it went and what replaces it, and no
+    conditions (it can never fire)."""
+    c = _Checker(path, issues)
+    c.unknown_keys(node, _RULE_KEYS, "a rule")
+    rid = c.text(node, "id")
+    since = _since(c, node)
+    why = node.get("why_removed")
+    if not isinstance(why, str) or not why.strip():
+        c.note(node, "why_removed", "a removed rule says why it was removed")
+        why = ""
+    replaced = node.get("replaced_by")
+    if replaced is not None and not (isinstance(replaced, str) and _ID.fullmatch(replaced)):
+        c.note(node, "replaced_by", "the id of the rule that replaces this one, or null")
+        replaced = None
+    if "when" in node:
+        c.note(node, "when", f"rule {rid} is removed but still has conditions: delete 'when'")
+    if not rid:
+        return None
+    return RemovedRule(rid, why, replaced, since, str(path), node.line)
+
+
+def _examples(c: _Checker, node: Node) -> tuple[list[str], list[str]]:
+    """The fixtures a rule must fire on and stay silent on (see ``completeness_issues``
+    for a rule that names none)."""
+    examples = node.get("examples", {}) or {}
+    if not isinstance(examples, dict):
+        c.note(node, "examples", "write examples: {fires: [fixture, ...], silent: [fixture, ...]}")
+        return [], []
+    lists = []
+    for key in ("fires", "silent"):
+        value = examples.get(key) or []
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            c.note(node, f"examples.{key}", "must be a list of fixture names")
+            value = []
+        lists.append([str(v) for v in value])
+    return lists[0], lists[1]
 
 
 def build_rule(node: Any, path: Path, issues: list[Issue]) -> Rule | None:
@@ -487,6 +609,12 @@ def build_rule(node: Any, path: Path, issues: list[Issue]) -> Rule | None:
         c.error(node, "a rule is a mapping (id, title, severity, when, explanation, ...)")
         return None
     c.unknown_keys(node, _RULE_KEYS, "a rule")
+    status = node.get("status", "active")
+    if status not in ("active", "removed"):
+        c.note(node, "status", f"{status!r} is not active or removed")
+    for key in ("why_removed", "replaced_by"):
+        if key in node:
+            c.note(node, key, "only a rule with status: removed has it")
     rid = c.text(node, "id")
     if rid and not _ID.fullmatch(rid):
         c.error(node, f"id '{rid}' must look like 'area.short-name' (lower case, dots, dashes)")
@@ -501,9 +629,7 @@ def build_rule(node: Any, path: Path, issues: list[Issue]) -> Rule | None:
     for s in steps:
         c.template(node, s, "next_steps")
     branches = c.texts(node, "branches") + c.texts(node, "branch")
-    examples = node.get("examples", {}) or {}
-    fires = list(examples.get("fires", []) or []) if isinstance(examples, dict) else []
-    silent = list(examples.get("silent", []) or []) if isinstance(examples, dict) else []
+    fires, silent = _examples(c, node)
     rule = Rule(
         rid,
         c.text(node, "title"),
@@ -522,6 +648,7 @@ def build_rule(node: Any, path: Path, issues: list[Issue]) -> Rule | None:
         real_client=str(node.get("real_client", "")),
         path=str(path),
         line=node.line,
+        since=_since(c, node),
     )
     defaults = node.get("defaults", {}) or {}
     if not isinstance(defaults, dict) or not all(
