@@ -14,14 +14,14 @@ from osdoctor.kb.nearest import nearest
 from osdoctor.kb.placeholders import fill
 from osdoctor.kb.schema import Rule
 from osdoctor.kb.targets import target_exchanges
-from osdoctor.model import Evidence, Finding, Report, ScenarioMatch, Trace
+from osdoctor.model import Evidence, Finding, Outcome, Report, ScenarioMatch, Severity, Trace
 from osdoctor.parse.lines import read_blocks
 from osdoctor.parse.parser import Parser
 from osdoctor.parse.wraps import sniff
 from osdoctor.progress import CountingReader
 from osdoctor.runbook.pages import rule_page
 
-_SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+_SEVERITY_ORDER: dict[Severity, int] = {"error": 0, "warning": 1, "info": 2}
 _MAX_EVIDENCE = 12
 
 
@@ -31,7 +31,7 @@ def reflow(text: str) -> str:
     return "\n\n".join(p for p in paragraphs if p)
 
 
-def provisional_outcome(trace: Trace, facts: Facts | None = None) -> str:
+def provisional_outcome(trace: Trace, facts: Facts | None = None) -> Outcome:
     """What the log itself says about success, before any scenario is known: the
     exit code, else a traceback, an error line or a decisive failure in the facts."""
     if trace.exit_code is not None:
@@ -157,7 +157,7 @@ def apply_rules(
     # Priority orders the errors (the cause leads); other findings keep the log's order.
     shown.sort(
         key=lambda rf: (
-            _SEVERITY_ORDER.get(rf[1].severity, 9),
+            _SEVERITY_ORDER[rf[1].severity],
             -rf[0].priority if rf[1].severity == "error" else 0,
             rf[1].evidence[0].line if rf[1].evidence else 0,
             rf[1].id,

@@ -12,7 +12,51 @@ import json
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal, get_args
+
+# The closed sets of words the model uses. They are Literal types rather than
+# enums so that they stay plain strings (the JSON report writes them as they
+# are) while mypy refuses a value outside the set, where one is made and where
+# one is compared: ``kind == "eror"`` is a type error, not a silent miss.
+
+Severity = Literal["error", "warning", "info"]
+"""How much a finding matters; also the order findings are grouped in."""
+SEVERITIES: tuple[Severity, ...] = get_args(Severity)
+
+Outcome = Literal["success", "failure", "unknown"]
+"""How the run ended: ``unknown`` when the log ends before the command did."""
+OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
+
+MessageKind = Literal[
+    "error",
+    "warning",
+    "output",
+    "debug",
+    "clean_up",
+    "end",
+    "text",
+    "command",
+    "server",
+    "elision",
+    "note",
+    "cancelled",
+]
+"""What a printed line is (see ``Message.kind``)."""
+MESSAGE_KINDS: tuple[MessageKind, ...] = get_args(MessageKind)
+
+TransportKind = Literal[
+    "connection-refused",
+    "timeout",
+    "dns",
+    "tls",
+    "proxy",
+    "connection-reset",
+    "no-answer",
+    "discovery",
+    "connection",
+]
+"""Why a request got no HTTP answer (see ``TransportError.kind``)."""
+TRANSPORT_KINDS: tuple[TransportKind, ...] = get_args(TransportKind)
 
 #: Body text kept per exchange, at most (characters). Larger bodies keep their
 #: head and are marked truncated; the input position allows a re-read.
@@ -158,7 +202,7 @@ class Response:
 class TransportError:
     """A request that got no HTTP response: refused, timed out, TLS, DNS."""
 
-    kind: str
+    kind: TransportKind
     """"connection-refused", "timeout", "dns", "tls", "proxy" (a proxy refused the
     tunnel or the connection), "connection-reset", "no-answer" (the log ends while
     the request waits: the client hung), "discovery" (keystoneauth gave up on
@@ -235,13 +279,15 @@ class Message:
     """A line the client printed that is not part of an HTTP exchange."""
 
     line: int
-    kind: str
+    kind: MessageKind
     """"error" (``ERROR: ...``), "warning", "output" (stdout: tables, per-item
     lines), "debug" (other debug lines), "clean_up", "end", "text" (other
     printed lines), "command" (a shell prompt or ``+`` xtrace line: the text is
     the command typed), "server" (a service's own log line pasted beside the
     client's output: not the client's words), "elision" (a gap the poster left:
-    ``...``, ``[... collector: ...]``, ``--- (...) ---``)."""
+    ``...``, ``[... collector: ...]``, ``--- (...) ---``), "note" (osdoctor's own
+    note in a session, e.g. that it added ``--debug``), "cancelled" (the user
+    cancelled the run)."""
     text: str
     repeats: int = 1
     """Identical consecutive lines are folded into one message."""
@@ -342,8 +388,7 @@ class Evidence:
 @dataclass(slots=True)
 class Finding:
     id: str
-    severity: str
-    """"error", "warning" or "info"."""
+    severity: Severity
     title: str
     explanation: str
     next_steps: list[str] = field(default_factory=list)
@@ -426,8 +471,7 @@ class ScenarioMatch:
 @dataclass(slots=True)
 class Report:
     trace: Trace
-    outcome: str
-    """"success", "failure" or "unknown"."""
+    outcome: Outcome
     scenario: ScenarioMatch | None = None
     findings: list[Finding] = field(default_factory=list)
     candidates: list[Candidate] = field(default_factory=list)

@@ -7,6 +7,29 @@ from exchanges and printed lines, so every front end names the same failure.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal, get_args
+
+TransportClass = Literal[
+    "refused",
+    "timeout",
+    "dns",
+    "tls-verify",
+    "tls-version",
+    "tls",
+    "proxy",
+    "reset",
+    "unreachable",
+    "hung",
+    "connection",
+]
+"""Why a request got no answer, as rules name it (``failure: {transport: ...}``);
+finer than the parser's ``model.TransportKind`` (a TLS failure says which)."""
+TRANSPORT_CLASSES: tuple[TransportClass, ...] = get_args(TransportClass)
+
+FailureKind = Literal["http", "transport", "client", "async"]
+"""What the decisive failure is: an HTTP answer, no answer, only the client's
+words, or a resource in ERROR after the command returned."""
+FAILURE_KINDS: tuple[FailureKind, ...] = get_args(FailureKind)
 
 
 @dataclass(slots=True)
@@ -27,9 +50,10 @@ class Fault:
 class Transport:
     """A request that got no HTTP answer, classified."""
 
-    kind: str
+    kind: TransportClass
     """"refused", "timeout", "dns", "tls-verify", "tls-version", "tls", "proxy",
-    "reset", "hung" (the log ends inside the request), "connection" (other)."""
+    "reset", "unreachable" (no route), "hung" (the log ends inside the request),
+    "connection" (other)."""
     host: str
     port: str
     url: str
@@ -74,7 +98,7 @@ class AsyncFailure:
 class Failure:
     """The decisive failure of a run: the last answer it did not recover from."""
 
-    kind: str
+    kind: FailureKind
     """"http", "transport", "client" (only the client's words), "async"."""
     line: int
     status: int | None = None

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 
-from osdoctor.facts.model import Facts, Failure
+from osdoctor.facts.model import Facts, Failure, TransportClass
 
 _SHORT = 140
 
-_REASONS = {
+_REASONS: dict[TransportClass, str] = {
     "refused": "connection refused: nothing listens on {where}",
     "timeout": "the connection to {where} timed out",
     "dns": "the host name {host} does not resolve",
@@ -26,7 +26,7 @@ _REASONS = {
     "hung": "no answer before the log ends",
     "connection": "the connection failed",
 }
-_TRANSPORT = {
+_TRANSPORT: dict[TransportClass, str] = {
     "refused": "nothing accepted the connection to {where} (connection refused)",
     "timeout": "the connection to {where} timed out: no answer, not even a refusal",
     "dns": "the host name {host} does not resolve",

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 
-from osdoctor.facts.model import Transport
+from osdoctor.facts.model import Transport, TransportClass
 
 # Most specific first: a ProxyError wraps the tunnel's own failure, a
 # DiscoveryFailure wraps the SSL or connection error that caused it.
-_KINDS: list[tuple[str, re.Pattern[str]]] = [
+_KINDS: list[tuple[TransportClass, re.Pattern[str]]] = [
     ("proxy", re.compile(r"ProxyError|Tunnel connection failed|Cannot connect to proxy", re.I)),
     (
         "tls-version",
@@ -88,7 +88,7 @@ _DETAIL = re.compile(
 )
 
 
-def kind_of(message: str) -> str:
+def kind_of(message: str) -> TransportClass:
     for kind, rx in _KINDS:
         if rx.search(message):
             return kind

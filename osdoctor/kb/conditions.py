@@ -16,12 +16,21 @@ import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args
 
 from osdoctor.facts import Facts, facts_of
+from osdoctor.facts.model import FAILURE_KINDS, TRANSPORT_CLASSES
 from osdoctor.facts.names import version_tuple
 from osdoctor.facts.placeholders import values as fact_values
-from osdoctor.model import Evidence, Exchange, Trace
+from osdoctor.model import (
+    MESSAGE_KINDS,
+    OUTCOMES,
+    Evidence,
+    Exchange,
+    Outcome,
+    Trace,
+    TransportKind,
+)
 from osdoctor.parse.http_text import split_url
 
 CONDITION_KEYS = (
@@ -60,20 +69,6 @@ FAILURE_KEYS = (
     "resource",
     "words",
 )
-FAILURE_KINDS = ("http", "transport", "client", "async")
-TRANSPORT_KINDS = (
-    "refused",
-    "timeout",
-    "dns",
-    "tls-verify",
-    "tls-version",
-    "tls",
-    "proxy",
-    "reset",
-    "unreachable",
-    "hung",
-    "connection",
-)
 EXCEPTION_KEYS = ("type", "message", "frame", "package")
 PATTERN_KEYS = (
     "service",
@@ -96,6 +91,8 @@ PATTERN_KEYS = (
 _PARAM = re.compile(r"\{(\w+)(\*?)\}")
 _validate = True
 
+#: What a request pattern's ``error`` may name: the parser's kinds, or any.
+_ERROR_KINDS = ("any", *get_args(TransportKind))
 #: Transport error kinds the parser tells apart within "connection".
 _CONNECTION_KINDS = frozenset({"proxy", "connection-reset"})
 
@@ -154,7 +151,7 @@ class ConditionError(ValueError):
 @dataclass(slots=True)
 class Context:
     trace: Trace
-    outcome: str
+    outcome: Outcome
     _texts: list[tuple[int, str]] | None = None
     _facts: Facts | None = None
     _values: dict[str, str] | None = None
@@ -329,7 +326,7 @@ class RequestPattern:
             if kind in ("any", True):
                 tests.append(lambda ex: ex.error is not None)
             else:
-                kinds = set(kind) if isinstance(kind, list) else {kind}
+                kinds = _choices(kind, _ERROR_KINDS, "error")
                 if "connection" in kinds:
                     # The parser's finer kinds of what it once called "connection".
                     kinds |= _CONNECTION_KINDS
@@ -619,6 +616,8 @@ class Condition:
         kind = None
         if isinstance(spec, dict):
             kind = spec.get("kind")
+            if kind is not None:
+                _choices(kind, MESSAGE_KINDS, "message kind")
             spec = spec.get("text", "")
         rx = _regex(spec, "message")
 
@@ -699,7 +698,7 @@ class Condition:
         return ev
 
     def _c_outcome(self, spec: Any) -> Evaluator:
-        wanted = set(spec) if isinstance(spec, list) else {spec}
+        wanted = _choices(spec, OUTCOMES, "outcome")
         return lambda ctx: Match() if ctx.outcome in wanted else None
 
     def _c_command(self, spec: Any) -> Evaluator:
@@ -734,7 +733,7 @@ class Condition:
                 f"{', '.join(FAILURE_KEYS)}"
             )
         kinds = _choices(spec.get("kind"), FAILURE_KINDS, "failure kind")
-        transports = _choices(spec.get("transport"), TRANSPORT_KINDS, "transport")
+        transports = _choices(spec.get("transport"), TRANSPORT_CLASSES, "transport")
         status = _status_value_test(spec["status"]) if "status" in spec else None
         services = _choices(spec.get("service"), None, "service")
         methods = {m.upper() for m in _choices(spec.get("method"), None, "method") or ()}

@@ -10,7 +10,7 @@ import re
 import string
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from osdoctor.kb.conditions import (
     Condition,
@@ -21,6 +21,7 @@ from osdoctor.kb.conditions import (
     compile_regex,
 )
 from osdoctor.kb.yamlfile import Node
+from osdoctor.model import OUTCOMES, SEVERITIES, Outcome, Severity
 from osdoctor.parse.commands import CLIENTS as PARSED_CLIENTS
 from osdoctor.probe.names import ProbeRef, parse_probe_ref
 
@@ -29,12 +30,19 @@ SEEDS = {
     "001_d3f831974f3dc6b9.txt": ("python-openstackclient", 5),
     "004_5da9864bde361b9a.txt": ("python-ironicclient", 5),
 }
-SEVERITIES = ("error", "warning", "info")
 #: Client names a scenario or a ``client:`` condition may name: the parser's
 #: (``parse.commands.CLIENTS``), the four the lab runs first.
 CLIENTS = tuple(
     dict.fromkeys(("openstackclient", "heatclient", "ironicclient", "swiftclient", *PARSED_CLIENTS))
 )
+_Word = TypeVar("_Word", bound=str)
+
+
+def one_of(value: Any, allowed: tuple[_Word, ...]) -> _Word | None:
+    """``value`` as one of the ``allowed`` words (typed so), None when it is none."""
+    return next((word for word in allowed if value == word), None)
+
+
 _ID = re.compile(r"[a-z][a-z0-9]*(?:[.\-][a-z0-9]+)*")
 _BRANCH_ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 
@@ -104,7 +112,7 @@ class Participant:
 class Branch:
     id: str
     title: str
-    outcome: str
+    outcome: Outcome
     when: list[Condition]
     any_command: bool = False
     divergence: str | None = None
@@ -140,7 +148,7 @@ class Scenario:
 class Rule:
     id: str
     title: str
-    severity: str
+    severity: Severity
     explanation: str
     next_steps: list[str]
     references: list[Reference]
@@ -445,8 +453,8 @@ def build_scenario(node: Any, path: Path, issues: list[Issue]) -> Scenario | Non
         if bid in seen:
             c.error(b, f"branch id '{bid}' is used twice in this scenario")
         seen.add(bid)
-        outcome = b.get("outcome", "failure")
-        if outcome not in ("success", "failure", "unknown"):
+        outcome = one_of(b.get("outcome", "failure"), OUTCOMES)
+        if outcome is None:
             c.error(b, "outcome is success, failure or unknown")
         divergence = b.get("divergence")
         if divergence is not None:
@@ -455,7 +463,7 @@ def build_scenario(node: Any, path: Path, issues: list[Issue]) -> Scenario | Non
             Branch(
                 bid,
                 c.text(b, "title"),
-                str(outcome),
+                outcome or "failure",
                 c.conditions(b, "when", f"branch {bid}"),
                 bool(b.get("any_command", False)),
                 divergence,
@@ -618,8 +626,8 @@ def build_rule(node: Any, path: Path, issues: list[Issue]) -> Rule | None:
     rid = c.text(node, "id")
     if rid and not _ID.fullmatch(rid):
         c.error(node, f"id '{rid}' must look like 'area.short-name' (lower case, dots, dashes)")
-    severity = node.get("severity")
-    if severity not in SEVERITIES:
+    severity = one_of(node.get("severity"), SEVERITIES)
+    if severity is None:
         c.error(node, f"severity must be one of {', '.join(SEVERITIES)}")
     explanation = c.text(node, "explanation")
     c.template(node, explanation, "explanation")
@@ -633,7 +641,7 @@ def build_rule(node: Any, path: Path, issues: list[Issue]) -> Rule | None:
     rule = Rule(
         rid,
         c.text(node, "title"),
-        str(severity),
+        severity or "error",
         explanation,
         steps,
         _references(c, node),

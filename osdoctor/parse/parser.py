@@ -24,11 +24,13 @@ from osdoctor.model import (
     Fold,
     Frame,
     Message,
+    MessageKind,
     Request,
     Response,
     Trace,
     Traceback,
     TransportError,
+    TransportKind,
 )
 from osdoctor.parse import commands, escaped, legacy, wraps
 from osdoctor.parse.commands import AGENTS, client_of
@@ -943,10 +945,10 @@ class Parser:
                 t.exit_line = number
             except (ValueError, IndexError):
                 pass
-        elif key in ("note", "cancelled"):
-            t.messages.append(Message(number, key, value, last_line=number))
+        elif key in _SESSION_MESSAGES:
+            t.messages.append(Message(number, _SESSION_MESSAGES[key], value, last_line=number))
 
-    def _message(self, number: int, kind: str, text: str) -> None:
+    def _message(self, number: int, kind: MessageKind, text: str) -> None:
         messages = self.trace.messages
         if messages:
             last = messages[-1]
@@ -1582,7 +1584,7 @@ class Parser:
         self,
         number: int,
         url: str,
-        kind: str,
+        kind: TransportKind,
         text: str,
         detail: str | None = None,
         message: bool = True,
@@ -1778,7 +1780,11 @@ def _describe(ex: Exchange) -> str:
     return f"{ex.request.method} {ex.path or ex.request.url} {status}"
 
 
-def _classify(text: str) -> str:
+#: Session header lines that are messages: osdoctor's notes, the user's cancel.
+_SESSION_MESSAGES: dict[str, MessageKind] = {"note": "note", "cancelled": "cancelled"}
+
+
+def _classify(text: str) -> MessageKind:
     if text.startswith(
         ("ERROR: ", "ERROR ", "Error: ", "error: ", "4xx Client error: ", "5xx Server error: ")
     ):

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import re
 
+from osdoctor.model import TransportKind
+
 _PROXY_ANSWER = re.compile(r"Tunnel connection failed: (\d{3}[^'\")]*)")
 
 
-def transport_failure(message: str) -> tuple[str, str | None]:
+def transport_failure(message: str) -> tuple[TransportKind, str | None]:
     """(kind, detail) of a failure message; see ``model.TransportError``."""
     low = message.lower()
     if "proxyerror" in low or "tunnel connection failed" in low or "cannot connect to proxy" in low:

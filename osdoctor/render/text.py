@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import textwrap
 
-from osdoctor.model import Report
+from osdoctor.model import Report, Severity
 from osdoctor.render.common import (
     NOTHING_NEAR,
     WHY_NOT,
@@ -21,6 +21,7 @@ from osdoctor.render.common import (
     user_references,
 )
 
+_SEVERITY_CODE: dict[Severity, str] = {"error": "1;31", "warning": "1;33", "info": "1;36"}
 _MAX_ROWS = 40
 _WIDTH = 88
 
@@ -38,8 +39,8 @@ class Style:
     def dim(self, text: str) -> str:
         return self._c("2", text)
 
-    def severity(self, sev: str) -> str:
-        code = {"error": "1;31", "warning": "1;33", "info": "1;36"}.get(sev, "1")
+    def severity(self, sev: Severity) -> str:
+        code = _SEVERITY_CODE[sev]
         return self._c(code, sev.upper())
 
     def status(self, text: str) -> str:

@@ -8,6 +8,7 @@ terminal report.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import assert_never
 
 from rich.text import Text
 
@@ -15,14 +16,25 @@ from osdoctor.kb.matcher import step_label
 from osdoctor.kb.schema import DiagramItem, Participant, Scenario
 from osdoctor.model import ScenarioMatch, StepResult, StepState
 
-#: The mark and style of each state: every state has one (a missing entry
-#: would leave a step of the run's path unmarked).
-MARK: dict[StepState, tuple[str, str]] = {
-    StepState.OBSERVED: ("✓ seen", "green"),
-    StepState.DIVERGED: ("✗ diverged", "bold red"),
-    StepState.SKIPPED: ("· skipped", "yellow"),
-    StepState.UNCHECKED: ("○ not logged", "dim"),
-}
+
+def _mark(state: StepState) -> tuple[str, str]:
+    """The mark and style of a state. A ``match`` that mypy proves exhaustive: a
+    new state without a mark is a type error, not a step drawn unmarked."""
+    match state:
+        case StepState.OBSERVED:
+            return "✓ seen", "green"
+        case StepState.DIVERGED:
+            return "✗ diverged", "bold red"
+        case StepState.SKIPPED:
+            return "· skipped", "yellow"
+        case StepState.UNCHECKED:
+            return "○ not logged", "dim"
+        case _:
+            assert_never(state)
+
+
+#: The mark and style of each state.
+MARK: dict[StepState, tuple[str, str]] = {state: _mark(state) for state in StepState}
 #: What the pane's legend says of each mark.
 LEGEND = (
     "✓ observed in the log   ✗ where the run left the documented path   "

@@ -14,12 +14,12 @@ from textual.markup import escape
 from textual.widgets import Collapsible, OptionList, Static
 from textual.widgets.option_list import Option
 
-from osdoctor.model import Finding, Report
+from osdoctor.model import Finding, Report, Severity
 from osdoctor.render.common import headline_finding, scenario_runbook, summary_line
 from osdoctor.tui.palette import warn
 from osdoctor.tui.steps import step_command
 
-SEVERITY_STYLE = {
+SEVERITY_STYLE: dict[Severity, str] = {
     "error": "bold white on red",
     "warning": "bold black on yellow",
     "info": "bold white on blue",
@@ -32,7 +32,7 @@ OUTCOME_STYLE = {
     "running": "bold black on cyan",
 }
 #: The headings of the other findings, by severity, in the order they come.
-GROUPS = {"error": "Also failing", "warning": "Warnings", "info": "Notes"}
+GROUPS: dict[Severity, str] = {"error": "Also failing", "warning": "Warnings", "info": "Notes"}
 RUNNING_STEP = "x cancels the client (what it asked the cloud to do keeps running)"
 SUCCESS_STEP = "Nothing to do: the command did what it was asked."
 CANCELLED_STEP = (
@@ -118,7 +118,7 @@ PROBE_STYLE = {
 
 def _badge(finding: Finding) -> Text:
     head = Text()
-    head.append(f" {finding.severity.upper()} ", SEVERITY_STYLE.get(finding.severity, "bold"))
+    head.append(f" {finding.severity.upper()} ", SEVERITY_STYLE[finding.severity])
     head.append(f" {finding.title}", "bold")
     head.append(f"  [{finding.id}]", "dim")
     return head

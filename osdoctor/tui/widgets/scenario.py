@@ -11,7 +11,7 @@ from textual.widgets import Static
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.model import Report
 from osdoctor.render.common import scenario_runbook
-from osdoctor.tui.diagram import LEGEND, draw
+from osdoctor.tui.diagram import LEGEND, MARK, draw
 
 
 def describe(report: Report | None, kb: KnowledgeBase | None) -> RenderableType:
@@ -32,7 +32,9 @@ def describe(report: Report | None, kb: KnowledgeBase | None) -> RenderableType:
     if scenario is None:
         steps = Text()
         for step in match.steps:
-            steps.append(f"  {step.state.value:<10} {step.label}\n")
+            word, style = MARK[step.state]
+            steps.append(f"  {word:<12}", style)
+            steps.append(f" {step.label}\n")
         return Group(head, steps)
     legend = Text("\n" + LEGEND, "dim")
     return Group(head, draw(scenario, match), legend)
