@@ -10,10 +10,11 @@ import pytest
 
 from osdoctor.lab import fakes
 from osdoctor.lab.stub import Stub
-from osdoctor.model import Exchange, Request, Response, Trace
+from osdoctor.model import Trace
 from osdoctor.probe.checks import Outcome, ProbeContext, plan_probe, run_probe
 from osdoctor.probe.cloudconfig import CloudAuth, load_cloud_auth
 from osdoctor.probe.scope import Scope
+from tests.helpers.exchanges import make_exchange, make_trace
 
 
 def stub_env(stub: Stub, password: str = fakes.PASSWORD) -> dict[str, str]:
@@ -42,32 +43,24 @@ def trace_of(
 ) -> Trace:
     """A parsed log of a run against ``stub``: (method, path under base, status, service,
     service path) per exchange; ``headers`` gives logged response headers by index."""
-    trace = Trace(source="test", catalog={s: [stub.url(s)] for s in stub.cloud.prefixes})
-    trace.exchanges.append(
-        Exchange(
-            0,
-            Request("GET", stub.values["auth_url"], 1),
-            Response(200, 2),
-            service="identity",
-            path="/v3",
-        )
-    )
-    for number, (method, path, status, service, spath) in enumerate(exchanges, start=1):
-        response = (
-            None
-            if status is None
-            else Response(status, 10 * number + 1, raw_headers=(headers or {}).get(number, ""))
-        )
-        trace.exchanges.append(
-            Exchange(
+    auth = make_exchange(0, "/v3", url=stub.values["auth_url"], service="identity", line=1)
+    return make_trace(
+        auth,
+        *(
+            make_exchange(
                 number,
-                Request(method, stub.base_url + path, 10 * number),
-                response,
+                spath,
+                status,
+                method,
+                url=stub.base_url + path,
                 service=service,
-                path=spath,
+                line=10 * number,
+                headers=(headers or {}).get(number, ""),
             )
-        )
-    return trace
+            for number, (method, path, status, service, spath) in enumerate(exchanges, start=1)
+        ),
+        catalog={s: [stub.url(s)] for s in stub.cloud.prefixes},
+    )
 
 
 def probe(

@@ -20,10 +20,10 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from osdoctor.model import Exchange, Request, Trace, TransportError
 from osdoctor.probe.checks import CONFIRMED, NOT_REPRODUCED, ProbeContext, plan_probe, run_probe
 from osdoctor.probe.cloudconfig import load_cloud_auth
 from osdoctor.probe.scope import Scope
+from tests.helpers.exchanges import make_exchange, make_trace
 
 NOW = datetime.datetime.now(datetime.UTC)
 
@@ -110,15 +110,17 @@ def tls_listener(cert: Path, key: Path) -> Iterator[int]:
 
 def tls_probe(port: int, cacert: Path | None) -> str:
     url = f"https://127.0.0.1:{port}/identity/v3"
-    trace = Trace(
-        exchanges=[
-            Exchange(
-                0,
-                Request("GET", url, 1),
-                error=TransportError("tls", "CERTIFICATE_VERIFY_FAILED", 2),
-                service="identity",
-            )
-        ]
+    trace = make_trace(
+        make_exchange(
+            0,
+            "",
+            None,
+            url=url,
+            service="identity",
+            line=1,
+            error="tls",
+            error_text="CERTIFICATE_VERIFY_FAILED",
+        )
     )
     env = {"OS_AUTH_URL": url, "OS_USERNAME": "demo", "OS_PASSWORD": "FAKE-x"}
     if cacert is not None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from osdoctor.model import Exchange, Request, Response, TransportError
+from osdoctor.model import Exchange, Response, TransportKind
 from osdoctor.render.rows import RowBuilder, status_text, template_path
 from osdoctor.tui.steps import step_command
+from tests.helpers.exchanges import make_exchange
 
 
 def make(
@@ -13,20 +14,17 @@ def make(
     status: int | None = 200,
     method: str = "GET",
     redirected_from: int | None = None,
-    error: str | None = None,
+    error: TransportKind | None = None,
 ) -> Exchange:
-    ex = Exchange(
+    return make_exchange(
         index,
-        Request(method, f"http://h{path}", line=index * 10 + 1),
+        path,
+        status,
+        method,
         service="orchestration",
-        path=path,
         redirected_from=redirected_from,
+        error=error,
     )
-    if status is not None:
-        ex.response = Response(status, line=index * 10 + 2)
-    if error is not None:
-        ex.error = TransportError(error, "no answer", index * 10 + 2)
-    return ex
 
 
 def rows_of(exchanges: list[Exchange]) -> list[tuple[int, int, int, bool]]:
