@@ -58,6 +58,16 @@ TransportKind = Literal[
 """Why a request got no HTTP answer (see ``TransportError.kind``)."""
 TRANSPORT_KINDS: tuple[TransportKind, ...] = get_args(TransportKind)
 
+LoggedAs = Literal["curl", "auth", "urllib3", "redirect", "error", "httplib", "gophercloud"]
+"""Which line of the log shows a request (see ``Request.logged_as``)."""
+LOGGED_AS: tuple[LoggedAs, ...] = get_args(LoggedAs)
+
+TraceFormat = Literal["debug", "log-file", "session", "unknown"]
+"""What kind of log a trace was read from (see ``Trace.format``)."""
+
+Origin = Literal["client", "server"]
+"""Whose traceback it is: the client's, or a service's pasted beside it."""
+
 #: Body text kept per exchange, at most (characters). Larger bodies keep their
 #: head and are marked truncated; the input position allows a re-read.
 BODY_KEEP = 256 * 1024
@@ -160,10 +170,12 @@ class Request:
     """Headers as logged, parsed on demand (see ``headers``): a poll-heavy log holds
     many exchanges, and a dict per exchange would dominate memory."""
     body: Body | None = None
-    logged_as: str = "curl"
+    logged_as: LoggedAs = "curl"
     """"curl" for a REQ line, "auth" for keystoneauth's unlogged token request,
     "urllib3" when only the connection pool's line shows it, "redirect" for a hop
-    keystoneauth followed without logging a new request line."""
+    keystoneauth followed without logging a new request line, "error" when only
+    the transport error names it, "httplib" for http.client's ``send:`` line,
+    "gophercloud" for a Go client's (terraform's) request line."""
 
     @property
     def headers(self) -> dict[str, str]:
@@ -311,7 +323,7 @@ class Traceback:
     exc_type: str
     message: str
     frames: list[Frame] = field(default_factory=list)
-    origin: str = "client"
+    origin: Origin = "client"
     """"client", or "server" when it is a service's traceback pasted beside the
     client's output (behind a service's log prefix, or in service code only)."""
 
@@ -368,7 +380,7 @@ class Trace:
     exit_code: int | None = None
     exit_line: int | None = None
     line_count: int = 0
-    format: str = "unknown"
+    format: TraceFormat = "unknown"
     """"debug", "log-file", "session" or "unknown"."""
     problems: list[str] = field(default_factory=list)
     """What could not be read, in plain words ("line 40 is cut after 1 MiB")."""

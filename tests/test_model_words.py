@@ -22,13 +22,14 @@ from osdoctor.render import text
 ROOT = Path(__file__).resolve().parent.parent
 
 MISTAKES = """\
-from osdoctor.model import Finding, Message, Report, TransportError
+from osdoctor.model import Finding, Message, Report, Request, TransportError
 from osdoctor.facts.model import Failure
 
 
 def mistakes(m: Message, r: Report, f: Finding, x: Failure) -> list[bool]:
     Message(1, "unchecked", "a kind the model does not know")
     TransportError("refused", "the facts' word, not the parser's", 3)
+    Request("GET", "http://h/", 4, logged_as="REQ")
     return [m.kind == "eror", r.outcome == "failed", f.severity == "fatal", x.kind == "HTTP"]
 """
 
@@ -45,9 +46,10 @@ def test_mypy_refuses_a_value_outside_each_set(tmp_path: Path) -> None:
         check=False,
     )
     said = done.stdout
-    for wrong in ("'unchecked'", "'refused'", "'eror'", "'failed'", "'fatal'", "'HTTP'"):
-        assert f'"Literal[{wrong}]"' in said, said
-    assert "Found 6 errors" in said, said
+    wrong = ("'unchecked'", "'refused'", "'REQ'", "'eror'", "'failed'", "'fatal'", "'HTTP'")
+    for word in wrong:
+        assert f'"Literal[{word}]"' in said, said
+    assert f"Found {len(wrong)} errors" in said, said
 
 
 def test_every_transport_class_has_its_words() -> None:
@@ -82,6 +84,7 @@ references: [{{seed: 001_d3f831974f3dc6b9.txt, section: 3}}]
         ),
         ("request: {error: refused}", "error 'refused': use one of any, connection-refused"),
         ("failure: {kind: HTTP}", "failure kind 'HTTP': use one of http, transport"),
+        ("request: {logged_as: REQ}", "logged_as 'REQ': use one of curl, auth, urllib3"),
     ],
 )
 def test_the_knowledge_may_name_only_known_words(tmp_path: Path, cond: str, words: str) -> None:

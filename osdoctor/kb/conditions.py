@@ -23,6 +23,7 @@ from osdoctor.facts.model import FAILURE_KINDS, TRANSPORT_CLASSES
 from osdoctor.facts.names import version_tuple
 from osdoctor.facts.placeholders import values as fact_values
 from osdoctor.model import (
+    LOGGED_AS,
     MESSAGE_KINDS,
     OUTCOMES,
     Evidence,
@@ -317,8 +318,8 @@ class RequestPattern:
             mset = {str(m).upper() for m in methods}
             tests.append(lambda ex: ex.request.method in mset)
         if "logged_as" in spec:
-            logged = spec["logged_as"]
-            tests.append(lambda ex: ex.request.logged_as == logged)
+            logged = _choices(spec["logged_as"], LOGGED_AS, "logged_as")
+            tests.append(lambda ex: ex.request.logged_as in logged)
         if "status" in spec:
             tests.append(_status_test(spec["status"]))
         if "error" in spec:

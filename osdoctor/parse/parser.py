@@ -25,6 +25,7 @@ from osdoctor.model import (
     Frame,
     Message,
     MessageKind,
+    Origin,
     Request,
     Response,
     Trace,
@@ -198,7 +199,7 @@ class _TracebackCollector:
     that ate the indentation), the whole block indented (``indent``: the
     exception line then has the header's indentation), its header lost."""
 
-    def __init__(self, number: int, indent: int = 0, origin: str = "client") -> None:
+    def __init__(self, number: int, indent: int = 0, origin: Origin = "client") -> None:
         self.tb = Traceback(
             first_line=number, last_line=number, exc_type="", message="", origin=origin
         )
