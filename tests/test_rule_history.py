@@ -155,3 +155,20 @@ def test_only_a_removed_rule_has_removal_fields(tmp_path: Path) -> None:
     assert lint_lines(tmp_path, {"quota.yaml": text}) == [
         "quota.yaml:1: error: field 'why_removed': only a rule with status: removed has it"
     ]
+
+
+def test_kb_show_says_why_a_rule_was_removed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from osdoctor.cli import main
+
+    folder = tmp_path / "kb"
+    folder.mkdir()
+    (folder / "old.yaml").write_text(REMOVED)
+    (folder / "quota.yaml").write_text(COMPLETE)
+    assert main(["kb", "show", "site.old-quota", "--kb", str(folder), "--no-user-kb"]) == 0
+    said = capsys.readouterr().out
+    assert said.startswith("site.old-quota: removed (replaced by site.quota-exceeded)\n")
+    assert "the quota message changed" in said
+    assert main(["kb", "show", "site.quota-exceeded", "--kb", str(folder), "--no-user-kb"]) == 0
+    assert "  since 0.1.0\n" in capsys.readouterr().out
