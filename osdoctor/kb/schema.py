@@ -10,7 +10,7 @@ import re
 import string
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from osdoctor.kb.conditions import (
     Condition,
@@ -54,7 +54,8 @@ class Issue:
     path: str
     line: int
     message: str
-    severity: str = "error"
+    severity: Literal["error", "warning"] = "error"
+    """An error fails ``kb lint``; a warning (a user's rule that fires nowhere) does not."""
     field: str = ""
     """The key of the document the problem is in (``since``, ``when``), when it is one."""
 
@@ -550,7 +551,7 @@ def completeness_issues(rule: Rule | RemovedRule) -> list[Issue]:
     errors in the built-in knowledge, warnings in a user's own."""
     from osdoctor import __version__
 
-    severity = "error" if rule.origin == "built-in" else "warning"
+    severity: Literal["error", "warning"] = "error" if rule.origin == "built-in" else "warning"
     missing = []
     if not rule.since:
         missing.append(
