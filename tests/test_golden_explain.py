@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from osdoctor.cli import main
+from osdoctor.lab import FAKE_SECRETS
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "explain"
@@ -47,6 +48,7 @@ def test_explain_says_exactly_what_it_said(
     log = f"tests/fixtures/logs/{name}.log"
     main(["explain", log, "--format", fmt, "--no-user-kb"])
     said = capsys.readouterr().out
+    assert not [s for s in FAKE_SECRETS if s in said]  # never kept, so never reviewed as normal
     golden = GOLDEN / f"{name}.{FORMATS[fmt]}"
     if UPDATE:
         golden.parent.mkdir(parents=True, exist_ok=True)
