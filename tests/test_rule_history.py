@@ -43,7 +43,7 @@ def lint_lines(tmp_path: Path, files: dict[str, str], origin: str = "built-in") 
     """What ``kb lint`` prints for a folder of rules loaded as ``origin``, with the
     folder's path cut off."""
     folder = tmp_path / "kb"
-    folder.mkdir()
+    folder.mkdir(parents=True)
     for name, text in files.items():
         (folder / name).write_text(text)
     kb = KnowledgeBase()
@@ -129,7 +129,9 @@ def test_a_removed_rule_says_why_and_names_a_rule_in_service(tmp_path: Path) -> 
 @pytest.mark.parametrize("first", ["a-old.yaml", "z-old.yaml"])
 def test_an_id_is_never_reused_whichever_file_comes_first(tmp_path: Path, first: str) -> None:
     reuse = COMPLETE.replace("site.quota-exceeded", "site.old-quota")
-    lines = lint_lines(tmp_path, {first: REMOVED.replace("replaced_by", "# "), "m-new.yaml": reuse})
+    lines = lint_lines(
+        tmp_path, {first: REMOVED.replace("site.quota-exceeded", "null"), "m-new.yaml": reuse}
+    )
     assert len(lines) == 1, lines
     if first == "a-old.yaml":  # the removed rule holds the id: the new one is refused
         assert lines[0] == (
@@ -172,3 +174,13 @@ def test_kb_show_says_why_a_rule_was_removed(
     assert "the quota message changed" in said
     assert main(["kb", "show", "site.quota-exceeded", "--kb", str(folder), "--no-user-kb"]) == 0
     assert "  since 0.1.0\n" in capsys.readouterr().out
+
+
+def test_a_removed_rule_says_what_replaces_it_even_if_nothing(tmp_path: Path) -> None:
+    text = REMOVED.replace("replaced_by: site.quota-exceeded\n", "")
+    assert lint_lines(tmp_path, {"old.yaml": text}) == [
+        "old.yaml:1: error: field 'replaced_by': missing: the id of the rule that replaces it, "
+        "or null"
+    ]
+    nothing = REMOVED.replace("replaced_by: site.quota-exceeded", "replaced_by: null")
+    assert lint_lines(tmp_path / "null", {"old.yaml": nothing}) == []

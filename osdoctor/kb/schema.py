@@ -585,7 +585,9 @@ def build_removed_rule(node: Node, path: Path, issues: list[Issue]) -> RemovedRu
         c.note(node, "why_removed", "a removed rule says why it was removed")
         why = ""
     replaced = node.get("replaced_by")
-    if replaced is not None and not (isinstance(replaced, str) and _ID.fullmatch(replaced)):
+    if "replaced_by" not in node:
+        c.note(node, "replaced_by", "missing: the id of the rule that replaces it, or null")
+    elif replaced is not None and not (isinstance(replaced, str) and _ID.fullmatch(replaced)):
         c.note(node, "replaced_by", "the id of the rule that replaces this one, or null")
         replaced = None
     if "when" in node:
