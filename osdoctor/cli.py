@@ -175,6 +175,8 @@ def cmd_kb(args: argparse.Namespace) -> int:
                 print(f"            {b.id:<30} {b.title}")
         for r in sorted(kb.rules.values(), key=lambda r: r.id):
             print(f"rule      {r.id:<32} [{r.severity}] {r.title}")
+        for gone in sorted(kb.removed.values(), key=lambda g: g.id):
+            print(f"removed   {gone.id:<32}{gone.replacement_note()}")
         return Exit.SUCCESS
     if args.kb_command == "show":
         return _kb_show(kb, args.id)

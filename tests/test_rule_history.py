@@ -39,13 +39,18 @@ def private_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OSDOCTOR_HOME", str(tmp_path / "home"))
 
 
-def lint_lines(tmp_path: Path, files: dict[str, str], origin: str = "built-in") -> list[str]:
-    """What ``kb lint`` prints for a folder of rules loaded as ``origin``, with the
-    folder's path cut off."""
+def rules_folder(tmp_path: Path, files: dict[str, str]) -> Path:
     folder = tmp_path / "kb"
     folder.mkdir(parents=True)
     for name, text in files.items():
         (folder / name).write_text(text)
+    return folder
+
+
+def lint_lines(tmp_path: Path, files: dict[str, str], origin: str = "built-in") -> list[str]:
+    """What ``kb lint`` prints for a folder of rules loaded as ``origin``, with the
+    folder's path cut off."""
+    folder = rules_folder(tmp_path, files)
     kb = KnowledgeBase()
     kb.add_dir(folder, origin)
     kb.check_references()
@@ -96,10 +101,7 @@ def test_a_since_that_is_no_released_version_is_refused(
 
 
 def test_a_removed_rule_keeps_its_id_and_never_fires(tmp_path: Path) -> None:
-    folder = tmp_path / "kb"
-    folder.mkdir()
-    (folder / "old.yaml").write_text(REMOVED)
-    (folder / "quota.yaml").write_text(COMPLETE)
+    folder = rules_folder(tmp_path, {"old.yaml": REMOVED, "quota.yaml": COMPLETE})
     kb = KnowledgeBase()
     kb.add_dir(folder, "built-in")
     kb.check_references()
@@ -164,10 +166,7 @@ def test_kb_show_says_why_a_rule_was_removed(
 ) -> None:
     from osdoctor.cli import main
 
-    folder = tmp_path / "kb"
-    folder.mkdir()
-    (folder / "old.yaml").write_text(REMOVED)
-    (folder / "quota.yaml").write_text(COMPLETE)
+    folder = rules_folder(tmp_path, {"old.yaml": REMOVED, "quota.yaml": COMPLETE})
     assert main(["kb", "show", "site.old-quota", "--kb", str(folder), "--no-user-kb"]) == 0
     said = capsys.readouterr().out
     assert said.startswith("site.old-quota: removed (replaced by site.quota-exceeded)\n")
@@ -184,3 +183,21 @@ def test_a_removed_rule_says_what_replaces_it_even_if_nothing(tmp_path: Path) ->
     ]
     nothing = REMOVED.replace("replaced_by: site.quota-exceeded", "replaced_by: null")
     assert lint_lines(tmp_path / "null", {"old.yaml": nothing}) == []
+
+
+def test_kb_list_names_removed_rules_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from osdoctor.cli import main
+
+    folder = rules_folder(tmp_path, {"old.yaml": REMOVED, "quota.yaml": COMPLETE})
+    assert main(["kb", "list", "--kb", str(folder), "--no-user-kb"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1].split() == [
+        "removed",
+        "site.old-quota",
+        "(replaced",
+        "by",
+        "site.quota-exceeded)",
+    ]
+    assert not [line for line in lines if line.startswith("rule") and "site.old-quota" in line]
