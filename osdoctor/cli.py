@@ -15,7 +15,7 @@ from osdoctor import __version__
 
 if TYPE_CHECKING:
     from osdoctor.kb.loader import KnowledgeBase
-    from osdoctor.model import Report, Trace
+    from osdoctor.model import Report
     from osdoctor.runner import OutputLine
 
 
@@ -60,44 +60,6 @@ def _fail(message: str) -> int:
     return Exit.USAGE
 
 
-class LogInputError(Exception):
-    """A log that cannot be read; the message is one line for the user."""
-
-
-def read_log(source: str) -> Trace:
-    """Parse the log named on the command line (``-`` for standard input), with a
-    progress line on the terminal while a big one is read."""
-    from osdoctor.diagnose import parse_path, parse_stream
-    from osdoctor.progress import Progress
-
-    progress: Progress | None = None
-    try:
-        if source == "-":
-            if sys.stdin.isatty():
-                raise LogInputError(
-                    "no log given: name a file, or pipe one in "
-                    "(openstack --debug ... 2>&1 | osdoctor explain)"
-                )
-            if sys.stderr.isatty():
-                progress = Progress(sys.stderr, "osdoctor: reading standard input", None)
-            return parse_stream(sys.stdin.buffer, "-", progress)
-        path = Path(source)
-        if path.is_dir():
-            raise LogInputError(f"{source} is a folder, not a log file")
-        if sys.stderr.isatty():
-            progress = Progress(sys.stderr, f"osdoctor: reading {path.name}", path.stat().st_size)
-        return parse_path(path, progress)
-    except FileNotFoundError:
-        raise LogInputError(f"{source}: no such file") from None
-    except PermissionError:
-        raise LogInputError(f"{source}: permission denied") from None
-    except OSError as exc:
-        raise LogInputError(f"{source}: cannot read ({exc.strerror or exc})") from None
-    finally:
-        if progress is not None:
-            progress.close()
-
-
 def not_a_client_log(report: Report) -> str | None:
     """Why the input is not a client log, or None: nothing a client prints was found
     (no command, request, traceback or finding). Nothing found is not success."""
@@ -130,6 +92,7 @@ def load_kb(args: argparse.Namespace) -> KnowledgeBase:
 
 def cmd_explain(args: argparse.Namespace) -> int:
     from osdoctor.diagnose import diagnose
+    from osdoctor.intake import LogInputError, read_log
 
     try:
         trace = read_log(args.log)

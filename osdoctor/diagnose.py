@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-from typing import BinaryIO, cast
-
 from osdoctor.facts import Facts
+
+# Reading a log is the intake's; these stay importable from here, beside diagnose.
+from osdoctor.intake import parse_path as parse_path
+from osdoctor.intake import parse_stream as parse_stream
 from osdoctor.kb.conditions import Context, Match, evaluate_all
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.kb.matcher import match_scenario
@@ -15,10 +15,6 @@ from osdoctor.kb.placeholders import fill
 from osdoctor.kb.schema import Rule
 from osdoctor.kb.targets import target_exchanges
 from osdoctor.model import Evidence, Finding, Outcome, Report, ScenarioMatch, Severity, Trace
-from osdoctor.parse.lines import read_blocks
-from osdoctor.parse.parser import Parser
-from osdoctor.parse.wraps import sniff
-from osdoctor.progress import CountingReader
 from osdoctor.runbook.pages import rule_page
 
 _SEVERITY_ORDER: dict[Severity, int] = {"error": 0, "warning": 1, "info": 2}
@@ -189,20 +185,3 @@ def diagnose(trace: Trace, kb: KnowledgeBase, live: bool = False) -> Report:
         facts=ctx.facts(),
         near=nearest(kb, ctx, match),
     )
-
-
-def parse_stream(
-    stream: BinaryIO, source: str, progress: Callable[[int], None] | None = None
-) -> Trace:
-    """The trace of a log; ``progress`` is told how many bytes were read so far."""
-    if progress is not None:
-        stream = cast(BinaryIO, CountingReader(stream, progress))
-    stream, widths = sniff(stream)
-    parser = Parser(source)
-    parser.set_widths(widths)
-    return parser.feed_blocks(read_blocks(stream))
-
-
-def parse_path(path: Path, progress: Callable[[int], None] | None = None) -> Trace:
-    with path.open("rb") as stream:
-        return parse_stream(stream, str(path), progress)

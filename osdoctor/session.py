@@ -1,50 +1,19 @@
-"""The session file: one run of a client command, recorded as it happens.
+"""The session writer: one run of a client command, recorded as it happens.
 
 A session is written line by line while the command runs, so a crash of
 osdoctor loses nothing, and every line is redacted before it reaches the disk
 (``osdoctor.redact.redact_line``). The file is private: 0600 in a 0700 folder
-(``osdoctor.paths``). It is plain UTF-8 text, one record per line, so the log
-parser reads it like any other log::
-
-    #osdoctor-session 1
-    #command ["openstack", "--debug", "server", "show", "x"]
-    #started 2026-11-30T02:00:58Z
-    0.004 2 REQ: curl -g -i -X GET http://...
-    0.010 1 +--------+
-    #note stdin is not a terminal: the client could not prompt
-    #exit 1 12.345
-
-Data lines are ``<seconds> <fd> <text>``: the arrival time in seconds since
-the start with three decimals, the stream (1 stdout, 2 stderr), one space, and
-the text without its line ending. Characters that text readers take as line
-ends (``\\r``, ``\\v``, ``\\f``, ``\\x1c``-``\\x1e``, ``\\x85``, ``\\u2028``,
-``\\u2029``) are written as those backslash escapes, so one record stays one
-line.
-
-Metadata lines start with ``#``:
-
-- ``#osdoctor-session <version>``: always the first line;
-- ``#command <JSON array>``: the argv as run, redacted;
-- ``#started <UTC time>``: wall-clock start, ISO 8601 with ``Z``;
-- ``#split <fd>``: the previous line of that stream was longer than the
-  runner's bound and was cut; the next line of the stream continues it;
-- ``#note <text>``: something the output does not say (a failed prompt...);
-- ``#cancelled <signal name> <seconds>``: osdoctor sent that signal to the
-  command's process group (one line per signal of a cancel);
-- ``#exit <code> <seconds>``: the exit status (128+N for signal N) and the
-  duration; always the last line of a complete session. A session without it
-  was cut short (osdoctor stopped first).
+(``osdoctor.paths``). Its format, and how it is read back, is
+``osdoctor.sessionfile``'s alone.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import secrets
 import threading
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -52,62 +21,18 @@ from typing import TYPE_CHECKING
 from osdoctor.cmdline import known_secrets, prints_bare_secret, redact_argv
 from osdoctor.paths import create_private, sessions_dir, write_private
 from osdoctor.redact import SecretMemory, StreamRedactor, redact_line
+from osdoctor.sessionfile import (
+    SUFFIX,
+    cancelled_record,
+    data_record,
+    exit_record,
+    header_records,
+    note_record,
+    split_record,
+)
 
 if TYPE_CHECKING:
     from osdoctor.runner import OutputLine, RunResult
-
-#: Version written in, and accepted from, the first line.
-FORMAT_VERSION = 1
-MAGIC = "#osdoctor-session"
-#: File name suffix: sessions are logs, and open as such.
-SUFFIX = ".session.log"
-
-_LINE_BREAKS = str.maketrans(
-    {
-        "\r": "\\r",
-        "\v": "\\v",
-        "\f": "\\f",
-        "\x1c": "\\x1c",
-        "\x1d": "\\x1d",
-        "\x1e": "\\x1e",
-        "\x85": "\\x85",
-        "\u2028": "\\u2028",
-        "\u2029": "\\u2029",
-    }
-)
-
-
-_DATA_LINE = re.compile(r"(\d+(?:\.\d+)?) ([12])(?: (.*))?\Z", re.DOTALL)
-
-
-class SessionFormatError(Exception):
-    """The text is not an osdoctor session; the message is one line."""
-
-
-@dataclass(frozen=True, slots=True)
-class DataLine:
-    """One recorded line of output."""
-
-    time: float
-    fd: int
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class MetaLine:
-    """One ``#key value`` record."""
-
-    key: str
-    value: str
-
-
-@dataclass(frozen=True, slots=True)
-class SessionHeader:
-    """What the first lines of a session say about the run."""
-
-    version: int
-    command: tuple[str, ...]
-    started: datetime | None
 
 
 def new_session_path(argv: Sequence[str], folder: Path | None = None) -> Path:
@@ -161,14 +86,7 @@ class SessionWriter:
         self._memory.update(known_secrets(argv))
         self._pem[1].bare = prints_bare_secret(argv)
         self._learnt_at_start = self._memory.generation
-        stamp = started.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        self._write(
-            [
-                f"{MAGIC} {FORMAT_VERSION}\n",
-                f"#command {redact_command(argv)}\n",
-                f"#started {stamp}\n",
-            ]
-        )
+        self._write([f"{record}\n" for record in header_records(redact_command(argv), started)])
 
     def write_lines(self, lines: Iterable[OutputLine]) -> None:
         """Append output lines, redacted, and flush."""
@@ -176,17 +94,16 @@ class SessionWriter:
         for line in lines:
             stream = self._pem.get(line.fd)
             text = stream.feed(line.text) if stream is not None else redact_line(line.text)
-            text = text.translate(_LINE_BREAKS)
-            records.append(f"{line.time:.3f} {line.fd} {text}\n")
+            records.append(f"{data_record(line.time, line.fd, text)}\n")
             if line.cut:
-                records.append(f"#split {line.fd}\n")
+                records.append(f"{split_record(line.fd)}\n")
         self._write(records)
 
     def note(self, text: str) -> None:
-        self._write([f"#note {_one_line(redact_line(text))}\n"])
+        self._write([f"{note_record(redact_line(text))}\n"])
 
     def cancelled(self, signal_name: str, seconds: float) -> None:
-        self._write([f"#cancelled {signal_name} {seconds:.3f}\n"])
+        self._write([f"{cancelled_record(signal_name, seconds)}\n"])
 
     def close(self, result: RunResult | None) -> None:
         """Write the notes and the ``#exit`` line of ``result`` (None: the
@@ -197,8 +114,8 @@ class SessionWriter:
             try:
                 if result is not None:
                     for note in result.notes:
-                        self._file.write(f"#note {_one_line(redact_line(note))}\n")
-                    self._file.write(f"#exit {result.exit_code} {result.duration:.3f}\n")
+                        self._file.write(f"{note_record(redact_line(note))}\n")
+                    self._file.write(f"{exit_record(result.exit_code, result.duration)}\n")
                 self._file.flush()
             finally:
                 self._file.close()
@@ -227,81 +144,3 @@ class SessionWriter:
 def redact_command(argv: Sequence[str]) -> str:
     """The argv as a JSON array, redacted (``osdoctor.cmdline.redact_argv``)."""
     return json.dumps(redact_argv(argv), ensure_ascii=False)
-
-
-def _one_line(text: str) -> str:
-    return text.replace("\n", " ").translate(_LINE_BREAKS)
-
-
-def parse_session_line(line: str) -> DataLine | MetaLine | None:
-    """Parse one line of a session; None when it is neither record kind.
-
-    A trailing line ending is ignored. Unknown ``#`` keys parse as MetaLine,
-    so newer writers stay readable.
-    """
-    line = line.rstrip("\n")
-    if line.endswith("\r"):
-        line = line[:-1]
-    if line.startswith("#"):
-        key, _, value = line[1:].partition(" ")
-        if not key:
-            return None
-        return MetaLine(key, value)
-    match = _DATA_LINE.match(line)
-    if match is None:
-        return None
-    return DataLine(float(match[1]), int(match[2]), match[3] or "")
-
-
-def is_session(first_line: str) -> bool:
-    """True when ``first_line`` opens an osdoctor session."""
-    return first_line.startswith(MAGIC + " ") or first_line.rstrip("\r\n") == MAGIC
-
-
-def read_session_header(lines: Iterable[str]) -> SessionHeader:
-    """Read the header from the first lines of a session.
-
-    Stops at the first data line. Raises SessionFormatError when the first
-    line is not ``#osdoctor-session`` or names a newer format.
-    """
-    iterator = iter(lines)
-    first = next(iterator, "")
-    if not is_session(first):
-        raise SessionFormatError("not an osdoctor session (no #osdoctor-session line)")
-    version_text = first.rstrip("\r\n")[len(MAGIC) :].strip()
-    try:
-        version = int(version_text)
-    except ValueError:
-        raise SessionFormatError(f"bad session version {version_text!r}") from None
-    if version > FORMAT_VERSION:
-        raise SessionFormatError(
-            f"session format {version} is newer than this osdoctor reads ({FORMAT_VERSION})"
-        )
-    command: tuple[str, ...] = ()
-    started: datetime | None = None
-    for line in iterator:
-        record = parse_session_line(line)
-        if not isinstance(record, MetaLine):
-            break
-        if record.key == "command":
-            command = _parse_command(record.value)
-        elif record.key == "started":
-            started = _parse_time(record.value)
-    return SessionHeader(version, command, started)
-
-
-def _parse_command(value: str) -> tuple[str, ...]:
-    try:
-        words = json.loads(value)
-    except ValueError:
-        raise SessionFormatError("bad #command line: not a JSON array") from None
-    if not isinstance(words, list) or not all(isinstance(word, str) for word in words):
-        raise SessionFormatError("bad #command line: not a JSON array of strings")
-    return tuple(words)
-
-
-def _parse_time(value: str) -> datetime:
-    try:
-        return datetime.strptime(value.strip(), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
-    except ValueError:
-        raise SessionFormatError(f"bad #started time {value.strip()!r}") from None

@@ -13,14 +13,13 @@ import pytest
 
 from osdoctor import paths
 from osdoctor.runner import MAX_LINE, PROMPT_NOTE, CommandError, OutputLine, Run, RunResult
-from osdoctor.session import (
+from osdoctor.session import SessionWriter, redact_command
+from osdoctor.sessionfile import (
     DataLine,
     MetaLine,
     SessionFormatError,
-    SessionWriter,
     parse_session_line,
     read_session_header,
-    redact_command,
 )
 from tests.helpers.children import TIMEOUT, child, gate
 

@@ -14,6 +14,8 @@ import datetime as _dt
 import re
 from dataclasses import dataclass
 
+from osdoctor.sessionfile import DATA_LINE, is_session, meta_record
+
 _LEVELS = r"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|TRACE)"
 
 # osc-lib --log-file: "2026-11-30 02:00:58.123 12345 DEBUG keystoneauth.session [c u p] msg";
@@ -103,8 +105,6 @@ _SYSLOG = re.compile(
 _JOURNAL_ISO = re.compile(
     r"(\d{4}-\d\d-\d\d)T(\d\d):(\d\d):(\d\d(?:[.,]\d+)?)\S* \S+ [\w./\-]+(?:\[\d+\])?: ?(.*)"
 )
-# osdoctor session data line: "12.345 2 text"
-_SESSION = re.compile(r"(\d+\.\d{3}) ([12]) ?(.*)")
 _QUOTE = re.compile(r"(?:> ?)+")
 
 
@@ -163,10 +163,10 @@ class PrefixStripper:
                 text = text[grep.end() :]
                 first = text[0]
         if first.isdigit():
-            m = _SESSION.match(text)
+            m = DATA_LINE.match(text)
             if m:
                 self.formats.add("session")
-                return Stripped(m.group(3), float(m.group(1)), int(m.group(2)))
+                return Stripped(m.group(3) or "", float(m.group(1)), int(m.group(2)))
             m = _LOGFILE.match(text)
             if m:
                 if _is_server_logger(m.group(6)):
@@ -179,11 +179,11 @@ class PrefixStripper:
                 self.formats.add("journal")
                 return Stripped(m.group(5), self._offset(m.group(1), *m.group(2, 3, 4)))
         elif first == "#":
-            if text.startswith("#osdoctor-session") or self.formats & {"session"}:
-                key, _, value = text[1:].partition(" ")
-                if key in _SESSION_KEYS:
+            if is_session(text) or self.formats & {"session"}:
+                meta = meta_record(text)
+                if meta is not None:
                     self.formats.add("session")
-                    return Stripped("", meta=(key, value))
+                    return Stripped("", meta=meta)
         elif first == "[":
             m = _CLIFF.match(text)
             if m:
@@ -211,8 +211,3 @@ class PrefixStripper:
 def _is_server_logger(name: str) -> bool:
     head = name.partition(".")[0].lower()
     return head in _SERVER_LOGGERS or head.startswith("oslo")
-
-
-_SESSION_KEYS = frozenset(
-    {"osdoctor-session", "command", "started", "exit", "cancelled", "note", "cwd", "split"}
-)

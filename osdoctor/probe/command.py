@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from osdoctor.cli import LogInputError, load_kb, read_log
+from osdoctor.cli import load_kb
 from osdoctor.diagnose import diagnose
+from osdoctor.intake import LogInputError, read_log
 from osdoctor.probe.cloudconfig import CloudAuth, CloudConfigError, load_cloud_auth
 from osdoctor.probe.output import probe_json, probe_text
 from osdoctor.probe.runner import ProbeRun, contacts, execute, plan

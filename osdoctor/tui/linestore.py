@@ -20,7 +20,7 @@ from typing import Protocol
 from osdoctor.parse.lines import MAX_LINE, clean
 from osdoctor.redact import MASK, SecretMemory, StreamRedactor, redact_line
 from osdoctor.secretstream import TableColumns
-from osdoctor.session import DataLine, parse_session_line
+from osdoctor.sessionfile import DataLine, parse_session_line
 
 #: Lines of a drawn window kept decoded, per store.
 _CACHE = 2048

@@ -14,24 +14,21 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
-from itertools import accumulate, repeat
-from operator import add
 from pathlib import Path
 
 from textual.message import Message
 
 from osdoctor.cmdline import command_text, known_secrets, prints_bare_secret
 from osdoctor.diagnose import diagnose
+from osdoctor.intake import LogInputError, LogReader, open_log, read_error
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.live import LiveTrace
 from osdoctor.model import Report, Trace
-from osdoctor.parse.lines import MAX_LINE, clean
-from osdoctor.parse.parser import Parser
-from osdoctor.parse.wraps import widths_of_file
 from osdoctor.paths import PrivateStorageError
 from osdoctor.render.decisive import decisive_exchange
 from osdoctor.runner import CommandError, OutputLine, Run, RunResult
-from osdoctor.session import FORMAT_VERSION, MAGIC, SessionWriter, is_session, redact_command
+from osdoctor.session import SessionWriter, redact_command
+from osdoctor.sessionfile import exit_record, header_records, note_record, split_record
 from osdoctor.tui.linestore import FileLines, MemoryLines
 from osdoctor.tui.messages import (
     LoadFinished,
@@ -49,8 +46,6 @@ Stop = Callable[[], bool]
 #: Seconds between progress messages, and between diagnoses of a growing trace.
 PROGRESS_EVERY = 0.1
 DIAGNOSE_EVERY = 0.5
-#: Bytes read at once from a saved log (see ``_LogReader.read_blocks``).
-_BLOCK = 1 << 20
 #: How often a followed file is checked for new lines.
 FOLLOW_POLL = 0.25
 
@@ -111,9 +106,8 @@ class LiveSource:
         self.store = MemoryLines(known_secrets(argv), prints_bare_secret(argv))
         self.stdout: list[int] = []
         self.elapsed = 0.0
-        self.store.append(0, f"{MAGIC} {FORMAT_VERSION}")
-        self.store.append(0, f"#command {redact_command(argv)}")
-        self.store.append(0, f"#started {started:%Y-%m-%dT%H:%M:%SZ}")
+        for record in header_records(redact_command(argv), started):
+            self.store.append(0, record)
 
     @property
     def trace(self) -> Trace:
@@ -127,7 +121,7 @@ class LiveSource:
             if out.fd == 1:
                 self.stdout.append(len(store))
             if out.cut:
-                store.append(0, f"#split {out.fd}")
+                store.append(0, split_record(out.fd))
             self.elapsed = out.time
 
     def opened(self, title: str, path: Path | None = None) -> SourceOpened:
@@ -144,8 +138,8 @@ class LiveSource:
     def finish(self, result: RunResult, kb: KnowledgeBase) -> ReportReady:
         trace = self.live.finish(result)
         for note in result.notes:
-            self.store.append(0, f"#note {note}")
-        self.store.append(0, f"#exit {result.exit_code} {result.duration:.3f}")
+            self.store.append(0, note_record(note))
+        self.store.append(0, exit_record(result.exit_code, result.duration))
         self.elapsed = result.duration
         return final_report(diagnose(trace, kb), output_lines(trace, self.stdout))
 
@@ -203,101 +197,6 @@ def run_command(
     post(RunFinished(result))
 
 
-class _LogReader:
-    """Reads a log's lines with their offsets; at the end of a followed file,
-    keeps a partial last line back until its newline arrives."""
-
-    def __init__(self, path: Path, store: FileLines, parser: Parser) -> None:
-        self.handle = path.open("rb")
-        self.store = store
-        self.parser = parser
-        self.number = 0
-        self.stdout: list[int] = []
-        self._held = b""  # whole lines the parser gave back (a round a block cut)
-
-    def read_blocks(self, budget: int) -> int:
-        """Feed whole blocks of lines through the parser's fast path (as explain
-        does); returns how many lines, 0 at the end of what is there, at a line
-        longer than a block, or for a session (whose lines are read one by one)."""
-        if self.store.session:
-            return 0
-        handle, fed = self.handle, 0
-        while fed < budget:
-            start = handle.tell()
-            chunk = handle.read(_BLOCK)
-            last = chunk.rfind(b"\n")
-            if last < 0:
-                handle.seek(start)
-                break
-            if last + 1 < len(chunk):
-                handle.seek(start + last + 1)
-                chunk = chunk[: last + 1]
-            lines = chunk.split(b"\n")
-            lines.pop()
-            # Each line's offset, for the log pane: all at C speed.
-            self.store.offsets.extend(
-                accumulate(map(add, map(len, lines[:-1]), repeat(1)), initial=start)
-            )
-            self.store.set_end(start + last + 1)
-            self.number += len(lines)
-            fed += len(lines)
-            data = self._held + chunk if self._held else chunk
-            self._held = self.parser.feed_block(data, more=True)
-        return fed
-
-    def settle(self) -> None:
-        """Decide the lines held back: what follows is read line by line."""
-        if self._held:
-            self.parser.feed_block(self._held)
-            self._held = b""
-
-    def read_available(self, final: bool, budget: int = 1 << 62) -> int:
-        """Feed the lines available now; returns how many."""
-        handle, fed = self.handle, 0
-        while fed < budget:
-            start = handle.tell()
-            raw = handle.readline(MAX_LINE)
-            if not raw:
-                break
-            cut = 0
-            if not raw.endswith(b"\n"):
-                if len(raw) >= MAX_LINE:
-                    cut = self._skip_rest()
-                elif not final:
-                    handle.seek(start)  # partial line: wait for the rest
-                    break
-            self.number += 1
-            self.store.add_offset(start)
-            text = clean(raw.decode("utf-8", "replace").rstrip("\n"))
-            if self.number == 1 and is_session(text):
-                self.store.session = True
-            if self.store.session and text[:1].isdigit():
-                space = text.find(" ", 0, 24)  # "<time> <fd> <text>"
-                if (
-                    space > 0
-                    and text[space + 1 : space + 2] == "1"
-                    and text[space + 2 : space + 3] in ("", " ")
-                ):
-                    self.stdout.append(self.number)
-            self.parser.feed_text(self.number, text, cut)
-            fed += 1
-        self.store.set_end(handle.tell())
-        return fed
-
-    def _skip_rest(self) -> int:
-        skipped = 0
-        while True:
-            more = self.handle.readline(1 << 16)
-            if not more:
-                return skipped
-            skipped += len(more)
-            if more.endswith(b"\n"):
-                return skipped - 1
-
-    def close(self) -> None:
-        self.handle.close()
-
-
 def load_log(
     path: Path,
     post: Post,
@@ -312,17 +211,14 @@ def load_log(
     ``clock`` times the reading (the screen says how long it took): the
     screen's own, so that a test that freezes it sees no duration."""
     began = clock()
+    store = FileLines(path)
     try:
-        if path.is_dir():
-            raise IsADirectoryError(f"{path} is a folder, not a log file")
-        store = FileLines(path)
-        parser = Parser(str(path))
-        store.memory = parser.secrets
-        parser.set_widths(widths_of_file(path))
-        reader = _LogReader(path, store, parser)
-    except OSError as error:
-        post(SourceFailed(_read_error(path, error)))
+        reader = open_log(path, store)
+    except LogInputError as error:
+        post(SourceFailed(str(error)))
         return
+    parser = reader.parser
+    store.memory = parser.secrets
     post(SourceOpened(parser.trace, store, str(path), path))
     kb = knowledge()
     try:
@@ -344,13 +240,13 @@ def load_log(
         post(final_report(diagnose(trace, kb), stdout))
         post(LoadFinished(clock() - began))
     except OSError as error:
-        post(SourceFailed(_read_error(path, error)))
+        post(SourceFailed(read_error(path, error)))
     finally:
         reader.close()
 
 
 def _follow(
-    reader: _LogReader, post: Post, stop: Stop, kb: KnowledgeBase, wake: threading.Event
+    reader: LogReader, post: Post, stop: Stop, kb: KnowledgeBase, wake: threading.Event
 ) -> None:
     parser = reader.parser
     last_diagnosis = 0.0
@@ -366,13 +262,3 @@ def _follow(
             last_diagnosis, changed = now, False
         wake.wait(FOLLOW_POLL)
         wake.clear()
-
-
-def _read_error(path: Path, error: OSError) -> str:
-    if isinstance(error, FileNotFoundError):
-        return f"{path}: no such file"
-    if isinstance(error, PermissionError):
-        return f"{path}: permission denied"
-    if isinstance(error, IsADirectoryError):
-        return f"{path} is a folder, not a log file"
-    return f"{path}: cannot read ({error.strerror or error})"

@@ -14,7 +14,7 @@ from textual.widgets import Button, Label, OptionList
 from textual.widgets.option_list import Option
 
 from osdoctor.cmdline import command_text
-from osdoctor.session import SUFFIX, SessionFormatError, read_session_header
+from osdoctor.sessionfile import SUFFIX, SessionFormatError, read_session_header
 
 
 class _YesNo(ModalScreen[bool]):
