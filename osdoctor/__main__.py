@@ -1,3 +1,3 @@
-from osdoctor.cli import main
+from osdoctor.main import main
 
 raise SystemExit(main())

@@ -7,26 +7,17 @@ import argparse
 import os
 import signal
 import sys
-from enum import IntEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Protocol, TypedDict, Unpack
 
 from osdoctor import __version__
+from osdoctor.console import Exit, ask, fail, load_kb, outcome_exit, stopped_exit, use_colour
+from osdoctor.probe import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     from osdoctor.kb.loader import KnowledgeBase
     from osdoctor.model import Report
     from osdoctor.runner import OutputLine
-
-
-class Exit(IntEnum):
-    SUCCESS = 0
-    """A report was made and the run succeeded (or its outcome is unknown)."""
-    FAILURE = 1
-    """A report was made and the run failed."""
-    USAGE = 2
-    """Usage error, unreadable input, input that is not an OpenStack client's log, or
-    knowledge that does not load."""
 
 
 EXPLAIN_EPILOG = """\
@@ -45,19 +36,6 @@ Exit status:
   2  usage error, unreadable input, or input that is not an OpenStack client's
      log (an empty file, another program's log): the report says nothing was found
 """
-
-
-def _colour(stream: TextIO, mode: str) -> bool:
-    if mode == "always":
-        return True
-    if mode == "never" or os.environ.get("NO_COLOR"):
-        return False
-    return stream.isatty()
-
-
-def _fail(message: str) -> int:
-    print(f"osdoctor: {message}", file=sys.stderr)
-    return Exit.USAGE
 
 
 def not_a_client_log(report: Report) -> str | None:
@@ -79,17 +57,6 @@ def not_a_client_log(report: Report) -> str | None:
     )
 
 
-def load_kb(args: argparse.Namespace) -> KnowledgeBase:
-    """The built-in knowledge, the user's and ``--kb`` folders; errors go to stderr."""
-    from osdoctor.kb.loader import load_knowledge
-
-    kb = load_knowledge([Path(d) for d in (args.kb or [])], user=not args.no_user_kb)
-    for issue in kb.issues:
-        if issue.severity == "error":
-            print(f"osdoctor: knowledge not loaded: {issue}", file=sys.stderr)
-    return kb
-
-
 def cmd_explain(args: argparse.Namespace) -> int:
     from osdoctor.diagnose import diagnose
     from osdoctor.intake import LogInputError, read_log
@@ -97,8 +64,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
     try:
         trace = read_log(args.log)
     except LogInputError as exc:
-        return _fail(str(exc))
-    kb = load_kb(args)
+        return fail(str(exc))
+    kb = load_kb(args.kb, user=not args.no_user_kb)
     report = diagnose(trace, kb)
     shown = report
     if args.anonymize:
@@ -113,7 +80,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         try:
             mapping = anon.save_mapping(exports_dir() / f"anonymize-map-{os.getpid()}.json")
         except PrivateStorageError as exc:
-            return _fail(f"cannot save the anonymisation mapping: {exc}")
+            return fail(f"cannot save the anonymisation mapping: {exc}")
         print(
             f"osdoctor: the mapping back to real names is in {mapping} (keep it private)",
             file=sys.stderr,
@@ -121,13 +88,13 @@ def cmd_explain(args: argparse.Namespace) -> int:
     sys.stdout.write(_render(shown, args))
     problem = not_a_client_log(report)
     if problem is not None:
-        return _fail(problem)
-    return Exit.FAILURE if report.outcome == "failure" else Exit.SUCCESS
+        return fail(problem)
+    return outcome_exit(report.outcome)
 
 
 def cmd_kb(args: argparse.Namespace) -> int:
-    from osdoctor.kb.lint import default_fixtures_dir, lint
     from osdoctor.kb.loader import load_knowledge
+    from osdoctor.lint import default_fixtures_dir, lint
 
     # Not load_kb: lint reports the knowledge's own problems itself.
     kb = load_knowledge([Path(d) for d in (args.kb or [])], user=not args.no_user_kb)
@@ -193,70 +160,7 @@ def _kb_show(kb: KnowledgeBase, item_id: str) -> int:
         gone = kb.removed[item_id]
         print(f"{gone.id}: removed{gone.replacement_note()}\n  file {gone.path}\n\n{gone.why}")
         return Exit.SUCCESS
-    return _fail(f"no scenario or rule with id '{item_id}' (see: osdoctor kb list)")
-
-
-#: Words that mark a command that changes or destroys something on the cloud:
-#: without a terminal the client will not ask, so osdoctor asks first.
-_DESTRUCTIVE = frozenset(
-    {
-        "delete",
-        "remove",
-        "clear",
-        "purge",
-        "unset",
-        "abandon",
-        "cleanup",
-        "rebuild",
-        "evacuate",
-        "undeploy",
-        "clean",
-        "rescue",
-        "shelve",
-        "reboot",
-        "stop",
-        "suspend",
-        "reset",
-        "deploy",
-        "manage",
-        "provide",
-        "inspect",
-        "update",
-        "set",
-        "create",
-        "signal",
-        "cancel",
-        "abort",
-    }
-)
-_READ_ONLY = frozenset({"list", "show", "poll", "get", "validate", "preview", "--version", "help"})
-
-
-def destructive_word(argv: list[str]) -> str | None:
-    """The word that makes a command change the cloud, or None for read-only ones."""
-    words = [w for w in argv[1:] if not w.startswith("-")]
-    for word in words:
-        if word in _READ_ONLY:
-            return None
-        if word in _DESTRUCTIVE or word.endswith("-delete") or word.endswith("-clear"):
-            return word
-    return None
-
-
-def _confirm(argv: list[str], word: str, assume_yes: bool) -> bool:
-    if assume_yes:
-        return True
-    if not sys.stdin.isatty():
-        print(
-            f"osdoctor: '{word}' changes the cloud and the client will not ask without a "
-            "terminal; add --yes to run it anyway",
-            file=sys.stderr,
-        )
-        return False
-    from osdoctor.cmdline import command_text
-
-    answer = input(f"This command changes the cloud ({word}): {command_text(argv)}\nRun it? [y/N] ")
-    return answer.strip().lower() in ("y", "yes")
+    return fail(f"no scenario or rule with id '{item_id}' (see: osdoctor kb list)")
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -264,35 +168,39 @@ def cmd_run(args: argparse.Namespace) -> int:
     if cmd and cmd[0] == "--":
         cmd = cmd[1:]
     if not cmd:
-        return _fail(
+        return fail(
             "give the command to run after --, e.g. osdoctor run -- openstack server show myserver"
         )
     if not args.no_tui:
-        from osdoctor.tui.launch import run_tui
-
-        return run_tui(command=cmd, assume_yes=args.yes)
+        return _screen(args, command=cmd, assume_yes=args.yes)
+    from osdoctor.cmdline import client_name, command_text, destructive_word, insert_debug
     from osdoctor.diagnose import diagnose
     from osdoctor.live import LiveTrace
-    from osdoctor.paths import PrivateStorageError
-    from osdoctor.runner import CommandError, Stopped, insert_debug, last_words, run_foreground
-    from osdoctor.session import SessionWriter
+    from osdoctor.runner import CommandError, Stopped, last_words, run_foreground
+    from osdoctor.session import SessionFileError, start_session
 
     argv = insert_debug(cmd)
     word = destructive_word(cmd)
-    if word is not None and not _confirm(cmd, word, args.yes):
+    if word is not None and not ask(
+        f"This command changes the cloud ({word}): {command_text(cmd)}\nRun it?",
+        f"'{word}' changes the cloud and the client will not ask without a terminal; "
+        "add --yes to run it anyway",
+        args.yes,
+    ):
         return Exit.USAGE
     try:
-        session = SessionWriter.for_command(argv)
-    except (PrivateStorageError, OSError) as exc:
-        return _fail(f"cannot create the session file: {exc}")
+        session = start_session(argv)
+    except SessionFileError as exc:
+        return fail(str(exc))
     live = LiveTrace(argv, source=str(session.path))
     show_progress = sys.stderr.isatty()
+    client = client_name(cmd) or cmd[0]
 
     def on_line(out: OutputLine) -> None:
         live.feed(out)
         if show_progress:
             exchanges, lines = live.snapshot()
-            sys.stderr.write(f"\r\x1b[2Krunning {cmd[0]}: {lines} lines, {exchanges} requests")
+            sys.stderr.write(f"\r\x1b[2Krunning {client}: {lines} lines, {exchanges} requests")
             sys.stderr.flush()
 
     stopped_by: int | None = None
@@ -300,13 +208,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         result = run_foreground(argv, on_line=on_line, session=session)
     except CommandError as exc:
         session.close(None)
-        return _fail(str(exc))
+        return fail(str(exc))
     except Stopped as stop:
         # SIGTERM or SIGHUP: the client was stopped and the session closed; the
         # report is still written, as far as a terminal is still there to take it.
         result, stopped_by = stop.result, stop.signum
     trace = live.finish(result)
-    kb = load_kb(args)
+    kb = load_kb(args.kb, user=not args.no_user_kb)
     report = diagnose(trace, kb)
     end = (
         f"osdoctor: stopped by {signal.Signals(stopped_by).name}, and the command with it; "
@@ -330,14 +238,33 @@ def cmd_run(args: argparse.Namespace) -> int:
         ]
     )
     if stopped_by is not None:
-        return 128 + stopped_by
-    return Exit.FAILURE if report.outcome == "failure" else Exit.SUCCESS
+        return stopped_exit(stopped_by)
+    return outcome_exit(report.outcome)
 
 
 def cmd_open(args: argparse.Namespace) -> int:
-    from osdoctor.tui.launch import run_tui
+    return _screen(args, log=args.log, follow=args.follow)
 
-    return run_tui(log=args.log, follow=args.follow)
+
+class ScreenOptions(TypedDict, total=False):
+    command: list[str]
+    log: str
+    follow: bool
+    assume_yes: bool
+
+
+class Screens(Protocol):
+    """Starts the interactive screen and returns the exit status: the TUI's
+    ``run_tui``, which ``osdoctor.main`` hands in (the CLI never imports the TUI)."""
+
+    def __call__(self, **options: Unpack[ScreenOptions]) -> int: ...
+
+
+def _screen(args: argparse.Namespace, **options: Unpack[ScreenOptions]) -> int:
+    screens: Screens | None = getattr(args, "screens", None)
+    if screens is None:
+        return fail("no interactive screen here: add --no-tui, or use osdoctor explain LOG")
+    return screens(**options)
 
 
 def _render(report: Report, args: argparse.Namespace) -> str:
@@ -351,22 +278,22 @@ def _render(report: Report, args: argparse.Namespace) -> str:
         return render_markdown(report, why_not=args.why_not)
     from osdoctor.render.text import render_text
 
-    return render_text(report, colour=_colour(sys.stdout, args.color), why_not=args.why_not)
+    return render_text(report, colour=use_colour(sys.stdout, args.color), why_not=args.why_not)
 
 
 def cmd_runbook(args: argparse.Namespace) -> int:
-    from osdoctor.kb.lint import default_fixtures_dir
+    from osdoctor.lint import default_fixtures_dir
     from osdoctor.runbook.build import build_runbook
     from osdoctor.runbook.write import RunbookError, write_runbook
 
-    kb = load_kb(args)
+    kb = load_kb(args.kb, user=not args.no_user_kb)
     fixtures = Path(args.fixtures) if args.fixtures else default_fixtures_dir()
     if fixtures is not None and not fixtures.is_dir():
-        return _fail(f"{fixtures}: no such folder of fixture logs")
+        return fail(f"{fixtures}: no such folder of fixture logs")
     try:
         result = write_runbook(build_runbook(kb, fixtures, args.format), Path(args.output))
     except RunbookError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     pages = len(result.written) + len(result.unchanged)
     print(
         f"runbook in {result.folder}: {pages} pages, {len(result.written)} written, "
@@ -381,12 +308,12 @@ def cmd_lookup(args: argparse.Namespace) -> int:
     words = list(args.text)
     if words == ["-"]:
         if sys.stdin.isatty():
-            return _fail("no text given: pass the error message, or pipe it in")
+            return fail("no text given: pass the error message, or pipe it in")
         words = [sys.stdin.read()]
     query = " ".join(words).strip()
     if not query:
-        return _fail("give the error message, or a piece of it, to look up")
-    kb = load_kb(args)
+        return fail("give the error message, or a piece of it, to look up")
+    kb = load_kb(args.kb, user=not args.no_user_kb)
     hits = lookup(kb, query, limit=args.limit)
     render = render_json if args.format == "json" else render_text
     sys.stdout.write(render(kb, query, hits))
@@ -508,7 +435,11 @@ def build_parser() -> argparse.ArgumentParser:
         "branch and rule is proven on a fixture log",
     )
     lint_p.add_argument(
-        "--fixtures", metavar="DIR", help="fixture logs with their .expected.yaml files"
+        "--fixtures",
+        metavar="DIR",
+        help="fixture logs with their .expected.yaml files (default: the source "
+        "checkout's tests/fixtures/logs; an installed osdoctor has none and checks "
+        "no coverage)",
     )
     kb_options(lint_p)
     list_p = kb_sub.add_parser("list", help="list scenarios, branches and rules")
@@ -604,9 +535,9 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument(
         "--timeout",
         type=float,
-        default=10.0,
+        default=DEFAULT_TIMEOUT,
         metavar="SECONDS",
-        help="time limit of each request (default 10)",
+        help=f"time limit of each request (default {DEFAULT_TIMEOUT:g})",
     )
     pr.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     kb_options(pr)
@@ -620,7 +551,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, screens: Screens | None = None) -> int:
+    """``osdoctor ARGS``; ``screens`` starts the interactive screen where a command
+    asks for it (``osdoctor.main`` gives the TUI's)."""
     words = sys.argv[1:] if argv is None else argv
     if words[:1] == ["lab"]:
         # argparse gives REMAINDER nothing that starts with '-' in first place, so
@@ -629,16 +562,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
-        if argv is None and sys.stdin.isatty() and sys.stdout.isatty():
-            from osdoctor.tui.launch import run_tui
-
-            return run_tui()
+        if argv is None and screens is not None and sys.stdin.isatty() and sys.stdout.isatty():
+            return screens()
         parser.print_help()
         return Exit.USAGE
+    args.screens = screens
     try:
         return int(args.func(args))
     except KeyboardInterrupt:
-        return 130
+        return stopped_exit(signal.SIGINT)
     except BrokenPipeError:
         try:
             sys.stdout.close()

@@ -75,6 +75,7 @@ def _finding(rule: Rule, m: Match, values: dict[str, str]) -> Finding:
         evidence=evidence,
         references=[str(r) for r in rule.references],
         runbook=rule_page(rule.id),
+        captures=dict(m.captures),
     )
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 
-from osdoctor.cmdline import command_text, known_secrets, prints_bare_secret
+from osdoctor.cmdline import command_text
+from osdoctor.commandsecrets import known_secrets, prints_bare_secret
 from osdoctor.model import Message, Trace
 from osdoctor.parse.lines import Line, clean
 from osdoctor.parse.parser import Parser, _client_of

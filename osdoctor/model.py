@@ -68,6 +68,8 @@ TraceFormat = Literal["debug", "log-file", "session", "unknown"]
 Origin = Literal["client", "server"]
 """Whose traceback it is: the client's, or a service's pasted beside it."""
 
+from osdoctor.headers import curl_headers, resp_headers
+
 #: Body text kept per exchange, at most (characters). Larger bodies keep their
 #: head and are marked truncated; the input position allows a re-read.
 BODY_KEEP = 256 * 1024
@@ -179,8 +181,6 @@ class Request:
 
     @property
     def headers(self) -> dict[str, str]:
-        from osdoctor.parse.http_text import curl_headers
-
         return curl_headers(self.raw_headers)
 
     def header(self, name: str) -> str | None:
@@ -201,8 +201,6 @@ class Response:
 
     @property
     def headers(self) -> dict[str, str]:
-        from osdoctor.parse.http_text import resp_headers
-
         return resp_headers(self.raw_headers)
 
     def header(self, name: str) -> str | None:
@@ -410,6 +408,9 @@ class Finding:
     runbook: str = ""
     """The rule's runbook page (``rules/<id>.md``, as ``osdoctor runbook`` writes it):
     what reports point the user at."""
+    captures: dict[str, str] = field(default_factory=dict)
+    """What the rule's conditions captured (``{stack}``, ``{url}``...), as they fired:
+    a probe's parameters are filled from these, without evaluating the rule again."""
 
 
 class StepState(StrEnum):

@@ -27,7 +27,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from itertools import accumulate, islice
 
-from osdoctor.cmdline import redact_echoed_values
+from osdoctor.commandsecrets import redact_echoed_values
 from osdoctor.secretnames import MASK, is_secret_name
 from osdoctor.secretstream import SecretMemory, TableColumns, hidden_parameters
 

@@ -14,7 +14,7 @@ characters is delivered in pieces marked ``cut``.
 
 Use from a Textual thread worker or a plain loop alike::
 
-    run = Run(insert_debug(argv), on_line=print_line, session=writer)
+    run = Run(insert_debug(argv), on_line=print_line, session=writer)  # a Recorder
     run.start()            # raises CommandError if it cannot start
     result = run.wait()    # RunResult; run.cancel() from any thread stops it
 
@@ -31,15 +31,12 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
-
-if TYPE_CHECKING:
-    from osdoctor.session import SessionWriter
+from typing import Protocol, TextIO
 
 #: Longest line delivered whole (characters); longer ones come in cut pieces.
 MAX_LINE = 1 << 20
@@ -55,9 +52,6 @@ DRAIN_LIMIT = 2.0
 #: and never receives them: osdoctor must stop it before going.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
-#: Clients whose debug output osdoctor reads, by executable name.
-DEBUG_CLIENTS = frozenset({"openstack", "heat", "baremetal", "swift"})
-
 PROMPT_NOTE = "stdin is not a terminal: the client could not prompt"
 LEFT_OPEN_NOTE = (
     "output after the command ended was not read: a process it started still holds its output"
@@ -71,7 +65,6 @@ _PROMPT_FAILURE = re.compile(
 _PROMPT_AT_END = re.compile(r"[Pp]assword: ?$")
 
 _READ_SIZE = 1 << 16
-_ENV_OPTIONS_WITH_VALUE = frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"})
 
 
 class CommandError(Exception):
@@ -168,48 +161,22 @@ class RunResult:
     session_path: Path | None = None
 
 
-def insert_debug(argv: Sequence[str]) -> list[str]:
-    """Return ``argv`` with ``--debug`` right after a known client's executable.
+class Recorder(Protocol):
+    """What a run writes its record to, as it goes (``osdoctor.session.SessionWriter``:
+    the runner knows the calls, not the file format)."""
 
-    The client is recognised by its base name (``/usr/bin/openstack`` too),
-    also behind a leading ``env [OPTION...] [VAR=value...]``. Nothing changes
-    when debug is already asked for (``--debug``, or heat's ``-d``) or when
-    the command is not one of DEBUG_CLIENTS.
-    """
-    words = list(argv)
-    index = _executable_index(words)
-    if index is None:
-        return words
-    name = os.path.basename(words[index])
-    if name not in DEBUG_CLIENTS:
-        return words
-    already = {"--debug", "-d"} if name == "heat" else {"--debug"}
-    rest = words[index + 1 :]
-    if "--" in rest:
-        rest = rest[: rest.index("--")]
-    if already.intersection(rest):
-        return words
-    return [*words[: index + 1], "--debug", *words[index + 1 :]]
+    @property
+    def path(self) -> Path: ...
 
+    def begin(self, argv: Sequence[str], started: datetime) -> None: ...
 
-def _executable_index(words: Sequence[str]) -> int | None:
-    if not words:
-        return None
-    if os.path.basename(words[0]) != "env":
-        return 0
-    index = 1
-    while index < len(words):
-        word = words[index]
-        if word == "--":
-            index += 1
-            break
-        if word in _ENV_OPTIONS_WITH_VALUE:
-            index += 2
-        elif word.startswith("-") or ("=" in word and not word.startswith("=")):
-            index += 1
-        else:
-            break
-    return index if index < len(words) else None
+    def write_lines(self, lines: Iterable[OutputLine]) -> None: ...
+
+    def note(self, text: str) -> None: ...
+
+    def cancelled(self, signal_name: str, seconds: float) -> None: ...
+
+    def close(self, result: RunResult | None) -> None: ...
 
 
 def exit_status(returncode: int) -> int:
@@ -274,7 +241,7 @@ class Run:
         env: Mapping[str, str] | None = None,
         cwd: str | Path | None = None,
         on_line: Callable[[OutputLine], object] | None = None,
-        session: SessionWriter | None = None,
+        session: Recorder | None = None,
         cancel_grace: float = CANCEL_GRACE,
     ) -> None:
         self.argv = tuple(argv)
@@ -597,7 +564,7 @@ def run_foreground(
     env: Mapping[str, str] | None = None,
     cwd: str | Path | None = None,
     on_line: Callable[[OutputLine], object] | None = None,
-    session: SessionWriter | None = None,
+    session: Recorder | None = None,
     cancel_grace: float = CANCEL_GRACE,
 ) -> RunResult:
     """Run to the end in this thread; Ctrl-C cancels the command (a second

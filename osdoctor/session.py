@@ -18,8 +18,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from osdoctor.cmdline import known_secrets, prints_bare_secret, redact_argv
-from osdoctor.paths import create_private, sessions_dir, write_private
+from osdoctor.cmdline import client_name, redact_argv
+from osdoctor.commandsecrets import known_secrets, prints_bare_secret
+from osdoctor.paths import PrivateStorageError, create_private, sessions_dir, write_private
 from osdoctor.redact import SecretMemory, StreamRedactor, redact_line
 from osdoctor.sessionfile import (
     SUFFIX,
@@ -42,10 +43,23 @@ def new_session_path(argv: Sequence[str], folder: Path | None = None) -> Path:
     the command may hold secrets.
     """
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    exe = os.path.basename(argv[0]) if argv else "command"
+    exe = client_name(argv) or "command"
     safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in exe)[:32] or "command"
     base = folder if folder is not None else sessions_dir()
     return base / f"{stamp}-{safe}-{secrets.token_hex(3)}{SUFFIX}"
+
+
+class SessionFileError(Exception):
+    """The session file cannot be created; the message is one line for the user."""
+
+
+def start_session(argv: Sequence[str], folder: Path | None = None) -> SessionWriter:
+    """A writer on a new session file for ``argv``, for every front end that runs a
+    command; SessionFileError, worded once, when the file cannot be created."""
+    try:
+        return SessionWriter.for_command(argv, folder)
+    except (PrivateStorageError, OSError) as error:
+        raise SessionFileError(f"cannot create the session file: {error}") from None
 
 
 class SessionWriter:

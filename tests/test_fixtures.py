@@ -14,8 +14,8 @@ import pytest
 import yaml
 
 from osdoctor.diagnose import diagnose, parse_path
-from osdoctor.kb.lint import compare
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
+from osdoctor.lint import compare
 from osdoctor.render.json_report import render_json
 from osdoctor.render.markdown import render_markdown
 from osdoctor.render.text import render_text

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from osdoctor.kb.lint import default_fixtures_dir, lint
 from osdoctor.kb.loader import load_knowledge
+from osdoctor.lint import default_fixtures_dir, lint
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE_BRANCHES = {

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from osdoctor.parse.http_text import parse_curl, resp_headers
+from osdoctor.headers import resp_headers
+from osdoctor.parse.http_text import parse_curl
 from osdoctor.parse.lines import read_lines, text_lines
 from osdoctor.parse.parser import Parser, parse_lines
 from osdoctor.parse.prefixes import PrefixStripper
@@ -97,7 +98,7 @@ def test_curl_shapes(
     assert curl is not None
     assert (curl.method, curl.url, curl.data) == (method, url, data)
     if header:
-        from osdoctor.parse.http_text import curl_headers
+        from osdoctor.headers import curl_headers
 
         assert curl_headers(curl.headers)[header[0]] == header[1]
 

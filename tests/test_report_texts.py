@@ -14,10 +14,10 @@ import pytest
 
 from osdoctor.diagnose import diagnose, parse_path, parse_stream
 from osdoctor.kb.conditions import request_id
-from osdoctor.kb.lint import template_issues
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.kb.placeholders import Captures, captures, fields, fill
 from osdoctor.kb.schema import SEEDS
+from osdoctor.lint import template_issues
 from osdoctor.model import Exchange, Finding, Report
 from osdoctor.render.json_report import render_json
 from osdoctor.render.markdown import render_markdown

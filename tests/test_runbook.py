@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from osdoctor.cli import main
-from osdoctor.kb.lint import default_fixtures_dir
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
+from osdoctor.lint import default_fixtures_dir
 from osdoctor.redact import contains_secret, redact_text
 from osdoctor.runbook.build import build_runbook
 from osdoctor.runbook.excerpts import collect

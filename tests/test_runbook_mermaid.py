@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from osdoctor.kb.lint import default_fixtures_dir
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
+from osdoctor.lint import default_fixtures_dir
 from osdoctor.runbook.build import build_runbook
 from osdoctor.runbook.markdown import scenario_page
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from osdoctor.cmdline import insert_debug
 from osdoctor.runner import (
     LEFT_OPEN_NOTE,
     MAX_LINE,
@@ -24,7 +25,6 @@ from osdoctor.runner import (
     RunResult,
     exit_status,
     group_alive,
-    insert_debug,
     run_foreground,
 )
 from tests.helpers.children import TIMEOUT, child, gate

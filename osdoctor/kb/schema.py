@@ -20,10 +20,10 @@ from osdoctor.kb.conditions import (
     compile_conditions,
     compile_regex,
 )
+from osdoctor.kb.probes import ProbeRef, parse_probe_ref
 from osdoctor.kb.yamlfile import Node
 from osdoctor.model import OUTCOMES, SEVERITIES, Outcome, Severity
 from osdoctor.parse.commands import CLIENTS as PARSED_CLIENTS
-from osdoctor.probe.names import ProbeRef, parse_probe_ref
 
 SEEDS = {
     "000_416000e4d6ae2dea.txt": ("python-heatclient", 5),

@@ -9,13 +9,9 @@ tolerant: a cut or wrapped line yields what it holds, never an exception.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "COPY"})
-
-_HEADER_NAME = re.compile(r"(?:^|(?<=\s))([A-Za-z][A-Za-z0-9_\-]*): ")
-_DICT_PAIR = re.compile(r"""['"]([^'"]+)['"]\s*:\s*(?:'([^']*)'|"([^"]*)"|([^,}]+))""")
 
 
 @dataclass(slots=True)
@@ -23,7 +19,7 @@ class Curl:
     method: str
     url: str
     headers: str
-    """The ``-H`` arguments, kept as logged; see :func:`curl_headers`."""
+    """The ``-H`` arguments, kept as logged; see ``osdoctor.headers.curl_headers``."""
     data: str | None
     data_open: bool = False
     """True when ``-d '`` is not closed on this line (a multi-line body follows)."""
@@ -98,33 +94,6 @@ def parse_curl(text: str) -> Curl | None:
         return None
     method = method or ("POST" if data is not None else "GET")
     return Curl(method, url, "\n".join(headers), data, data_open)
-
-
-def curl_headers(raw: str) -> dict[str, str]:
-    """Headers from :attr:`Curl.headers` (one ``K: V`` per line)."""
-    out: dict[str, str] = {}
-    for item in raw.split("\n"):
-        key, sep, value = item.partition(":")
-        if sep:
-            out[key.strip()] = value.strip()
-    return out
-
-
-def resp_headers(raw: str) -> dict[str, str]:
-    """Headers from a ``RESP: [200] K: V K2: V2`` line, or a logged dict repr
-    (``{'k': 'v'}``, ``CaseInsensitiveDict({...})``)."""
-    raw = raw.strip()
-    if raw.startswith(("{", "CaseInsensitiveDict(", "HTTPHeaderDict(")):
-        return {
-            m.group(1): (m.group(2) or m.group(3) or m.group(4) or "").strip()
-            for m in _DICT_PAIR.finditer(raw)
-        }
-    marks = list(_HEADER_NAME.finditer(raw))
-    out: dict[str, str] = {}
-    for k, m in enumerate(marks):
-        end = marks[k + 1].start() if k + 1 < len(marks) else len(raw)
-        out[m.group(1)] = raw[m.end() : end].strip()
-    return out
 
 
 def split_url(url: str) -> tuple[str, str, str]:

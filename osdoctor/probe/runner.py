@@ -2,7 +2,8 @@
 
 Planning sends nothing: it finds each probe's target in the log, so that the
 user can be shown every host (and whether the credentials go there) before
-answering yes. The TUI's probe key and ``osdoctor probe`` share this module.
+answering yes. ``prepare`` and ``execute`` are the whole of it for both front
+ends: ``osdoctor probe`` asks on the terminal, the TUI's probe key in a dialog.
 """
 
 from __future__ import annotations
@@ -10,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from osdoctor.kb.conditions import Context, evaluate_all
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.kb.placeholders import fill
 from osdoctor.model import Report
+from osdoctor.probe import DEFAULT_TIMEOUT
 from osdoctor.probe.checks import COULD_NOT_CHECK, ProbeContext, Target, plan_probe, run_probe
-from osdoctor.probe.cloudconfig import CloudAuth
+from osdoctor.probe.cloudconfig import CloudAuth, CloudConfigError, load_cloud_auth
 from osdoctor.probe.scope import Scope, host_key
 from osdoctor.probe.transport import Sent
 
@@ -41,20 +42,28 @@ class ProbeResult:
 
 
 @dataclass(slots=True)
+class ProbePlan:
+    """What a probe of a report will do, decided before anything is sent."""
+
+    report: Report
+    scope: Scope
+    cloud: CloudAuth | None
+    """The credentials found (clouds.yaml, ``OS_CLOUD``, ``OS_*``), if any."""
+    cloud_error: str | None
+    """Why none were found, for the probes that need them."""
+    planned: list[PlannedProbe]
+    hosts: dict[str, list[str]]
+    """Host -> what will be sent there (``contacts``): what the user agrees to."""
+    maps: dict[str, str] = field(default_factory=dict)
+    """``--map``: the log's host:port -> the one contacted instead."""
+
+
+@dataclass(slots=True)
 class ProbeRun:
     planned: list[PlannedProbe]
     results: dict[int, ProbeResult] = field(default_factory=dict)
     """By finding index; a finding without a probe has no entry."""
     sent: list[Sent] = field(default_factory=list)
-
-
-def _captures(report: Report, kb: KnowledgeBase, rule_id: str) -> dict[str, str]:
-    rule = kb.rules[rule_id]
-    match, _held, _failed = evaluate_all(rule.when, Context(report.trace, report.outcome))
-    values = {"command": report.trace.command or ""}
-    if match is not None:
-        values.update(match.captures)
-    return values
 
 
 def _param(template: str, values: Mapping[str, str]) -> str | None:
@@ -71,7 +80,7 @@ def plan(
         rule = kb.rules.get(finding.id)
         if rule is None or rule.probe is None:
             continue
-        values = _captures(report, kb, finding.id)
+        values = {"command": report.trace.command or "", **finding.captures}
         params = {
             k: v
             for k, v in ((k, _param(t, values)) for k, t in rule.probe.params.items())
@@ -115,17 +124,34 @@ def contacts(
     }
 
 
-def execute(
+def prepare(
     report: Report,
-    planned: list[PlannedProbe],
-    scope: Scope,
-    cloud: CloudAuth | None,
-    cloud_error: str | None,
-    timeout: float,
-) -> ProbeRun:
+    kb: KnowledgeBase,
+    maps: Mapping[str, str] | None = None,
+    os_cloud: str | None = None,
+    insecure: bool = False,
+) -> ProbePlan:
+    """Find the credentials and every probe's target, and what will be contacted;
+    nothing is sent."""
+    cloud: CloudAuth | None = None
+    cloud_error: str | None = None
+    try:
+        cloud = load_cloud_auth(os_cloud, insecure=insecure)
+    except CloudConfigError as exc:
+        cloud_error = str(exc)
+    scope = Scope.from_trace(report.trace, dict(maps or {}))
+    planned = plan(report, kb, scope, cloud)
+    hosts = contacts(planned, cloud, scope)
+    return ProbePlan(report, scope, cloud, cloud_error, planned, hosts, dict(maps or {}))
+
+
+def execute(prepared: ProbePlan, timeout: float = DEFAULT_TIMEOUT) -> ProbeRun:
     """Run the planned probes (the user has agreed); every call has ``timeout`` seconds."""
+    planned = prepared.planned
     run = ProbeRun(planned)
-    ctx = ProbeContext(report.trace, scope, cloud, cloud_error, timeout)
+    ctx = ProbeContext(
+        prepared.report.trace, prepared.scope, prepared.cloud, prepared.cloud_error, timeout
+    )
     # Two findings may name the same check (a redirect rule and the generic one):
     # it is sent once and its answer serves both.
     done: dict[tuple[str, tuple[tuple[str, str], ...]], ProbeResult] = {}

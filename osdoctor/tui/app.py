@@ -15,6 +15,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from osdoctor.console import stopped_exit
 from osdoctor.runner import STOP_SIGNALS
 from osdoctor.tui.screens.main import MainScreen
 
@@ -88,7 +89,7 @@ class OsdoctorApp(App[int]):
             if self.closed.wait(EXIT_GRACE):
                 return
             if self.main.run is None or self.main.run.done:
-                os._exit(128 + signum)
+                os._exit(stopped_exit(signum))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

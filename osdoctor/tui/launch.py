@@ -1,11 +1,14 @@
-"""Starting the TUI from the command line. Textual is imported here, not by
-``osdoctor.cli``, so that headless commands never load it."""
+"""Starting the TUI from the command line (``osdoctor.main`` hands ``run_tui`` to the
+CLI). Textual is imported here, not at the top, so that importing this costs nothing."""
 
 from __future__ import annotations
 
 import signal
 import sys
 from pathlib import Path
+
+from osdoctor.console import Exit, fail, outcome_exit, stopped_exit
+from osdoctor.intake import read_error
 
 
 def run_tui(
@@ -23,9 +26,8 @@ def run_tui(
     from osdoctor.tui.app import OsdoctorApp
 
     if log is not None and not Path(log).is_file():
-        what = "a folder, not a log file" if Path(log).is_dir() else "no such file"
-        print(f"osdoctor: {log}: {what}", file=sys.stderr)
-        return 2
+        missing = IsADirectoryError(log) if Path(log).is_dir() else FileNotFoundError(log)
+        return fail(read_error(log, missing))
     app = OsdoctorApp(
         command=command, log=Path(log) if log else None, follow=follow, assume_yes=assume_yes
     )
@@ -49,6 +51,6 @@ def run_tui(
         words.append(f"osdoctor: session saved in {path}\n")
     last_words([(sys.stderr, "".join(words))])
     if app.stopped_by is not None:
-        return 128 + app.stopped_by
+        return stopped_exit(app.stopped_by)
     report = app.main.report
-    return 1 if report is not None and report.outcome == "failure" else 0
+    return outcome_exit(report.outcome) if report is not None else Exit.SUCCESS

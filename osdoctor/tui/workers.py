@@ -18,16 +18,16 @@ from pathlib import Path
 
 from textual.message import Message
 
-from osdoctor.cmdline import command_text, known_secrets, prints_bare_secret
+from osdoctor.cmdline import command_text
+from osdoctor.commandsecrets import known_secrets, prints_bare_secret
 from osdoctor.diagnose import diagnose
 from osdoctor.intake import LogInputError, LogReader, open_log, read_error
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.live import LiveTrace
 from osdoctor.model import Report, Trace
-from osdoctor.paths import PrivateStorageError
 from osdoctor.render.decisive import decisive_exchange
 from osdoctor.runner import CommandError, OutputLine, Run, RunResult
-from osdoctor.session import SessionWriter, redact_command
+from osdoctor.session import SessionFileError, redact_command, start_session
 from osdoctor.sessionfile import exit_record, header_records, note_record, split_record
 from osdoctor.tui.linestore import FileLines, MemoryLines
 from osdoctor.tui.messages import (
@@ -149,9 +149,9 @@ def run_command(
 ) -> None:
     """Run ``argv`` (``--debug`` already inserted), feeding the parser as lines come."""
     try:
-        session = SessionWriter.for_command(argv, session_folder)
-    except (PrivateStorageError, OSError) as error:
-        post(SourceFailed(f"cannot create the session file: {error}"))
+        session = start_session(argv, session_folder)
+    except SessionFileError as error:
+        post(SourceFailed(str(error)))
         return
     lines: queue.SimpleQueue[OutputLine] = queue.SimpleQueue()
     run = Run(argv, on_line=lines.put, session=session)

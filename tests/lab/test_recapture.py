@@ -16,10 +16,10 @@ import pytest
 import yaml
 
 from osdoctor.diagnose import diagnose, parse_path
-from osdoctor.kb.lint import compare
 from osdoctor.kb.loader import load_knowledge
 from osdoctor.lab.capture import CaptureResult, capture_case, client_bin_dir
 from osdoctor.lab.case import select_cases
+from osdoctor.lint import compare
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "logs"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from osdoctor.kb.loader import KnowledgeBase
-from osdoctor.probe.names import PROBES
+from osdoctor.kb.probes import PROBES
 
 RULE = """\
 id: test.with-probe

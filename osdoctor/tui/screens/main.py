@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -31,11 +32,11 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, OptionList, Static, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
-from osdoctor.cmdline import command_text
+from osdoctor.cmdline import command_text, destructive_word, insert_debug
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.model import Report, Trace
 from osdoctor.paths import PrivateStorageError, exports_dir, sessions_dir, write_private
-from osdoctor.runner import Run, RunResult, insert_debug
+from osdoctor.runner import Run, RunResult
 from osdoctor.tui import workers
 from osdoctor.tui.linestore import LineStore
 from osdoctor.tui.messages import (
@@ -54,6 +55,9 @@ from osdoctor.tui.widgets.linelist import LineList
 from osdoctor.tui.widgets.rawlog import RawLog
 from osdoctor.tui.widgets.scenario import ScenarioView
 from osdoctor.tui.widgets.timeline import Timeline, TimelineHead
+
+if TYPE_CHECKING:
+    from osdoctor.probe.runner import ProbePlan
 
 CANCEL_NOTE = (
     "the client was stopped, but what it asked the cloud to do keeps running "
@@ -198,8 +202,6 @@ class MainScreen(Screen[None]):
 
     def start_command(self, command: list[str]) -> None:
         """Run ``command`` after asking, when it changes the cloud."""
-        from osdoctor.cli import destructive_word
-
         if self.running:
             self.say("A command is running: cancel it first (x).", severity="warning")
             return
@@ -536,42 +538,30 @@ class MainScreen(Screen[None]):
         if self.report is None or not self.final or kb is None:
             self.say("Live checks run on a finished report.", severity="warning")
             return
-        from osdoctor.probe.cloudconfig import CloudConfigError, load_cloud_auth
-        from osdoctor.probe.runner import contacts, plan
-        from osdoctor.probe.scope import Scope
+        from osdoctor.probe.runner import prepare
 
-        report = self.report
-        cloud, cloud_error = None, None
-        try:
-            cloud = load_cloud_auth(None, insecure=False)
-        except CloudConfigError as exc:
-            cloud_error = str(exc)
-        scope = Scope.from_trace(report.trace, {})
-        planned = plan(report, kb, scope, cloud)
-        if not planned:
+        prepared = prepare(self.report, kb)
+        if not prepared.planned:
             self.say("No finding of this report has a live check.")
             return
-        hosts = contacts(planned, cloud, scope)
 
         def answered(yes: bool | None) -> None:
             if yes:
                 self.say("Checking against the live cloud…")
-                self._probe(report, planned, scope, cloud, cloud_error)
+                self._probe(prepared)
 
-        if hosts:
-            self.app.push_screen(ConfirmProbe(hosts), answered)
+        if prepared.hosts:
+            self.app.push_screen(ConfirmProbe(prepared.hosts), answered)
         else:
             answered(True)
 
     @work(thread=True, exclusive=True, group="probe")
-    def _probe(
-        self, report: Report, planned: object, scope: object, cloud: object, cloud_error: str | None
-    ) -> None:
+    def _probe(self, prepared: ProbePlan) -> None:
         from osdoctor.probe.runner import execute
 
-        run = execute(report, planned, scope, cloud, cloud_error, 10.0)  # type: ignore[arg-type]
+        run = execute(prepared)
         results = {i: (r.probe, r.status, r.detail) for i, r in run.results.items()}
-        self.app.call_from_thread(self._probed, report, results)
+        self.app.call_from_thread(self._probed, prepared.report, results)
 
     def _probed(self, report: Report, results: dict[int, tuple[str, str, str]]) -> None:
         if report is not self.report:

@@ -1,5 +1,8 @@
 """``osdoctor kb lint``: the knowledge is valid, and proven on real client logs.
 
+Above ``diagnose`` (it explains the fixtures with it), and so outside
+``osdoctor.kb``, which diagnose itself stands on.
+
 Beyond the schema, a rule is only trusted when it fires on a fixture log that
 a real client produced, and a branch only when some fixture takes it. Each
 fixture ``NAME.log`` sits beside ``NAME.expected.yaml`` (scenario, branch,
@@ -13,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from osdoctor.diagnose import diagnose, parse_path
-from osdoctor.kb.loader import KnowledgeBase
+from osdoctor.kb.loader import KnowledgeBase, builtin_dir
 from osdoctor.kb.placeholders import captures, template_problems
 from osdoctor.kb.schema import Issue, RemovedRule, Rule, completeness_issues
 from osdoctor.kb.yamlfile import YamlError, load_yaml
@@ -42,8 +45,9 @@ class LintResult:
 
 
 def default_fixtures_dir() -> Path | None:
-    from osdoctor.kb.loader import builtin_dir
-
+    """The fixture logs of the source checkout osdoctor runs from (``tests/fixtures/logs``
+    beside the built-in knowledge), None for an installed osdoctor: what ``kb lint``
+    and ``runbook`` use unless given ``--fixtures``."""
     candidate = builtin_dir().parent / "tests" / "fixtures" / "logs"
     return candidate if candidate.is_dir() else None
 

@@ -1,7 +1,9 @@
 """The probes a rule may name, and the parsing of a rule's ``probe:`` key.
 
-Kept free of any HTTP library so that ``osdoctor kb lint`` and ``explain``
-stay light: the probes themselves live in ``osdoctor.probe.checks``.
+Part of the knowledge (the schema validates a rule's ``probe:`` against it),
+so kept free of any HTTP library and of ``osdoctor.probe``: ``osdoctor kb
+lint`` and ``explain`` stay light. The probes themselves live in
+``osdoctor.probe.checks``, which runs the ones named here.
 """
 
 from __future__ import annotations
