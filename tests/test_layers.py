@@ -19,7 +19,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "osdoctor"
 
-#: Floors from the bottom up; a module is placed by its longest matching prefix.
+#: Floors from the bottom up; a module is placed by its longest matching prefix
+#: (a name may be placed before its module exists).
 FLOORS: list[tuple[str, tuple[str, ...]]] = [
     (
         "base",
@@ -42,8 +43,8 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
     ("parse", ("osdoctor.parse", "osdoctor.scrub", "osdoctor.anonymize")),
     ("facts", ("osdoctor.facts",)),
     ("kb", ("osdoctor.kb",)),
-    ("diagnose", ("osdoctor.diagnose", "osdoctor.intake")),
-    ("render", ("osdoctor.render", "osdoctor.lint", "osdoctor.runbook")),
+    ("diagnose", ("osdoctor.diagnose", "osdoctor.intake", "osdoctor.runs", "osdoctor.fingerprint")),
+    ("render", ("osdoctor.render", "osdoctor.lint", "osdoctor.runbook", "osdoctor.batch")),
     ("run", ("osdoctor.runner", "osdoctor.session", "osdoctor.live", "osdoctor.console")),
     ("front ends", ("osdoctor.cli", "osdoctor.probe", "osdoctor.tui", "osdoctor.lab")),
     ("program", ("osdoctor.main", "osdoctor.__main__")),
