@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal, get_args
 
+from osdoctor.headers import curl_headers, resp_headers
+
 # The closed sets of words the model uses. They are Literal types rather than
 # enums so that they stay plain strings (the JSON report writes them as they
 # are) while mypy refuses a value outside the set, where one is made and where
@@ -67,8 +69,6 @@ TraceFormat = Literal["debug", "log-file", "session", "unknown"]
 
 Origin = Literal["client", "server"]
 """Whose traceback it is: the client's, or a service's pasted beside it."""
-
-from osdoctor.headers import curl_headers, resp_headers
 
 #: Body text kept per exchange, at most (characters). Larger bodies keep their
 #: head and are marked truncated; the input position allows a re-read.

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from osdoctor import __version__
-from osdoctor.kb.lint import lint
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
+from osdoctor.lint import lint
 
 RULE = """\
 id: site.quota-exceeded
