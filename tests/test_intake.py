@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from osdoctor.intake import LogInputError, LogReader, open_log, parse_path, read_log
+from osdoctor.model import Trace
 from osdoctor.parse.prefixes import PrefixStripper
 from osdoctor.sessionfile import DataLine, parse_session_line
 
@@ -60,16 +61,43 @@ def test_explain_and_the_screen_word_an_unreadable_log_alike(kind: str, tmp_path
     )
 
 
-def test_the_stepwise_reader_gives_the_same_trace_as_explain() -> None:
-    log = LOGS / "heat.stack-hook.poll-index-error.log"
+def _damaged(tmp: Path) -> Path:
+    """A real log pasted badly: CRLF endings, colours, a 3 MiB line without a break."""
+    text = (LOGS / "heat.stack-hook.poll-index-error.log").read_bytes()
+    lines = text.split(b"\n")
+    lines[5] = b"\x1b[31m" + lines[5] + b"\x1b[0m\r"
+    lines.insert(12, b"x" * (3 << 20))
+    path = tmp / "damaged.log"
+    path.write_bytes(b"\n".join(lines))
+    return path
+
+
+def _shape(trace: Trace) -> tuple[object, ...]:
+    return (
+        trace.line_count,
+        trace.exit_code,
+        trace.command,
+        [(e.request.line, e.request.url, e.status) for e in trace.exchanges],
+        [(m.line, m.kind, m.text) for m in trace.messages],
+    )
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "heat.stack-hook.poll-index-error",
+        "heat.stack-create.stalled",
+        "osc.server-create.active",
+        "damaged",
+    ],
+)
+def test_the_stepwise_reader_gives_the_same_trace_as_explain(name: str, tmp_path: Path) -> None:
+    log = _damaged(tmp_path) if name == "damaged" else LOGS / f"{name}.log"
     index = Index()
     reader = read_all(log, index)
     stepwise, whole = reader.parser.finish(), parse_path(log)
     assert reader.number == whole.line_count == len(index.offsets)
-    assert [(e.request.line, e.request.url) for e in stepwise.exchanges] == [
-        (e.request.line, e.request.url) for e in whole.exchanges
-    ]
-    assert stepwise.exit_code == whole.exit_code
+    assert _shape(stepwise) == _shape(whole)
 
 
 SESSION = """\
