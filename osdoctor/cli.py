@@ -1,5 +1,7 @@
-"""The ``osdoctor`` command. Front ends are imported only by the subcommand that
-needs them, so ``osdoctor explain`` never loads Textual, httpx or keystoneauth1."""
+"""The ``osdoctor`` command line. Each subcommand imports what it needs when it runs,
+so ``osdoctor explain`` never loads Textual, httpx or keystoneauth1; the
+interactive screen is handed in (``main(screens=...)``, from ``osdoctor.main``),
+never imported: the CLI and the TUI stand side by side."""
 
 from __future__ import annotations
 
