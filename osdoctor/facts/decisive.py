@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from osdoctor.facts import faults, transport
+from osdoctor.facts.fullest import completed, looks_cut
 from osdoctor.facts.model import (
     AsyncFailure,
     ClientError,
@@ -319,6 +320,10 @@ def _client_error(printed: list[tuple[int, str, Message]]) -> ClientError | None
             found = ClientError(text, line)
         elif m.kind == "clean_up":
             found = ClientError(text, line)
+    if found is not None and looks_cut(found.text):
+        # A paste cut the last copy short: an earlier copy of the same refusal
+        # (another attempt, another node) still has its end.
+        found.text = completed(found.text, (t for _l, t, _m in printed))
     return found
 
 
