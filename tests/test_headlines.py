@@ -28,6 +28,7 @@ LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 HEADLINES: dict[str, str | None] = {
     "generic.async-server-create": "known.no-valid-host",
     "generic.auth-no-role": "osc.auth-refused",
+    "generic.auth-not-configured": "generic.auth-not-configured",
     "generic.auth-password-expired": "known.keystone-password-expired",
     "generic.auth-wrong-domain": "osc.auth-refused",
     "generic.bad-request": "generic.bad-request",
@@ -45,6 +46,7 @@ HEADLINES: dict[str, str | None] = {
     "generic.dns-unresolvable": "generic.dns-failure",
     "generic.forbidden-policy": "generic.forbidden",
     "generic.hung": "generic.hung",
+    "generic.hung-killed": "generic.hung",
     "generic.keystone-500": "generic.server-error",
     "generic.lb-502-html": "generic.backend-unavailable",
     "generic.lb-503-html": "generic.backend-unavailable",
