@@ -13,11 +13,12 @@ from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.facts import facts_of
 from osdoctor.facts.faults import from_body, in_text
 from osdoctor.facts.fullest import completed
-from osdoctor.facts.transport import classify
+from osdoctor.facts.transport import classify, of_exchange
 from osdoctor.kb.conditions import Condition, ConditionError, Context
 from osdoctor.kb.loader import load_knowledge
 from osdoctor.model import Trace
 from osdoctor.parse.parser import Parser
+from osdoctor.parse.transport import finer_kind, kind_of, transport_failure
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 
@@ -428,3 +429,31 @@ def test_a_fault_the_paste_cut_is_completed_from_an_earlier_copy_of_it() -> None
 )
 def test_fullest_copy(cut: str, copies: list[str], expected: str | None) -> None:
     assert completed(cut, copies) == (expected or cut)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "ProxyError('Unable to connect to proxy', OSError('Tunnel connection failed: 403'))",
+        "SSLError(1, '[SSL: WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1006)')",
+        "SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify"
+        " failed: self-signed certificate (_ssl.c:1006)'))",
+        "NameResolutionError(\"Failed to resolve 'controller' ([Errno -2] Name or service\")",
+        "NewConnectionError('Failed to establish a connection: [Errno 111] Connection refused')",
+        "ConnectTimeoutError(..., 'Connection to 10.0.0.1 timed out. (connect timeout=None)')",
+        "('Connection aborted.', ConnectionResetError(104, 'Connection reset by peer'))",
+        "('Connection aborted.', RemoteDisconnected('Remote end closed connection without'))",
+        "NewConnectionError('Failed to establish a new connection: [Errno 113] No route to host')",
+        "SSLError('EOF occurred in violation of protocol')",
+        "something else entirely",
+    ],
+)
+def test_an_exchange_keeps_the_kind_the_parser_gave_it(message: str) -> None:
+    """One classifier: what the parser recorded on the exchange is what the facts say,
+    without reading the message again."""
+    kind, detail = transport_failure(message)
+    assert finer_kind(kind, detail) == kind_of(message)
+    want = classify(message, "http://h:1/x").kind
+    assert of_exchange(kind, detail, message, "http://h:1/x").kind == want
+    # The recorded kind decides, whatever the words say.
+    assert of_exchange("timeout", None, message, "http://h:1/x").kind == "timeout"

@@ -219,7 +219,9 @@ def _exchange_failure(ex: Exchange, agent: str) -> Failure:
             if inner:
                 failure.inner = inner.group("cls")
     if ex.error is not None and ex.error.kind != "no-answer":
-        failure.transport = transport.classify(ex.error.message, url)
+        failure.transport = transport.of_exchange(
+            ex.error.kind, ex.error.detail, ex.error.message, url
+        )
         failure.evidence.append((ex.error.line, ex.error.message[:200]))
     elif ex.response is None:  # the parser's "no-answer": the log ends inside the request
         host = base.partition("://")[2]
