@@ -1486,13 +1486,21 @@ class Parser:
             ex.response.reason = reason or None
             ex.response.last_line = number
 
-    def _resp_body(self, number: int, text: str) -> None:
+    def _answer_line(self, number: int, label: str, text: str) -> tuple[Exchange, Response] | None:
+        """The answer a line of it (a body, an httplib header) belongs to: the last
+        exchange's; None, and the line kept as a debug message, when there is none."""
         self.trace.openstack_lines += 1
         ex = self._last
         if ex is None or ex.response is None:
-            self._message(number, "debug", "RESP BODY: " + text)
+            self._message(number, "debug", label + text)
+            return None
+        return ex, ex.response
+
+    def _resp_body(self, number: int, text: str) -> None:
+        answer = self._answer_line(number, "RESP BODY: ", text)
+        if answer is None:
             return
-        response = ex.response
+        ex, response = answer
         response.last_line = max(response.last_line, number)
         if text.startswith("Omitted, Content-Type is set to"):
             response.body = Body(number, number, None, 0, omitted=text)
@@ -1681,12 +1689,10 @@ class Parser:
                 return
 
     def _httplib_header(self, number: int, text: str) -> None:
-        self.trace.openstack_lines += 1
-        ex = self._last
-        if ex is None or ex.response is None:
-            self._message(number, "debug", "header: " + text)
+        answer = self._answer_line(number, "header: ", text)
+        if answer is None:
             return
-        response = ex.response
+        response = answer[1]
         response.raw_headers = (response.raw_headers + " " + text) if response.raw_headers else text
         response.last_line = number
         rid = text.partition(": ")
