@@ -146,7 +146,10 @@ def _request_id(ex: Exchange) -> str:
 
 class _Later:
     """What the exchanges after a point show, grown from the end of the run so that
-    every failed exchange is judged in one pass (a long run has thousands)."""
+    every failed exchange is judged in one pass: constant work per exchange (sets
+    only), so a run of any number of failed requests costs time linear in it."""
+
+    __slots__ = ("ok_calls", "ok_bases", "any_ok", "token_ok", "get_prefixes")
 
     def __init__(self) -> None:
         self.ok_calls: set[tuple[str, str]] = set()
@@ -155,13 +158,16 @@ class _Later:
         self.token_ok = False
         self.get_prefixes: set[tuple[str | None, str]] = set()
 
-    def add(self, ex: Exchange) -> None:
-        base, path, _ = split_url(ex.request.url)
+    def add(self, ex: Exchange, base: str, path: str) -> None:
+        """Learn from ``ex``, whose URL splits into ``base`` and ``path``."""
         if ex.request.method == "GET":
-            parts = (ex.path or path).rstrip("/").split("/")
-            for n in range(1, len(parts) + 1):
-                self.get_prefixes.add((ex.service, "/".join(parts[:n])))
-        if ex.status is None or ex.status >= 400:
+            # Every ancestor of the path, each found by one rfind from the end.
+            prefix = path.rstrip("/")
+            while prefix:
+                self.get_prefixes.add((ex.service, prefix))
+                prefix = prefix[: prefix.rfind("/")] if "/" in prefix else ""
+        status = ex.status
+        if status is None or status >= 400:
             return
         self.any_ok = True
         self.ok_calls.add((ex.request.method, ex.request.url))
@@ -169,20 +175,20 @@ class _Later:
         if ex.service == "identity" and ex.request.method == "POST":
             self.token_ok = True
 
-    def recovers(self, ex: Exchange) -> bool:
+    def recovers(self, ex: Exchange, base: str, path: str) -> bool:
         """Whether the run got past failed ``ex``: a retry that worked, a fresh token,
         discovery that fell back, an ID lookup followed by the search by name."""
-        base, path, _ = split_url(ex.request.url)
-        if ex.error is not None or ex.status is None:
+        status = ex.status
+        if ex.error is not None or status is None:
             return base in self.ok_bases
         if (ex.request.method, ex.request.url) in self.ok_calls:
             return True
-        if ex.status == 401 and self.token_ok:
+        if status == 401 and self.token_ok:
             return True
-        if is_version_root(ex.path or path) and self.any_ok:
+        if is_version_root(path) and self.any_ok:
             return True
-        if ex.status in (400, 404) and ex.request.method in ("GET", "HEAD"):
-            parent = (ex.path or path).rstrip("/").rpartition("/")[0]
+        if status in (400, 404) and ex.request.method in ("GET", "HEAD"):
+            parent = path.rstrip("/").rpartition("/")[0]
             return bool(parent) and (ex.service, parent) in self.get_prefixes
         return False
 
@@ -664,18 +670,21 @@ def facts_of(trace: Trace, live: bool = False) -> Facts:
     later = _Later()
     for i in range(len(exchanges) - 1, -1, -1):
         ex = exchanges[i]
+        base, path, _ = split_url(ex.request.url)
+        path = ex.path or path
         hung = ex.response is None and (ex.error is None or ex.error.kind == "no-answer")
+        status = ex.status
         failed = (
             (ex.error is not None and not hung)
-            or (ex.status is not None and ex.status >= 400)
+            or (status is not None and status >= 400)
             or (hung and i == len(exchanges) - 1 and not live)
         )
         if failed:
-            if later.recovers(ex):
+            if later.recovers(ex, base, path):
                 facts.recovered.append(ex.index)
             elif decisive is None:
                 decisive = ex  # the last failure not recovered from
-        later.add(ex)
+        later.add(ex, base, path)
     facts.recovered.reverse()
     if trace.exit_code == 0:
         if facts.async_failure is not None:
