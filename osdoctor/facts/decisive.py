@@ -271,13 +271,17 @@ def _refine_transport(failure: Failure, ex: Exchange, error: ClientError | None)
     """The exchange's error line may say less than the client's final message
     (keystoneauth's DiscoveryFailure carries the SSL error it wraps)."""
     t = failure.transport
-    if t is None or t.kind not in ("connection", "tls"):
+    if t is None:
         return
     if error is not None and error.line >= ex.first_line:
         better = transport.classify(error.text, t.url)
-        if better.kind not in ("connection",):
+        if t.kind in ("connection", "tls") and better.kind != "connection":
             failure.transport = better
             return
+        if not t.detail and better.kind == t.kind:
+            # A discovery line the parser refined from the summary names no cause:
+            # the summary's words do.
+            t.detail = better.detail
     if t.kind == "connection" and ex.error is not None and ex.error.kind == "tls":
         t.kind = "tls"
 
