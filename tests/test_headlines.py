@@ -51,6 +51,7 @@ HEADLINES: dict[str, str | None] = {
     "generic.lb-502-html": "generic.backend-unavailable",
     "generic.lb-503-html": "generic.backend-unavailable",
     "generic.lb-504-html": "generic.backend-unavailable",
+    "generic.library-mismatch-osc-lib": "generic.library-mismatch",
     "generic.method-not-allowed": "generic.method-not-allowed",
     "generic.microversion-406": "generic.method-not-allowed",
     "generic.not-found-resource": "generic.not-found",

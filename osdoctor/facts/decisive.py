@@ -30,7 +30,7 @@ from osdoctor.facts.names import (
     service_name,
     versions_in,
 )
-from osdoctor.model import Exchange, Message, Trace
+from osdoctor.model import Exchange, Frame, Message, Trace
 from osdoctor.parse.http_text import split_url
 
 _REQUEST_ID = re.compile(r"\b(req-[0-9a-f]{8}-[0-9a-f-]{27,})\b")
@@ -356,7 +356,12 @@ def _exception(trace: Trace, printed: list[tuple[int, str, Message]]) -> Excepti
             fr = tb.frames[-1]
             frame = f"{fr.file}:{fr.lineno} in {fr.function}"
         return ExceptionFact(
-            tb.exc_type.rpartition(".")[2], tb.message, tb.last_line, frame, package
+            tb.exc_type.rpartition(".")[2],
+            tb.message,
+            tb.last_line,
+            frame,
+            package,
+            _installs(tb.frames),
         )
     found: ExceptionFact | None = None
     frame = package = ""
@@ -376,6 +381,22 @@ def _exception(trace: Trace, printed: list[tuple[int, str, Message]]) -> Excepti
                 em.group("type"), em.group("message").strip(), line, frame, package
             )
     return found
+
+
+_INSTALL = re.compile(r"^(?P<root>.*?/(?:site|dist)-packages)/(?P<pkg>[A-Za-z_]\w*)")
+
+
+def _installs(frames: list[Frame]) -> list[tuple[str, list[str]]]:
+    """The package folders a traceback runs through, each with its packages in
+    order; empty when there is only one (the usual, consistent install)."""
+    roots: dict[str, list[str]] = {}
+    for fr in frames:
+        m = _INSTALL.match(fr.file)
+        if m:
+            pkgs = roots.setdefault(m.group("root"), [])
+            if m.group("pkg") not in pkgs and m.group("pkg") not in _WRAPPERS:
+                pkgs.append(m.group("pkg"))
+    return list(roots.items()) if len(roots) > 1 else []
 
 
 def _async_failure(trace: Trace) -> AsyncFailure | None:
