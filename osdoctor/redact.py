@@ -421,9 +421,24 @@ def _redact_options(line: str, found: list[str] | None = None) -> str:
             run = _NON_SPACE.match(line, start)
             assert run is not None
             end = run.end()
-        if not _harmless(line[start:end].strip()):
+        if not _harmless(line[start:end].strip()) and not _names_an_alternative(line, match, end):
             splice.mask(start, end)
     return splice.result()
+
+
+#: What follows ``or`` when a client's message lists where a value may come from
+#: ("--os-auth-token or env[OS_AUTH_TOKEN]", "--os-password or --os-cloud").
+_ALTERNATIVE = re.compile(r"[ \t]+(?:--?[A-Za-z]|env\[|\$?OS_[A-Z])")
+
+
+def _names_an_alternative(line: str, match: re.Match[str], end: int) -> bool:
+    """``--os-auth-token or env[OS_AUTH_TOKEN]`` in a client's message is prose: the
+    word after the option joins it to the next place the value may come from."""
+    return (
+        match["sep"] != "="
+        and line[match.end() : end] in ("or", "and", "nor")
+        and _ALTERNATIVE.match(line, end) is not None
+    )
 
 
 def _redact_start(line: str, low: str, found: list[str] | None = None) -> str:

@@ -12,11 +12,13 @@ import pytest
 from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.facts import facts_of
 from osdoctor.facts.faults import from_body, in_text
-from osdoctor.facts.transport import classify
+from osdoctor.facts.fullest import completed
+from osdoctor.facts.transport import classify, of_exchange
 from osdoctor.kb.conditions import Condition, ConditionError, Context
 from osdoctor.kb.loader import load_knowledge
 from osdoctor.model import Trace
 from osdoctor.parse.parser import Parser
+from osdoctor.parse.transport import finer_kind, kind_of, transport_failure
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 
@@ -389,3 +391,69 @@ def test_a_paste_of_the_output_names_who_refused_what(paste: str, rule: str, tit
     first = report.findings[0]
     assert (report.outcome, first.id) == ("failure", rule)
     assert first.title.startswith(title)
+
+
+def test_a_fault_the_paste_cut_is_completed_from_an_earlier_copy_of_it() -> None:
+    """Retries print the same refusal once per attempt and per resource; the paste cut
+    the last copy mid-word. The facts quote it in full, with the last copy's own id."""
+    first = "0b6d3c1e-2f4a-4b8c-9d7e-5a1f3c2e4b6d"
+    last = "9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a"
+    paste = (
+        f"Error contacting Ironic server: Node {first} can not be updated while a state "
+        "transition is in progress. (HTTP 409). Attempt 6 of 6\n"
+        f"Error contacting Ironic server: Node {last} can not be updated while a state t\n"
+    )
+    error = facts_of(_trace(paste)).client_error
+    assert error is not None and error.line == 2
+    assert error.text == (
+        f"Error contacting Ironic server: Node {last} can not be updated while a state "
+        "transition is in progress. (HTTP 409). Attempt 6 of 6"
+    )
+
+
+@pytest.mark.parametrize(
+    ("cut", "copies", "expected"),
+    [
+        # Finished texts are left alone, even when a longer copy exists.
+        ("Network private could not be found.", ["Network private could not be found. x"], None),
+        # A copy with other words is no copy.
+        ("Quota exceeded for resources: ['ports']", ["Quota exceeded for cores"], None),
+        ("The request you have made requires auth", ["The request you have made is bad."], None),
+        # The longest matching copy gives the end; ids differ, lengths match.
+        (
+            "Port 1234 is still in use by instance ab",
+            ["Port 9876 is still in use by instance abcdef12.", "Port 1 is"],
+            "Port 1234 is still in use by instance abcdef12.",
+        ),
+    ],
+)
+def test_fullest_copy(cut: str, copies: list[str], expected: str | None) -> None:
+    assert completed(cut, copies) == (expected or cut)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "ProxyError('Unable to connect to proxy', OSError('Tunnel connection failed: 403'))",
+        "SSLError(1, '[SSL: WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1006)')",
+        "SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify"
+        " failed: self-signed certificate (_ssl.c:1006)'))",
+        "NameResolutionError(\"Failed to resolve 'controller' ([Errno -2] Name or service\")",
+        "NewConnectionError('Failed to establish a connection: [Errno 111] Connection refused')",
+        "ConnectTimeoutError(..., 'Connection to 10.0.0.1 timed out. (connect timeout=None)')",
+        "('Connection aborted.', ConnectionResetError(104, 'Connection reset by peer'))",
+        "('Connection aborted.', RemoteDisconnected('Remote end closed connection without'))",
+        "NewConnectionError('Failed to establish a new connection: [Errno 113] No route to host')",
+        "SSLError('EOF occurred in violation of protocol')",
+        "something else entirely",
+    ],
+)
+def test_an_exchange_keeps_the_kind_the_parser_gave_it(message: str) -> None:
+    """One classifier: what the parser recorded on the exchange is what the facts say,
+    without reading the message again."""
+    kind, detail = transport_failure(message)
+    assert finer_kind(kind, detail) == kind_of(message)
+    want = classify(message, "http://h:1/x").kind
+    assert of_exchange(kind, detail, message, "http://h:1/x").kind == want
+    # The recorded kind decides, whatever the words say.
+    assert of_exchange("timeout", None, message, "http://h:1/x").kind == "timeout"

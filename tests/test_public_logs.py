@@ -96,9 +96,10 @@ CASES: dict[str, tuple[str, list[str], list[str]]] = {
     ),
     "ironic-2021-ansible-baremetal-node-set-409-state-transition-wrapped": (
         # The Ansible report read as lines gives the command, so the scenario's own
-        # retry rule leads; it quotes the state transition.
+        # retry rule leads; it quotes the refusal, whose last copy the paste cut
+        # ("...state t"): the facts complete it from an earlier attempt's copy.
         "ironic.retry-loop-exhausted",
-        ["6 attempts", "retry loop"],
+        ["6 attempts", "retry loop", "state transition is in progress"],
         ["state transition is in progress", "provision_state"],
     ),
     "osc-2022-server-create-500-nova-missing-neutron-auth": (

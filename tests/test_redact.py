@@ -213,3 +213,25 @@ def test_a_long_options_line_is_masked_whole() -> None:
     redacted = redact_line(line)
     assert "FakeValue1" not in redacted
     assert redacted.count("--pass ***") == 50_000
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # A client's message naming where a value may come from: "or" is prose.
+        (
+            "CommandError: You must provide a username via either --os-username or "
+            "env[OS_USERNAME] or a token via --os-auth-token or env[OS_AUTH_TOKEN]",
+            None,
+        ),
+        ("set --os-password or --os-cloud", None),
+        # A value is a value, even a short word, when nothing alternative follows.
+        ("openstack --os-password or", "openstack --os-password ***"),
+        ("openstack --os-password=or --os-cloud x", "openstack --os-password=*** --os-cloud x"),
+        ("openstack --os-password hunter2 or env[X]", "openstack --os-password *** or env[X]"),
+    ],
+)
+def test_the_word_or_between_two_sources_of_a_secret_is_prose(
+    line: str, expected: str | None
+) -> None:
+    assert redact_line(line) == (expected or line)

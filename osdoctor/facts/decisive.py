@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from osdoctor.facts import faults, transport
+from osdoctor.facts.fullest import completed, looks_cut
 from osdoctor.facts.model import (
     AsyncFailure,
     ClientError,
@@ -29,7 +30,7 @@ from osdoctor.facts.names import (
     service_name,
     versions_in,
 )
-from osdoctor.model import Exchange, Message, Trace
+from osdoctor.model import Exchange, Frame, Message, Trace
 from osdoctor.parse.http_text import split_url
 
 _REQUEST_ID = re.compile(r"\b(req-[0-9a-f]{8}-[0-9a-f-]{27,})\b")
@@ -145,7 +146,10 @@ def _request_id(ex: Exchange) -> str:
 
 class _Later:
     """What the exchanges after a point show, grown from the end of the run so that
-    every failed exchange is judged in one pass (a long run has thousands)."""
+    every failed exchange is judged in one pass: constant work per exchange (sets
+    only), so a run of any number of failed requests costs time linear in it."""
+
+    __slots__ = ("ok_calls", "ok_bases", "any_ok", "token_ok", "get_prefixes")
 
     def __init__(self) -> None:
         self.ok_calls: set[tuple[str, str]] = set()
@@ -154,13 +158,16 @@ class _Later:
         self.token_ok = False
         self.get_prefixes: set[tuple[str | None, str]] = set()
 
-    def add(self, ex: Exchange) -> None:
-        base, path, _ = split_url(ex.request.url)
+    def add(self, ex: Exchange, base: str, path: str) -> None:
+        """Learn from ``ex``, whose URL splits into ``base`` and ``path``."""
         if ex.request.method == "GET":
-            parts = (ex.path or path).rstrip("/").split("/")
-            for n in range(1, len(parts) + 1):
-                self.get_prefixes.add((ex.service, "/".join(parts[:n])))
-        if ex.status is None or ex.status >= 400:
+            # Every ancestor of the path, each found by one rfind from the end.
+            prefix = path.rstrip("/")
+            while prefix:
+                self.get_prefixes.add((ex.service, prefix))
+                prefix = prefix[: prefix.rfind("/")] if "/" in prefix else ""
+        status = ex.status
+        if status is None or status >= 400:
             return
         self.any_ok = True
         self.ok_calls.add((ex.request.method, ex.request.url))
@@ -168,20 +175,20 @@ class _Later:
         if ex.service == "identity" and ex.request.method == "POST":
             self.token_ok = True
 
-    def recovers(self, ex: Exchange) -> bool:
+    def recovers(self, ex: Exchange, base: str, path: str) -> bool:
         """Whether the run got past failed ``ex``: a retry that worked, a fresh token,
         discovery that fell back, an ID lookup followed by the search by name."""
-        base, path, _ = split_url(ex.request.url)
-        if ex.error is not None or ex.status is None:
+        status = ex.status
+        if ex.error is not None or status is None:
             return base in self.ok_bases
         if (ex.request.method, ex.request.url) in self.ok_calls:
             return True
-        if ex.status == 401 and self.token_ok:
+        if status == 401 and self.token_ok:
             return True
-        if is_version_root(ex.path or path) and self.any_ok:
+        if is_version_root(path) and self.any_ok:
             return True
-        if ex.status in (400, 404) and ex.request.method in ("GET", "HEAD"):
-            parent = (ex.path or path).rstrip("/").rpartition("/")[0]
+        if status in (400, 404) and ex.request.method in ("GET", "HEAD"):
+            parent = path.rstrip("/").rpartition("/")[0]
             return bool(parent) and (ex.service, parent) in self.get_prefixes
         return False
 
@@ -218,7 +225,9 @@ def _exchange_failure(ex: Exchange, agent: str) -> Failure:
             if inner:
                 failure.inner = inner.group("cls")
     if ex.error is not None and ex.error.kind != "no-answer":
-        failure.transport = transport.classify(ex.error.message, url)
+        failure.transport = transport.of_exchange(
+            ex.error.kind, ex.error.detail, ex.error.message, url
+        )
         failure.evidence.append((ex.error.line, ex.error.message[:200]))
     elif ex.response is None:  # the parser's "no-answer": the log ends inside the request
         host = base.partition("://")[2]
@@ -262,13 +271,17 @@ def _refine_transport(failure: Failure, ex: Exchange, error: ClientError | None)
     """The exchange's error line may say less than the client's final message
     (keystoneauth's DiscoveryFailure carries the SSL error it wraps)."""
     t = failure.transport
-    if t is None or t.kind not in ("connection", "tls"):
+    if t is None:
         return
     if error is not None and error.line >= ex.first_line:
         better = transport.classify(error.text, t.url)
-        if better.kind not in ("connection",):
+        if t.kind in ("connection", "tls") and better.kind != "connection":
             failure.transport = better
             return
+        if not t.detail and better.kind == t.kind:
+            # A discovery line the parser refined from the summary names no cause:
+            # the summary's words do.
+            t.detail = better.detail
     if t.kind == "connection" and ex.error is not None and ex.error.kind == "tls":
         t.kind = "tls"
 
@@ -319,6 +332,10 @@ def _client_error(printed: list[tuple[int, str, Message]]) -> ClientError | None
             found = ClientError(text, line)
         elif m.kind == "clean_up":
             found = ClientError(text, line)
+    if found is not None and looks_cut(found.text):
+        # A paste cut the last copy short: an earlier copy of the same refusal
+        # (another attempt, another node) still has its end.
+        found.text = completed(found.text, (t for _l, t, _m in printed))
     return found
 
 
@@ -339,7 +356,12 @@ def _exception(trace: Trace, printed: list[tuple[int, str, Message]]) -> Excepti
             fr = tb.frames[-1]
             frame = f"{fr.file}:{fr.lineno} in {fr.function}"
         return ExceptionFact(
-            tb.exc_type.rpartition(".")[2], tb.message, tb.last_line, frame, package
+            tb.exc_type.rpartition(".")[2],
+            tb.message,
+            tb.last_line,
+            frame,
+            package,
+            _installs(tb.frames),
         )
     found: ExceptionFact | None = None
     frame = package = ""
@@ -359,6 +381,22 @@ def _exception(trace: Trace, printed: list[tuple[int, str, Message]]) -> Excepti
                 em.group("type"), em.group("message").strip(), line, frame, package
             )
     return found
+
+
+_INSTALL = re.compile(r"^(?P<root>.*?/(?:site|dist)-packages)/(?P<pkg>[A-Za-z_]\w*)")
+
+
+def _installs(frames: list[Frame]) -> list[tuple[str, list[str]]]:
+    """The package folders a traceback runs through, each with its packages in
+    order; empty when there is only one (the usual, consistent install)."""
+    roots: dict[str, list[str]] = {}
+    for fr in frames:
+        m = _INSTALL.match(fr.file)
+        if m:
+            pkgs = roots.setdefault(m.group("root"), [])
+            if m.group("pkg") not in pkgs and m.group("pkg") not in _WRAPPERS:
+                pkgs.append(m.group("pkg"))
+    return list(roots.items()) if len(roots) > 1 else []
 
 
 def _async_failure(trace: Trace) -> AsyncFailure | None:
@@ -657,18 +695,21 @@ def facts_of(trace: Trace, live: bool = False) -> Facts:
     later = _Later()
     for i in range(len(exchanges) - 1, -1, -1):
         ex = exchanges[i]
+        base, path, _ = split_url(ex.request.url)
+        path = ex.path or path
         hung = ex.response is None and (ex.error is None or ex.error.kind == "no-answer")
+        status = ex.status
         failed = (
             (ex.error is not None and not hung)
-            or (ex.status is not None and ex.status >= 400)
+            or (status is not None and status >= 400)
             or (hung and i == len(exchanges) - 1 and not live)
         )
         if failed:
-            if later.recovers(ex):
+            if later.recovers(ex, base, path):
                 facts.recovered.append(ex.index)
             elif decisive is None:
                 decisive = ex  # the last failure not recovered from
-        later.add(ex)
+        later.add(ex, base, path)
     facts.recovered.reverse()
     if trace.exit_code == 0:
         if facts.async_failure is not None:

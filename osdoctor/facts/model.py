@@ -82,6 +82,10 @@ class ExceptionFact:
     """The innermost frame as ``path/to/module.py:LINE in function``, when known."""
     package: str = ""
     """The top-level package of that frame (``osc_lib``, ``openstackclient``)."""
+    installs: list[tuple[str, list[str]]] = field(default_factory=list)
+    """Each package folder the traceback runs through (``.../site-packages``) with
+    the packages it gave, when there are several: an old library shadowing the
+    installed one (a ``pip install --user``, a ``PYTHONPATH``)."""
 
 
 @dataclass(slots=True)

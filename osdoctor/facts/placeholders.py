@@ -144,6 +144,7 @@ def values(facts: Facts) -> dict[str, str]:
         "exception_text": "",
         "exception_frame": "",
         "exception_package": "",
+        "installs_note": "",
         "async_resource": "",
         "async_status": "",
         "async_fault": "",
@@ -226,6 +227,11 @@ def values(facts: Facts) -> dict[str, str]:
                 "exception_package": exc.package,
             }
         )
+        if exc.installs:
+            where = "; ".join(f"{', '.join(pkgs)} from {root}" for root, pkgs in exc.installs)
+            out["installs_note"] = (
+                f" The traceback runs through {len(exc.installs)} installations: {where}."
+            )
     who = []
     if facts.auth.get("user"):
         who.append(f"user {facts.auth['user']}")

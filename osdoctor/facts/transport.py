@@ -1,11 +1,8 @@
-"""Why a request got no HTTP answer, from the words requests/urllib3/keystoneauth print.
+"""Why a request got no HTTP answer: the host, the port and the library's words.
 
-Each library version words it differently (``NewConnectionError``,
-``ConnectTimeoutError``, ``NameResolutionError``, ``[Errno -2]``, ``SSLError``
-with ``wrong version number``, ``ProxyError``...); the kinds here are what an
-operator acts on: nothing listening, a firewall dropping packets, a name that
-does not resolve, a certificate not trusted, https spoken to a plain-HTTP
-port, a proxy in the way.
+The kind comes from the parser (``osdoctor.parse.transport``, the one
+classifier): an exchange carries it; a text-only paste is classified here
+from its words with the same table.
 """
 
 from __future__ import annotations
@@ -13,65 +10,9 @@ from __future__ import annotations
 import re
 
 from osdoctor.facts.model import Transport, TransportClass
+from osdoctor.model import TransportKind
+from osdoctor.parse import transport as parsed
 
-# Most specific first: a ProxyError wraps the tunnel's own failure, a
-# DiscoveryFailure wraps the SSL or connection error that caused it.
-_KINDS: list[tuple[TransportClass, re.Pattern[str]]] = [
-    ("proxy", re.compile(r"ProxyError|Tunnel connection failed|Cannot connect to proxy", re.I)),
-    (
-        "tls-version",
-        re.compile(
-            r"wrong version number|WRONG_VERSION_NUMBER|"
-            r"unknown protocol|record layer failure",
-            re.I,
-        ),
-    ),
-    (
-        "tls-verify",
-        re.compile(
-            r"CERTIFICATE_VERIFY_FAILED|certificate verify failed|"
-            r"self[- ]signed certificate|unable to get local issuer|"
-            r"hostname .* doesn't match|certificate is not valid for",
-            re.I,
-        ),
-    ),
-    (
-        "dns",
-        re.compile(
-            r"NameResolutionError|Failed to resolve|Name or service not known|"
-            r"nodename nor servname|Temporary failure in name resolution|"
-            r"getaddrinfo failed|No address associated|\[Errno -[235]\]",
-            re.I,
-        ),
-    ),
-    (
-        "refused",
-        re.compile(
-            r"Connection refused|\[Errno 111\]|ECONNREFUSED|"
-            r"actively refused",
-            re.I,
-        ),
-    ),
-    ("timeout", re.compile(r"timed out|Timeout|\[Errno 110\]|ETIMEDOUT", re.I)),
-    (
-        "reset",
-        re.compile(
-            r"Connection reset|\[Errno 104\]|Connection aborted|"
-            r"Remote end closed connection|RemoteDisconnected|"
-            r"BadStatusLine|connection was closed",
-            re.I,
-        ),
-    ),
-    (
-        "unreachable",
-        re.compile(
-            r"No route to host|Network is unreachable|\[Errno 11[03]\]|"
-            r"\[Errno 101\]",
-            re.I,
-        ),
-    ),
-    ("tls", re.compile(r"SSL|TLS|handshake", re.I)),
-]
 _HOST = re.compile(r"host='(?P<host>[^']+)',\s*port=(?P<port>[^)\s,]+)")
 _URL = re.compile(
     r"(?P<url>https?://(?P<host>\[[^\]]+\]|[^/:\s'\"]+)(?::(?P<port>[^/\s'\"]+))?"
@@ -88,16 +29,39 @@ _DETAIL = re.compile(
 )
 
 
-def kind_of(message: str) -> TransportClass:
-    for kind, rx in _KINDS:
-        if rx.search(message):
-            return kind
-    return "connection"
+def of_exchange(kind: TransportKind, detail: str | None, message: str, url: str) -> Transport:
+    """The transport failure an exchange recorded, in the kind the parser gave it;
+    only a discovery failure the parser could not refine is read again."""
+    if kind == "discovery":
+        return classify(message, url)
+    return _transport(parsed.finer_kind(kind, detail), message, url)
 
 
 def classify(message: str, url: str = "") -> Transport:
-    """The kind of a transport failure and the host it was for."""
-    kind = kind_of(message)
+    """The kind of a transport failure named only in text (a paste of the
+    client's output, its final error line), and the host it was for."""
+    return _transport(parsed.kind_of(message), message, url)
+
+
+#: The class a rule names for each cause the words give: for the operator, a
+#: connection closed without an answer is a reset.
+_CLASS: dict[parsed.Cause, TransportClass] = {
+    "proxy": "proxy",
+    "tls-version": "tls-version",
+    "tls-verify": "tls-verify",
+    "dns": "dns",
+    "refused": "refused",
+    "timeout": "timeout",
+    "reset": "reset",
+    "closed": "reset",
+    "unreachable": "unreachable",
+    "tls": "tls",
+    "connection": "connection",
+}
+
+
+def _transport(cause: parsed.Cause, message: str, url: str) -> Transport:
+    kind = _CLASS[cause]
     host = port = ""
     m = _HOST.search(message)
     if m:

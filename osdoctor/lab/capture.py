@@ -31,6 +31,7 @@ from osdoctor.lab import fakes
 from osdoctor.lab.case import Case
 from osdoctor.lab.placeholders import expand, expand_text
 from osdoctor.lab.stub import RecordedRequest, Stub
+from osdoctor.lab.wheels import WheelMissing, find_wheel, unpack, user_site
 
 #: The port fixtures are generated on, so that URLs in them stay the same.
 FIXTURE_PORT = 47391
@@ -198,6 +199,7 @@ def expected_document(result: CaptureResult, port: int) -> dict[str, Any]:
         "findings": list(case.expect.findings),
         "expected_exit_code": case.expect.exit_code,
         "clients": client_versions(),
+        **({"shadowed_by": list(case.wheels)} if case.wheels else {}),
         "stub_port": port,
     }
 
@@ -212,13 +214,19 @@ def capture_case(
             f"{case.id}: the client {case.command[0]!r} is not installed beside "
             f"{sys.executable} (install osdoctor with its 'lab' extra)"
         )
+    wheels = []
+    for requirement in case.wheels:
+        try:
+            wheels.append(find_wheel(requirement))
+        except WheelMissing as missing:
+            raise CaptureError(f"{case.id}: {missing}") from None
     if case.network == "isolated" and not isolation_prefix():
         raise CaptureError(
             f"{case.id}: the case needs an isolated network, and 'unshare -rn' is not "
             "available or not permitted here"
         )
     with _port_lock(port):
-        return _capture_case(case, executable, out_dir, port, workroot)
+        return _capture_case(case, executable, out_dir, port, workroot, wheels)
 
 
 @contextlib.contextmanager
@@ -237,11 +245,16 @@ def _port_lock(port: int) -> Iterator[None]:
 
 
 def prepare_run(
-    case: Case, stub_values: Mapping[str, str], home: Path, work: Path
+    case: Case,
+    stub_values: Mapping[str, str],
+    home: Path,
+    work: Path,
+    wheels: list[Path] | None = None,
 ) -> tuple[list[str], dict[str, str]]:
-    """Write the case's files into ``work``; return its arguments (after the
-    client's name) and its environment, placeholders expanded: the client's run
-    as a capture makes it (tests run it the same way through osdoctor)."""
+    """Write the case's files into ``work`` and its wheels into the user
+    site-packages of ``home``; return its arguments (after the client's name)
+    and its environment, placeholders expanded: the client's run as a capture
+    makes it (tests run it the same way through osdoctor)."""
     values = dict(stub_values, workdir=str(work))
     for name, content in case.files.items():
         target = work / name
@@ -249,6 +262,10 @@ def prepare_run(
         target.write_text(expand_text(content, values), encoding="utf-8")
     args = [str(arg) for arg in expand(list(case.command[1:]), values)]
     env = base_env(home, values)
+    if wheels:
+        site = user_site(home)
+        unpack(wheels, site)
+        env["PYTHONPATH"] = str(site)  # as a user's PYTHONPATH=~/.local/... would
     for key, value in case.env.items():
         if value is None:
             env.pop(key, None)
@@ -258,7 +275,12 @@ def prepare_run(
 
 
 def _capture_case(
-    case: Case, executable: Path, out_dir: Path, port: int, workroot: Path
+    case: Case,
+    executable: Path,
+    out_dir: Path,
+    port: int,
+    workroot: Path,
+    wheels: list[Path] | None = None,
 ) -> CaptureResult:
     home, work = _prepare_dirs(case, workroot)
     stub = Stub(case.stub, port=port)
@@ -267,7 +289,7 @@ def _capture_case(
     except OSError as error:
         raise CaptureError(f"cannot listen on 127.0.0.1:{port}: {error}") from None
     try:
-        args, env = prepare_run(case, stub.values, home, work)
+        args, env = prepare_run(case, stub.values, home, work, wheels)
         debug = ["--debug"] if case.debug else []
         isolation = isolation_prefix() if case.network == "isolated" else ()
         exit_code, interrupted, output = _run(

@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from osdoctor.lab.config import ConfigError, StubConfig, check_keys, parse_stub_config
+from osdoctor.lab.wheels import parse_requirement
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
 OUTCOMES = ("success", "failure", "unknown")
@@ -36,6 +37,7 @@ _KEYS = {
     "timeout",
     "interrupt",
     "network",
+    "wheels",
     "expect",
     "stub",
     "routes",
@@ -76,6 +78,10 @@ class Case:
     """``isolated``: the client runs in a network namespace with only a loopback that
     is down (``unshare -rn``), so it cannot even reach the stub, and a name lookup
     fails at once ("Temporary failure in name resolution") with no packet sent."""
+    wheels: tuple[str, ...] = ()
+    """Real releases (``osc-lib==2.6.0``) unpacked into the client's user
+    site-packages and put first on its path: an old library shadowing the
+    installed one (see ``osdoctor.lab.wheels``)."""
 
 
 def _optional_str(raw: Mapping[str, Any], key: str) -> str | None:
@@ -172,6 +178,11 @@ def _parse_case(raw: Any, path: Path) -> Case:
     description = raw.get("description") or ""
     if not isinstance(description, str):
         raise ConfigError("description: expected text")
+    wheels = raw.get("wheels") or []
+    if not isinstance(wheels, list) or not all(isinstance(w, str) for w in wheels):
+        raise ConfigError("wheels: expected a list of NAME==VERSION")
+    for wheel in wheels:
+        parse_requirement(wheel)
     stub = parse_stub_config(raw.get("stub"), raw.get("routes"))
     return Case(
         id=f"{path.parent.name}.{path.stem}",
@@ -188,6 +199,7 @@ def _parse_case(raw: Any, path: Path) -> Case:
         timeout=float(timeout),
         interrupt=interrupt,
         network=network,
+        wheels=tuple(wheels),
     )
 
 

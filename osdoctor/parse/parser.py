@@ -42,7 +42,7 @@ from osdoctor.parse.paste import is_elision, unpaste
 from osdoctor.parse.prefixes import PrefixStripper
 from osdoctor.parse.rounds import RoundTemplate, build_template, log_prefix
 from osdoctor.parse.services import ServiceMap
-from osdoctor.parse.transport import tls_detail, transport_failure
+from osdoctor.parse.transport import named_in
 from osdoctor.redact import PemMasker, SecretMemory, redact_line
 from osdoctor.scrub import scrub_trace
 
@@ -1071,14 +1071,11 @@ class Parser:
                 self._refine_discovery(text)
         elif c == "U":
             if text.startswith("Unable to establish connection to "):
-                url, _, msg = text[34:].partition(": ")
-                kind, detail = transport_failure(msg)
-                self._transport(number, url, kind, text, detail)
+                self._named_transport(number, text)
                 return
         elif c == "S":
             if text.startswith("SSL exception connecting to "):
-                url, _, msg = text[28:].partition(": ")
-                self._transport(number, url, "tls", text, tls_detail(msg))
+                self._named_transport(number, text)
                 return
             if text.startswith("START with options:"):
                 self._start(number, text[19:].strip())
@@ -1489,13 +1486,21 @@ class Parser:
             ex.response.reason = reason or None
             ex.response.last_line = number
 
-    def _resp_body(self, number: int, text: str) -> None:
+    def _answer_line(self, number: int, label: str, text: str) -> tuple[Exchange, Response] | None:
+        """The answer a line of it (a body, an httplib header) belongs to: the last
+        exchange's; None, and the line kept as a debug message, when there is none."""
         self.trace.openstack_lines += 1
         ex = self._last
         if ex is None or ex.response is None:
-            self._message(number, "debug", "RESP BODY: " + text)
+            self._message(number, "debug", label + text)
+            return None
+        return ex, ex.response
+
+    def _resp_body(self, number: int, text: str) -> None:
+        answer = self._answer_line(number, "RESP BODY: ", text)
+        if answer is None:
             return
-        response = ex.response
+        ex, response = answer
         response.last_line = max(response.last_line, number)
         if text.startswith("Omitted, Content-Type is set to"):
             response.body = Body(number, number, None, 0, omitted=text)
@@ -1566,20 +1571,15 @@ class Parser:
         """keystoneauth's summary of a failed discovery names the transport
         cause (refused, TLS, dropped) that its earlier "Failed to discover"
         line did not: give the discovery exchange that kind."""
-        for marker in ("Unable to establish connection to ", "SSL exception connecting to "):
-            start = text.find(marker)
-            if start < 0:
-                continue
-            url, _, msg = text[start + len(marker) :].partition(": ")
-            kind, detail = transport_failure(msg)
-            if marker.startswith("SSL"):
-                kind, detail = "tls", tls_detail(msg)
-            for ex in reversed(self.trace.exchanges[-8:]):
-                if ex.request.url == url and ex.error is not None and ex.error.kind == "discovery":
-                    ex.error.kind = kind
-                    ex.error.detail = detail
-                    return
+        named = named_in(text)
+        if named is None:
             return
+        url, kind, detail = named
+        for ex in reversed(self.trace.exchanges[-8:]):
+            if ex.request.url == url and ex.error is not None and ex.error.kind == "discovery":
+                ex.error.kind = kind
+                ex.error.detail = detail
+                return
 
     def _transport(
         self,
@@ -1601,25 +1601,25 @@ class Parser:
         if message:
             self._message(number, "error", text)
 
+    def _named_transport(self, number: int, text: str) -> None:
+        """A line that starts with keystoneauth's words for a request without answer."""
+        named = named_in(text)
+        if named is not None:
+            url, kind, detail = named
+            self._transport(number, url, kind, text, detail)
+
     def _transport_text(self, number: int, cause: str, text: str, message: bool = True) -> bool:
         """A transport failure named inside another message (``ERROR
         (ConnectFailure): Unable to establish connection to URL: ...``, an
         exception's text): True when ``cause`` was one."""
-        for marker in ("Unable to establish connection to ", "SSL exception connecting to "):
-            at = cause.find(marker)
-            if at < 0:
-                continue
-            url, _, msg = cause[at + len(marker) :].partition(": ")
-            if not url.startswith(("http://", "https://")):
-                return False
-            kind, detail = transport_failure(msg)
-            if marker.startswith("SSL"):
-                kind, detail = "tls", tls_detail(msg)
-            if any(ex.error is not None for ex in self.trace.exchanges[-8:]):
-                return False  # already read from the line that reported it
-            self._transport(number, url, kind, text, detail, message)
-            return True
-        return False
+        named = named_in(cause)
+        if named is None or not named[0].startswith(("http://", "https://")):
+            return False
+        if any(ex.error is not None for ex in self.trace.exchanges[-8:]):
+            return False  # already read from the line that reported it
+        url, kind, detail = named
+        self._transport(number, url, kind, text, detail, message)
+        return True
 
     def _request_id(self, url: str, request_id: str) -> None:
         self.trace.openstack_lines += 1
@@ -1689,12 +1689,10 @@ class Parser:
                 return
 
     def _httplib_header(self, number: int, text: str) -> None:
-        self.trace.openstack_lines += 1
-        ex = self._last
-        if ex is None or ex.response is None:
-            self._message(number, "debug", "header: " + text)
+        answer = self._answer_line(number, "header: ", text)
+        if answer is None:
             return
-        response = ex.response
+        response = answer[1]
         response.raw_headers = (response.raw_headers + " " + text) if response.raw_headers else text
         response.last_line = number
         rid = text.partition(": ")

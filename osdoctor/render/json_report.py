@@ -8,7 +8,7 @@ from typing import Any
 from osdoctor import __version__
 from osdoctor.facts import report_facts
 from osdoctor.facts.placeholders import summary
-from osdoctor.model import Report
+from osdoctor.model import Frame, Report
 
 
 def report_dict(report: Report) -> dict[str, Any]:
@@ -98,12 +98,15 @@ def report_dict(report: Report) -> dict[str, Any]:
             for c in report.candidates
         ],
         "api_versions": t.api_versions,
+        "commands": [{"line": c.line, "text": c.text, "client": c.client} for c in t.commands],
         "tracebacks": [
             {
                 "type": tb.exc_type,
                 "message": tb.message,
                 "first_line": tb.first_line,
                 "last_line": tb.last_line,
+                "origin": tb.origin,
+                "client_frame": _frame(tb.client_frame),
             }
             for tb in t.tracebacks
         ],
@@ -128,7 +131,13 @@ def facts_dict(report: Report) -> dict[str, Any]:
             "request_id": f.request_id or None,
             "inner": f.inner or None,
             "fault": (
-                {"message": f.fault.message, "type": f.fault.type or None, "shape": f.fault.shape}
+                {
+                    "message": f.fault.message,
+                    "type": f.fault.type or None,
+                    "shape": f.fault.shape,
+                    "code": f.fault.code or None,
+                    "detail": f.fault.detail or None,
+                }
                 if f.fault
                 else None
             ),
@@ -138,26 +147,66 @@ def facts_dict(report: Report) -> dict[str, Any]:
                     "host": f.transport.host,
                     "port": f.transport.port,
                     "detail": f.transport.detail,
+                    "url": f.transport.url or None,
                 }
                 if f.transport
                 else None
             ),
             "summary": summary(facts),
+            "path": f.path or None,
+            "endpoint": f.endpoint or None,
+            "resource": f.resource or None,
+            "evidence": [{"line": line, "text": text} for line, text in f.evidence],
         }
+    error = facts.client_error
+    exc = facts.exception
+    af = facts.async_failure
     return {
         "failure": failure,
-        "client_error": facts.client_error.text if facts.client_error else None,
-        "exception": (
-            {
-                "type": facts.exception.type,
-                "message": facts.exception.message,
-                "frame": facts.exception.frame or None,
-            }
-            if facts.exception
+        "client_error": error.text if error else None,
+        "client_error_detail": (
+            {"text": error.text, "line": error.line, "class": error.error_class or None}
+            if error
             else None
         ),
+        "exception": (
+            {
+                "type": exc.type,
+                "message": exc.message,
+                "frame": exc.frame or None,
+                "line": exc.line,
+                "package": exc.package or None,
+            }
+            if exc
+            else None
+        ),
+        "async_failure": (
+            {
+                "resource": af.resource,
+                "status": af.status,
+                "fault": af.fault or None,
+                "line": af.line,
+            }
+            if af
+            else None
+        ),
+        "attempts": facts.attempts or None,
+        "auth_sent": facts.auth_sent or None,
+        "auth": facts.auth,
         "recovered": facts.recovered,
         "versions": facts.versions,
+    }
+
+
+def _frame(frame: Frame | None) -> dict[str, Any] | None:
+    """Where in the client's own code a traceback shows (``model.Traceback.client_frame``)."""
+    if frame is None:
+        return None
+    return {
+        "file": frame.file,
+        "lineno": frame.lineno,
+        "function": frame.function,
+        "line": frame.line,
     }
 
 

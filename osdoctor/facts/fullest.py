@@ -1,0 +1,43 @@
+"""The fullest copy of a text a paste cut short.
+
+A client that retries prints the same refusal once per attempt, often for
+several resources in a loop, and a pasted log is cut where the poster stopped
+selecting: the last copy, the one the facts quote, may end mid-word ("while a
+state t"). An earlier copy of the same words, differing only in the ids it
+names, still holds the end. The cut copy keeps its own ids and takes its end
+from the longest such earlier copy.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+# Ids that differ between two copies of one message: UUIDs, hex and request ids,
+# numbers. Masked to the same length, so positions in both copies still line up.
+_IDS = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}|\b[0-9a-fA-F]{6,}\b|\d+")
+# A text ending like this was finished by its writer, not cut by a paste.
+_FINISHED = re.compile(r"""[.!?)\]}'"]\s*$|\(HTTP \d{3}\)|\d+ of \d+$""")
+_MIN_PREFIX = 24
+
+
+def _mask(text: str) -> str:
+    return _IDS.sub(lambda m: "0" * len(m.group(0)), text)
+
+
+def looks_cut(text: str) -> bool:
+    """True when a text stops where a sentence cannot (mid-word, no closing mark)."""
+    return len(text) >= _MIN_PREFIX and not _FINISHED.search(text)
+
+
+def completed(cut: str, copies: Iterable[str]) -> str:
+    """``cut`` with the end of the longest copy that starts with the same words
+    (ids aside); ``cut`` itself when no copy does. One pass over the copies."""
+    if not looks_cut(cut):
+        return cut
+    masked = _mask(cut)
+    best = ""
+    for copy in copies:
+        if len(copy) > max(len(cut), len(best)) and _mask(copy[: len(cut)]) == masked:
+            best = copy
+    return cut + best[len(cut) :] if best else cut

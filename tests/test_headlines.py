@@ -1,0 +1,289 @@
+"""Which finding leads on every real-client fixture, pinned.
+
+The knowledge grows rule by rule, and a new rule of higher priority can take
+the lead on a fixture that an older rule explained: the headline then changes
+without any expectation saying so (``.expected.yaml`` lists the findings that
+must fire, not which one leads). This table is that expectation: the first
+error finding of each fixture, or None. A change here is a decision, with its
+reason beside the entry.
+
+Leads that differ from the knowledge before the facts layer, and why:
+a seed scenario's own rule now outranks the generic crash class; a finer
+class of the same failure (an HTML 503 from the load balancer, a connection
+closed without an answer, a plain-HTTP port behind https://) outranks the
+coarse one, which still fires (``outranked``) with the same facts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from osdoctor.diagnose import diagnose, parse_path
+from osdoctor.kb.loader import KnowledgeBase, load_knowledge
+
+LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
+
+HEADLINES: dict[str, str | None] = {
+    "generic.async-server-create": "known.no-valid-host",
+    "generic.auth-no-role": "osc.auth-refused",
+    "generic.auth-not-configured": "generic.auth-not-configured",
+    "generic.auth-password-expired": "known.keystone-password-expired",
+    "generic.auth-wrong-domain": "osc.auth-refused",
+    "generic.bad-request": "generic.bad-request",
+    "generic.catalog-missing-interface": "osc.endpoint-not-found",
+    "generic.catalog-missing-region": "osc.endpoint-not-found",
+    "generic.catalog-missing-service": "osc.endpoint-not-found",
+    "generic.conflict-duplicate-name": "generic.conflict",
+    "generic.conflict-in-use": "osc.multi-delete-all-failed",
+    "generic.conflict-in-use-volume": "osc.multi-delete-all-failed",
+    "generic.conflict-locked-ironic": "ironic.retry-loop-exhausted",
+    "generic.conflict-state-transition": "ironic.retry-loop-exhausted",
+    "generic.conn-refused": "generic.connection-refused",
+    "generic.connection-reset": "generic.connection-reset",
+    "generic.discovery-failed": "generic.endpoint-path-not-found",
+    "generic.dns-unresolvable": "generic.dns-failure",
+    "generic.forbidden-policy": "generic.forbidden",
+    "generic.hung": "generic.hung",
+    "generic.hung-killed": "generic.hung",
+    "generic.keystone-500": "generic.server-error",
+    "generic.lb-502-html": "generic.backend-unavailable",
+    "generic.lb-503-html": "generic.backend-unavailable",
+    "generic.lb-504-html": "generic.backend-unavailable",
+    "generic.library-mismatch-osc-lib": "generic.library-mismatch",
+    "generic.method-not-allowed": "generic.method-not-allowed",
+    "generic.microversion-406": "generic.method-not-allowed",
+    "generic.not-found-resource": "generic.not-found",
+    "generic.not-found-resource-image": "generic.not-found",
+    "generic.not-found-version-path": "generic.version-path",
+    "generic.nova-500-wraps-neutron": "known.nova-neutron-auth-missing",
+    "generic.osc-image-show-by-name": None,
+    "generic.osc-keypair-create-403-quota": "generic.quota-exceeded",
+    "generic.osc-network-agent-show-404": "generic.not-found",
+    "generic.osc-network-create-409-over-quota": "known.quota-exceeded-for",
+    "generic.osc-network-list": None,
+    "generic.osc-network-list-401-token": "generic.token-refused",
+    "generic.osc-network-list-403-policy": "generic.forbidden",
+    "generic.osc-network-list-404-html": "generic.endpoint-path-not-found",
+    "generic.osc-network-list-405": "generic.method-not-allowed",
+    # was generic.server-error: a finer 5xx class, an HTML 503 from the balancer
+    "generic.osc-network-list-503": "generic.backend-unavailable",
+    "generic.osc-network-list-auth-type-unknown": "generic.auth-type-unknown",
+    # was generic.unreachable: a finer class, closed without an answer
+    "generic.osc-network-list-dropped": "generic.connection-reset",
+    "generic.osc-port-create-409-ip-allocated": "generic.conflict",
+    "generic.osc-server-list-500": "generic.server-error",
+    "generic.osc-server-list-500-inner": "generic.nova-inner-failure",
+    "generic.osc-server-list-500-neutron-unauthorized": "known.nova-neutron-auth-missing",
+    "generic.osc-subnet-list-400": "generic.bad-request",
+    "generic.proxy-tunnel-403": "generic.proxy-refused",
+    "generic.quota-cinder": "generic.quota-exceeded",
+    "generic.quota-neutron": "known.quota-exceeded-for",
+    "generic.quota-nova": "known.quota-exceeded-for",
+    "generic.secret-console-url": None,
+    "generic.secret-credential-create": None,
+    "generic.secret-credential-list-totp": None,
+    "generic.secret-ec2-credentials-delete": None,
+    "generic.secret-ec2-credentials-list": None,
+    "generic.secret-ec2-credentials-value": None,
+    "generic.secret-os-password": None,
+    "generic.secret-os-token": "generic.not-found",
+    "generic.secret-passphrase": None,
+    "generic.secret-swift-key": None,
+    "generic.secret-swift-tempurl": None,
+    "generic.secret-user-password-set": None,
+    "generic.service-401": "generic.token-refused",
+    "generic.timeout": "generic.connection-timeout",
+    "generic.timeout-heat": "generic.connection-timeout",
+    "generic.tls-self-signed": "generic.tls-failure",
+    "generic.tls-wrong-version": "generic.tls-wrong-version",
+    "generic.unknown-auth-type": "generic.auth-type-unknown",
+    "heat.software-deployment.no-signal": None,
+    "heat.software-deployment.no-signal-config": None,
+    "heat.software-deployment.output-truncated": None,
+    # was generic.client-defect: the scenario's own rule now outranks the crash class
+    "heat.software-deployment.tempurl-attributeerror": "heat.deployment-tempurl-attributeerror",
+    # was generic.client-defect: the scenario's own rule now outranks the crash class
+    "heat.software-deployment.tempurl-attributeerror-config": (
+        "heat.deployment-tempurl-attributeerror"
+    ),
+    "heat.software-deployment.tempurl-swift": None,
+    "heat.software-deployment.tempurl-swift-prefixed": None,
+    "heat.stack-create.create-complete": None,
+    "heat.stack-create.create-complete-heat-shell": None,
+    "heat.stack-create.create-failed": "heat.create-failed",
+    "heat.stack-create.local-file-missing": "heat.local-file-missing",
+    "heat.stack-create.local-file-missing-env": "heat.local-file-missing",
+    "heat.stack-create.local-file-missing-get-file": "heat.local-file-missing",
+    "heat.stack-create.no-wait": None,
+    "heat.stack-create.rejected": "heat.create-rejected",
+    "heat.stack-create.rejected-exists": "heat.create-rejected",
+    "heat.stack-create.rejected-resource-type": "known.heat-resource-type-not-found",
+    "heat.stack-create.secret-hidden-parameter": None,
+    "heat.stack-create.secret-parameter-names": None,
+    "heat.stack-create.stalled": "heat.wait-stalled",
+    "heat.stack-create.template-invalid": "heat.template-parse-error",
+    "heat.stack-delete.delete-failed": "heat.delete-failed-reason",
+    "heat.stack-delete.deleted": None,
+    "heat.stack-delete.deleted-by-id": None,
+    "heat.stack-delete.deleted-events-404": None,
+    "heat.stack-delete.deleted-two-no-wait": None,
+    "heat.stack-delete.forbidden": "heat.delete-forbidden",
+    "heat.stack-delete.gone-but-error": "heat.delete-gone-but-error",
+    "heat.stack-delete.not-found": "heat.delete-not-found",
+    "heat.stack-delete.not-found-wait": "heat.delete-not-found",
+    "heat.stack-delete.partial": "heat.delete-partial",
+    "heat.stack-delete.partial-two": "heat.delete-partial",
+    "heat.stack-delete.partial-wait-gone": "heat.delete-not-found",
+    "heat.stack-hook.clear-no-match": None,
+    "heat.stack-hook.clear-signalled": None,
+    "heat.stack-hook.clear-signalled-by-id": None,
+    "heat.stack-hook.hook-set": None,
+    "heat.stack-hook.not-in-progress": "heat.hook-not-in-progress",
+    "heat.stack-hook.poll-index-error": "heat.hook-poll-needs-name",
+    "heat.stack-hook.poll-index-error-start-gone": "heat.hook-poll-start-event-gone",
+    "heat.stack-hook.poll-pending": None,
+    "heat.stack-hook.redirect-missing": "heat.hook-redirect-missing",
+    "heat.stack-update.conflict": "heat.update-conflict",
+    "heat.stack-update.dry-run": None,
+    "heat.stack-update.no-wait": None,
+    "heat.stack-update.no-wait-heat-shell": None,
+    "heat.stack-update.redirect-missing": "heat.redirect-without-location",
+    "heat.stack-update.redirect-missing-dry-run": "heat.redirect-without-location",
+    "heat.stack-update.redirect-missing-put-only": "heat.redirect-without-location",
+    "heat.stack-update.update-complete": None,
+    "heat.stack-update.update-complete-by-id": None,
+    "heat.stack-update.update-complete-existing": None,
+    "heat.stack-update.update-failed": "heat.update-failed",
+    "ironic.bulk-create.created": None,
+    "ironic.bulk-create.invalid-file": "ironic.bulk-file-invalid",
+    "ironic.bulk-create.invalid-file-missing-standalone": "ironic.bulk-file-invalid",
+    "ironic.bulk-create.partial": "ironic.bulk-partial-exists",
+    "ironic.bulk-create.partial-rerun": "ironic.bulk-partial-exists",
+    "ironic.bulk-create.port-mismatch": "ironic.bulk-port-mismatch",
+    "ironic.conflict-retry.exhausted-409": "ironic.retry-loop-exhausted",
+    "ironic.conflict-retry.exhausted-409-duplicate-name": "ironic.retry-loop-exhausted",
+    "ironic.conflict-retry.exhausted-409-state-transition": "ironic.retry-loop-exhausted",
+    "ironic.conflict-retry.exhausted-503-standalone": "ironic.retry-loop-exhausted",
+    "ironic.conflict-retry.recovered": None,
+    "ironic.conflict-retry.retry-after-typeerror": "ironic.retry-after-typeerror",
+    "ironic.conflict-retry.retry-after-typeerror-429": "ironic.retry-after-typeerror",
+    "ironic.conflict-retry.retry-after-typeerror-standalone": "ironic.retry-after-typeerror",
+    "ironic.conflict-retry.secret-driver-info-patch": None,
+    "ironic.provision-wait.already-there": None,
+    "ironic.provision-wait.already-there-provide-standalone": None,
+    "ironic.provision-wait.failed": "ironic.wait-failed-state",
+    "ironic.provision-wait.failed-clean-provide": "ironic.wait-failed-state",
+    "ironic.provision-wait.reached": None,
+    "ironic.provision-wait.timeout": "ironic.wait-timeout-keeps-running",
+    "ironic.provision-wait.unexpected-stable": "ironic.wait-unexpected-stable",
+    "ironic.standalone.endpoint-given": None,
+    "ironic.standalone.endpoint-given-localhost": None,
+    "ironic.standalone.endpoint-option-ambiguous": "ironic.standalone-endpoint-ambiguous",
+    "ironic.standalone.endpoint-refused-401": "ironic.standalone-needs-noauth",
+    "ironic.standalone.latest": None,
+    "ironic.standalone.no-endpoint": "ironic.standalone-no-endpoint",
+    "ironic.standalone.openrc-auth-type-none": "ironic.standalone-openrc-auth-none",
+    "ironic.version-negotiation.discovery-failed": "ironic.version-discovery-failed",
+    "ironic.version-negotiation.downgraded": None,
+    "ironic.version-negotiation.no-version-headers": "ironic.version-headers-missing",
+    "ironic.version-negotiation.pinned-unsupported": "ironic.pinned-version-unsupported",
+    "ironic.version-negotiation.pinned-unsupported-env-standalone": (
+        "ironic.pinned-version-unsupported"
+    ),
+    "osc.auth.auth-refused": "osc.auth-refused",
+    "osc.auth.auth-refused-network-list": "osc.auth-refused",
+    "osc.auth.authenticated": None,
+    "osc.auth.authenticated-token-issue-localhost": None,
+    "osc.auth.endpoint-not-found": "osc.endpoint-not-found",
+    "osc.auth.endpoint-not-found-compute": "osc.endpoint-not-found",
+    "osc.auth.endpoint-not-found-region": "osc.endpoint-not-found",
+    "osc.auth.keystone-unreachable": "osc.keystone-unreachable",
+    "osc.auth.keystone-unreachable-dropped": "osc.keystone-unreachable",
+    "osc.auth.keystone-unreachable-proxy": "generic.proxy-refused",
+    # was generic.tls-failure (a certificate's advice): the port speaks plain HTTP
+    "osc.auth.keystone-unreachable-tls": "generic.tls-wrong-version",
+    "osc.auth.keystone-unreachable-token-dropped": "osc.keystone-unreachable",
+    "osc.auth.no-auth-needed": None,
+    "osc.auth.no-auth-needed-not-configured": None,
+    "osc.auth.not-configured": "osc.auth-not-configured",
+    "osc.find-by-name.ambiguous": "osc.name-ambiguous",
+    "osc.find-by-name.found-by-id": None,
+    "osc.find-by-name.found-by-id-error-auth-url": "known.build-aborted-auth-url",
+    "osc.find-by-name.found-by-id-error-network": "known.build-aborted-network",
+    "osc.find-by-name.found-by-id-error-no-valid-host": "known.no-valid-host",
+    "osc.find-by-name.found-by-id-error-retries": "generic.async-error",
+    "osc.find-by-name.found-by-id-error-volume": "known.build-aborted",
+    "osc.find-by-name.found-by-name": None,
+    "osc.find-by-name.found-by-name-regex": None,
+    "osc.find-by-name.lookup-broken": "osc.id-lookup-5xx",
+    "osc.find-by-name.lookup-broken-503": "osc.id-lookup-5xx",
+    "osc.find-by-name.not-found": "osc.name-not-found",
+    "osc.find-by-name.not-found-detail-404": "osc.name-lookup-404",
+    "osc.multi-delete.all-deleted": None,
+    "osc.multi-delete.all-deleted-three": None,
+    "osc.multi-delete.all-deleted-two": None,
+    "osc.multi-delete.all-failed": "osc.multi-delete-all-failed",
+    "osc.multi-delete.partial-failure": "osc.multi-delete-partial",
+    "osc.multi-delete.partial-failure-locked": "osc.multi-delete-partial",
+    "osc.multi-delete.partial-failure-network": "osc.multi-delete-partial",
+    "osc.object-upload.missing-local-file": "osc.object-local-file-missing",
+    "osc.object-upload.missing-local-file-second": "osc.object-local-file-missing",
+    "osc.object-upload.uploaded": None,
+    "osc.object-upload.uploaded-local-path": None,
+    "osc.object-upload.uploaded-name": None,
+    "osc.server-create.active": None,
+    "osc.server-create.error": "osc.server-create-error",
+    "osc.server-create.local-check-failed": "osc.server-create-local-check",
+    "osc.server-create.local-check-failed-microversion": "osc.server-create-local-check",
+    "osc.server-create.lookup-failed": "osc.server-create-lookup-failed",
+    "osc.server-create.lookup-failed-flavor": "osc.server-create-lookup-failed",
+    "osc.server-create.lookup-failed-network": "osc.server-create-lookup-failed",
+    "osc.server-create.multiple-networks": "known.multiple-networks",
+    "osc.server-create.no-wait": None,
+    "osc.server-create.secret-user-data": None,
+}
+# Healthy runs whose one warning is the point of their case; no other healthy
+# fixture may show an error or a warning.
+HEALTHY_WARNINGS = {
+    "heat.software-deployment.tempurl-swift-prefixed": ["heat.tempurl-swift-prefix-dropped"],
+    "heat.stack-hook.clear-no-match": ["heat.hook-clear-no-match"],
+    "osc.object-upload.uploaded-local-path": ["osc.object-named-after-path"],
+}
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    return load_knowledge(user=False)
+
+
+def test_every_fixture_has_its_headline_pinned() -> None:
+    names = sorted(p.name.removesuffix(".log") for p in LOGS.glob("*.log"))
+    assert sorted(HEADLINES) == names
+
+
+@pytest.mark.parametrize("name", sorted(HEADLINES))
+def test_the_expected_finding_leads(name: str, kb: KnowledgeBase) -> None:
+    report = diagnose(parse_path(LOGS / f"{name}.log"), kb)
+    errors = [f.id for f in report.findings if f.severity == "error"]
+    assert (errors[0] if errors else None) == HEADLINES[name], errors
+    if report.outcome == "success":
+        warned = [f.id for f in report.findings if f.severity in ("error", "warning")]
+        assert warned == HEALTHY_WARNINGS.get(name, [])
+
+
+@pytest.mark.parametrize(
+    ("name", "coarse"),
+    [
+        ("generic.osc-network-list-503", "generic.server-error"),
+        ("generic.osc-network-list-dropped", "generic.unreachable"),
+        ("osc.auth.keystone-unreachable-tls", "generic.tls-failure"),
+    ],
+)
+def test_the_coarse_class_a_finer_one_outranks_still_fires(
+    name: str, coarse: str, kb: KnowledgeBase
+) -> None:
+    report = diagnose(parse_path(LOGS / f"{name}.log"), kb)
+    assert coarse in [f.id for f in report.outranked]
+    assert report.facts is not None and report.facts.failure is not None
