@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -50,8 +51,10 @@ class ConfirmRun(_YesNo):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm", classes="dialog"):
-            yield Label(f"This command changes the cloud ({self.word}):", classes="title")
-            yield Label(command_text(self.argv), id="confirm-command")
+            yield Label(
+                f"This command changes the cloud ({self.word}):", classes="title", markup=False
+            )
+            yield Label(command_text(self.argv), id="confirm-command", markup=False)
             yield Label("The client will not ask for confirmation without a terminal. Run it?")
             yield from self.buttons("Run it", "Don't run", "error")
 
@@ -73,9 +76,9 @@ class ConfirmProbe(_YesNo):
         with Vertical(id="confirm", classes="dialog"):
             yield Label("Check the findings against the live cloud (read-only)?", classes="title")
             for host, what in self.hosts.items():
-                yield Label(f"{host}:")
+                yield Label(f"{host}:", markup=False)
                 for item in what:
-                    yield Label(f"    {item}")
+                    yield Label(f"    {item}", markup=False)
             yield from self.buttons("Probe", "Don't", "warning")
 
 
@@ -119,11 +122,11 @@ class RecentSessions(ModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="sessions", classes="dialog"):
-            yield Label(f"Recent sessions in {self.folder}", classes="title")
+            yield Label(f"Recent sessions in {self.folder}", classes="title", markup=False)
             if self.entries:
                 yield OptionList(
                     *[
-                        Option(f"{e.when}  {e.command}", id=str(i))
+                        Option(Text(f"{e.when}  {e.command}"), id=str(i))
                         for i, e in enumerate(self.entries)
                     ],
                     id="session-list",

@@ -390,7 +390,7 @@ class MainScreen(Screen[None]):
     ) -> None:
         """A toast that replaces the one before: stacked toasts hide each other."""
         self.app.clear_notifications()
-        self.notify(message, severity=severity, timeout=timeout)
+        self.notify(message, severity=severity, timeout=timeout, markup=False)
 
     # -- showing -------------------------------------------------------------
     def _kb(self) -> KnowledgeBase | None:

@@ -30,7 +30,7 @@ def _headers(headers: dict[str, str]) -> RenderableType:
     table.add_column(style="bold", no_wrap=True)
     table.add_column(overflow="fold")
     for key, value in headers.items():
-        table.add_row(f"  {key}:", value)
+        table.add_row(Text(f"  {key}:"), Text(value))
     return table
 
 

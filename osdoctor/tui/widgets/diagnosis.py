@@ -211,7 +211,7 @@ class FindingBox(Collapsible):
         if finding.next_steps:
             children.append(Static(Text("Next steps", "bold"), classes="steps-title"))
             children.append(
-                OptionList(*[Option(s) for s in finding.next_steps], classes="finding-steps")
+                OptionList(*[Option(Text(s)) for s in finding.next_steps], classes="finding-steps")
             )
         super().__init__(
             *children,
@@ -256,7 +256,7 @@ class DiagnosisView(Vertical):
         if wanted != current:
             highlighted = steps.highlighted
             steps.clear_options()
-            steps.add_options([Option(s) for s in wanted])
+            steps.add_options([Option(Text(s)) for s in wanted])
             if wanted:
                 steps.highlighted = min(highlighted or 0, len(wanted) - 1)
         self.query_one("#headline").set_class(not wanted, "-no-steps")
