@@ -224,6 +224,14 @@ def read_runs_of_path(
         return read_runs(stream, str(path), explain, choice, on_run, progress)
 
 
+def several_runs(path: Path) -> bool:
+    """Whether the log holds more than one run: a scan for where runs start,
+    without parsing (a log of one run then costs a few regular expressions)."""
+    splitter = RunSplitter()
+    with path.open("rb") as stream:
+        return any(not cut and splitter.cuts(data) for data, cut, _head in read_blocks(stream))
+
+
 def parse_run(path: Path, first: int, last: int) -> Trace:
     """The trace of lines ``first`` to ``last`` of a log alone, numbered as in the
     log: one run of a multi-run log, read again to be shown in full."""
