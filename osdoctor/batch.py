@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import glob
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -129,13 +130,16 @@ def _size(source: str) -> int:
 class _Bar:
     """One progress line over all the logs, on a terminal only."""
 
-    def __init__(self, err: TextIO, sources: list[str]) -> None:
+    def __init__(
+        self, err: TextIO, sources: list[str], clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.err = err
         self.progress: Progress | None = None
         self.done = 0
         self.count = len(sources)
         if err.isatty():
             total = sum(_size(s) for s in sources) or None
-            self.progress = Progress(err, "osdoctor: reading", total)
+            self.progress = Progress(err, "osdoctor: reading", total, clock)
 
     def start(self, number: int, source: str) -> Callable[[int], None] | None:
         progress = self.progress
@@ -168,9 +172,11 @@ def explain_logs(
     options: Options,
     out: TextIO,
     err: TextIO,
+    clock: Callable[[], float] = time.monotonic,
 ) -> int:
     """Explain every log the words name; returns the exit status: 1 when a run
-    failed, else 2 when a log was unreadable or not a client's log, else 0."""
+    failed, else 2 when a log was unreadable or not a client's log, else 0.
+    ``clock`` times the progress line (a test's own makes it appear at once)."""
     sources, problems = expand(words or ["-"])
     for problem in problems:
         print(f"osdoctor: {problem}", file=err)
@@ -178,16 +184,18 @@ def explain_logs(
     if not sources:
         return 2
     if not many:
-        return _one(sources[0], explain, options, out, err)
-    return _many(sources, explain, options, out, err) or (2 if problems else 0)
+        return _one(sources[0], explain, options, out, _Bar(err, sources, clock))
+    return _many(sources, explain, options, out, _Bar(err, sources, clock)) or (
+        2 if problems else 0
+    )
 
 
 def _one(
-    source: str, explain: Callable[[Trace], Report], options: Options, out: TextIO, err: TextIO
+    source: str, explain: Callable[[Trace], Report], options: Options, out: TextIO, bar: _Bar
 ) -> int:
     from osdoctor.render import jsonl, runs
 
-    bar = _Bar(err, [source])
+    err = bar.err
     jsonl_out = options.format == "jsonl"
 
     def stream_run(summary: RunSummary, report: Report) -> None:
@@ -236,14 +244,14 @@ def _many(
     explain: Callable[[Trace], Report],
     options: Options,
     out: TextIO,
-    err: TextIO,
+    bar: _Bar,
 ) -> int:
     import json
 
     from osdoctor.render import jsonl, runs
     from osdoctor.render.json_report import report_dict
 
-    bar = _Bar(err, sources)
+    err = bar.err
     failed = unreadable = logs_failed = 0
     documents: list[object] = []
     try:

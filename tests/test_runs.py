@@ -238,3 +238,53 @@ def test_fingerprints_name_the_cause_not_the_cloud() -> None:
     assert e == normalise(
         "Unable to connect to https://keystone.example.com/v3: Connection refused"
     )
+
+
+def _session(name: str, argv: list[str], code: int) -> bytes:
+    """The fixture's lines as an osdoctor session records them (stderr, timed)."""
+    lines = ["#osdoctor-session 1", "#command " + json.dumps(argv)]
+    text = (LOGS / f"{name}.log").read_text().splitlines()
+    lines += [f"0.{i % 1000:03d} 2 {t}" for i, t in enumerate(text)]
+    lines.append(f"#exit {code} 1.000")
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_concatenated_sessions_are_one_run_each(kb: KnowledgeBase) -> None:
+    one = _session("generic.auth-no-role", ["openstack", "--debug", "server", "list"], 1)
+    two = _session("heat.stack-hook.poll-index-error", ["openstack", "--debug", "stack"], 1)
+    runs = _diagnose_all(one + two, kb)
+    assert [(s.first, s.exit_code, s.headline_id) for s, _r in runs] == [
+        (1, 1, "osc.auth-refused"),
+        (one.count(b"\n") + 1, 1, "heat.hook-poll-needs-name"),
+    ]
+
+
+def test_a_service_log_pasted_in_a_log_file_is_not_a_new_run(kb: KnowledgeBase) -> None:
+    data = _log_file("generic.auth-no-role", 4242).splitlines(keepends=True)
+    service = b"2026-12-01 10:00:00.500 777 ERROR keystone.server.flask.application [-] x\n"
+    pasted = b"".join(data[:30]) + service + b"".join(data[30:])
+    runs = _diagnose_all(pasted, kb)
+    assert len(runs) == 1
+    assert runs[0][1].outcome == "failure"
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_many_logs_show_a_progress_line_on_a_terminal_only(kb: KnowledgeBase) -> None:
+    from osdoctor.batch import Options, explain_logs
+
+    ticks = iter(range(0, 10_000, 1))
+    logs = [str(p) for p in FILES[:3]]
+    options = Options("text", "failed", render_text, lambda r: None)
+    out, err = io.StringIO(), _Terminal()
+    explain = lambda t: diagnose(t, kb)  # noqa: E731
+    explain_logs(logs, explain, options, out, err, clock=lambda: float(next(ticks)))
+    assert f"osdoctor: log 3 of 3 ({FILES[2].name})" in err.getvalue()
+    assert err.getvalue().endswith("\r\x1b[K")  # erased before the report is read
+    assert "\x1b" not in out.getvalue()
+    quiet = io.StringIO()
+    explain_logs(logs, explain, options, io.StringIO(), quiet)
+    assert quiet.getvalue() == ""
