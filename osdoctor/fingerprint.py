@@ -14,6 +14,7 @@ import re
 
 from osdoctor.facts import report_facts
 from osdoctor.model import Finding, Report
+from osdoctor.parse.commands import _NOUNS as COMMAND_WORDS
 
 _NORMALISE: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b[a-z][a-z0-9+.\-]*://\S+", re.I), "<url>"),
@@ -27,6 +28,7 @@ _NORMALISE: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\[[0-9a-f:]*:[0-9a-f:]+\](?::\d+)?", re.I), "<host>"),
     (re.compile(r"\b(?:[a-z0-9\-]+\.)+[a-z]{2,}(?::\d+)?\b", re.I), "<host>"),
     (re.compile(r"""(["'\u201c\u2018])[^"'\u201d\u2019]{1,80}["'\u201d\u2019]"""), "<name>"),
+    (re.compile(r"\(\w[\w.\-]*\)"), "(<name>)"),
     (re.compile(r"\b\d+(?:\.\d+)*\b"), "<n>"),
 )
 _SPACES = re.compile(r"\s+")
@@ -34,9 +36,26 @@ _SPACES = re.compile(r"\s+")
 MAX_MESSAGE = 160
 
 
-def normalise(message: str) -> str:
-    """The message with its ids, names, addresses and numbers replaced, lower-case."""
+def command_names(command: str | None) -> list[str]:
+    """The names a command line gave (``web`` of ``openstack server show web``,
+    ``m1.small`` of ``--flavor m1.small``): its words that are no option, no
+    program and no command noun or verb."""
+    if not command:
+        return []
+    words = command.split()[1:]
+    return [
+        w.partition("=")[2] if w.startswith("-") else w
+        for w in words
+        if (not w.startswith("-") or "=" in w) and w not in COMMAND_WORDS and not w.isdigit()
+    ]
+
+
+def normalise(message: str, names: list[str] | None = None) -> str:
+    """The message with its ids, names, addresses and numbers replaced, lower-case;
+    ``names``: those the command line gave, replaced wherever the message says them."""
     text = message.strip()
+    for name in sorted(filter(None, names or []), key=len, reverse=True):
+        text = re.sub(rf"(?<![\w.\-]){re.escape(name)}(?![\w.\-])", "<name>", text)
     for pattern, stand_in in _NORMALISE:
         text = pattern.sub(stand_in, text)
     text = _SPACES.sub(" ", text).strip().lower()
@@ -77,5 +96,5 @@ def fingerprint(report: Report) -> str | None:
         message = f"{facts.exception.type}: {facts.exception.message}"
     if not message and facts.client_error is not None:
         message = facts.client_error.text
-    parts.append(normalise(message))
+    parts.append(normalise(message, command_names(report.trace.command)))
     return ":".join(p for p in parts if p)

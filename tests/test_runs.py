@@ -23,7 +23,7 @@ import yaml
 
 from osdoctor.cli import main
 from osdoctor.diagnose import diagnose, parse_path, parse_stream
-from osdoctor.fingerprint import normalise
+from osdoctor.fingerprint import command_names, normalise
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.model import Report
 from osdoctor.render.json_report import render_json
@@ -234,6 +234,9 @@ def test_fingerprints_name_the_cause_not_the_cloud() -> None:
     c = normalise("No server with a name or ID of 'web-1' exists (req-1a2b3c4d-0000-4000)")
     d = normalise('No server with a name or ID of "db" exists (req-9f9f9f9f-1111-4000)')
     assert c == d and "web" not in c
+    web = normalise("No server found for web-1", command_names("openstack server show web-1"))
+    assert web == normalise("No server found for db", command_names("openstack server show db"))
+    assert web == "no server found for <name>"
     e = normalise("Unable to connect to http://10.0.0.5:5000/v3: Connection refused")
     assert e == normalise(
         "Unable to connect to https://keystone.example.com/v3: Connection refused"
