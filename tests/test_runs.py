@@ -291,3 +291,16 @@ def test_many_logs_show_a_progress_line_on_a_terminal_only(kb: KnowledgeBase) ->
     quiet = io.StringIO()
     explain_logs(logs, explain, options, io.StringIO(), quiet)
     assert quiet.getvalue() == ""
+
+
+def test_a_prompt_whose_host_is_named_like_a_client_still_starts_a_run(kb: KnowledgeBase) -> None:
+    body = [
+        (LOGS / f"{n}.log").read_bytes() for n in ("generic.auth-no-role", "osc.auth.authenticated")
+    ]
+    data = b"[root@heat ~]# openstack server list\n" + body[0]
+    data += b"[root@heat ~]# openstack catalog list\n" + body[1]
+    runs = _diagnose_all(data, kb)
+    assert [(s.command, s.outcome) for s, _r in runs] == [
+        ("openstack server list", "failure"),
+        ("openstack catalog list", "success"),
+    ]

@@ -115,20 +115,28 @@ class RunSplitter:
         return cuts
 
     def _marks(self, data: bytes) -> dict[int, tuple[int, bytes | None]]:
+        """The lines that mark an invocation's start, with their rank. Each line is
+        looked at once and only in its first ``_MAX_BEFORE`` bytes, so that a long
+        line full of program names costs its length, not its length squared."""
         found: dict[int, int] = {}
         self._heat.clear()
+        end = -1
         for m in _MARKS.finditer(data):
+            if m.start() <= end:
+                continue  # the line is decided
             start = data.rfind(b"\n", 0, m.start()) + 1
-            if start in found:
-                continue
+            end = _end(data, m.start())
             rank = self._mark_rank(start, _line(data, start))
             if rank is not None:
                 found[start] = rank
+        start, end = 0, -1
         for m in _PROGRAM.finditer(data):
-            start = data.rfind(b"\n", 0, m.start()) + 1
-            if start in found or m.start() - start > _MAX_BEFORE:
+            at = m.start()
+            if at > end:
+                start, end = data.rfind(b"\n", 0, at) + 1, _end(data, at)
+            if start in found or at - start > _MAX_BEFORE:
                 continue
-            before = data[start : m.start()].rstrip()
+            before = data[start:at].rstrip()
             if before and not (before.endswith(_BEFORE_PROGRAM) or b"=" in before[-40:]):
                 continue
             text = self._strip.strip(_line(data, start)).text
@@ -179,6 +187,11 @@ class RunSplitter:
                 return events
 
 
+def _end(data: bytes, at: int) -> int:
+    """Where the line holding ``at`` ends (its newline, or the block's end)."""
+    end = data.find(b"\n", at)
+    return end if end >= 0 else len(data)
+
+
 def _line(data: bytes, start: int) -> str:
-    end = data.find(b"\n", start)
-    return decode_line(data[start : end if end >= 0 else len(data)][:4096])
+    return decode_line(data[start : min(_end(data, start), start + 4096)])
