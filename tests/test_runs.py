@@ -28,6 +28,7 @@ from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.model import Report
 from osdoctor.render.json_report import render_json
 from osdoctor.render.jsonl import schema
+from osdoctor.render.markdown import render_markdown
 from osdoctor.render.text import render_text
 from osdoctor.runs import KEEP_REPORTS, RunSummary, parse_run, read_runs
 
@@ -119,7 +120,12 @@ def test_a_single_run_log_reads_exactly_as_before(
 ) -> None:
     for path in FILES:
         report = diagnose(parse_path(path), kb)
-        for fmt, expected in (("text", render_text(report)), ("json", render_json(report))):
+        expected_of = (
+            ("text", render_text(report)),
+            ("json", render_json(report)),
+            ("markdown", render_markdown(report)),
+        )
+        for fmt, expected in expected_of:
             code = main(["explain", "--no-user-kb", "--format", fmt, str(path)])
             assert capsys.readouterr().out == expected, path.name
             assert code in (0, 1, 2)
@@ -216,6 +222,16 @@ def test_only_so_many_failed_runs_are_kept_the_rest_counted(kb: KnowledgeBase) -
     assert (result.runs, result.failed) == (KEEP_REPORTS + 5, KEEP_REPORTS + 5)
     assert len(result.reports) == KEEP_REPORTS and result.failed_not_kept == 5
     assert len(result.summaries) == KEEP_REPORTS + 5
+
+
+def test_summaries_past_the_limit_are_counted(
+    kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("osdoctor.runs.KEEP_SUMMARIES", 3)
+    data = _typed("osc.auth.authenticated") * 5
+    result = read_runs(io.BytesIO(data), "ci.log", lambda t: diagnose(t, kb))
+    assert (result.runs, len(result.summaries), result.summaries_not_kept) == (5, 3, 2)
+    assert result.reports == {} and result.failed == 0
 
 
 def test_a_run_read_again_alone_is_the_run_of_the_whole(tmp_path: Path, kb: KnowledgeBase) -> None:
