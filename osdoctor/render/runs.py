@@ -40,8 +40,9 @@ def runs_heading(result: LogRuns) -> str:
     return f"{what}: {result.runs} runs, {counts}"
 
 
-def counted_notes(result: LogRuns) -> list[str]:
-    """What was counted rather than kept, in plain words."""
+def counted_notes(result: LogRuns, how: str = " (give --run N for another)") -> list[str]:
+    """What was counted rather than kept, in plain words; ``how`` says how to see
+    another run."""
     notes: list[str] = []
     if result.summaries_not_kept:
         notes.append(
@@ -51,7 +52,7 @@ def counted_notes(result: LogRuns) -> list[str]:
     if result.failed_not_kept:
         notes.append(
             f"{result.failed_not_kept:,} more failed runs were counted, not kept: the first "
-            f"{KEEP_REPORTS} are shown (give --run N for another)"
+            f"{KEEP_REPORTS} are shown{how}"
         )
     return notes
 
@@ -90,7 +91,7 @@ def render_runs_markdown(result: LogRuns, render: Callable[[Report], str]) -> st
         )
     out += ["", *counted_notes(result)]
     for index in sorted(result.reports):
-        out += ["", f"## {run_heading(result, index).strip('─ ')}", ""]
+        out += ["", "---", "", f"**{run_heading(result, index).strip('─ ').capitalize()}**", ""]
         out.append(render(result.reports[index]).rstrip("\n"))
     return "\n".join(out) + "\n"
 

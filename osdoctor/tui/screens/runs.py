@@ -50,7 +50,7 @@ class RunsScreen(Screen[int | None]):
                 *[Option(run_row(s), id=str(s.index)) for s in self.runs.summaries],
                 id="run-list",
             )
-            for note in counted_notes(self.runs):
+            for note in counted_notes(self.runs, ""):
                 yield Label(note, classes="hint")
             yield Label("enter opens a run · escape goes back", classes="hint")
         yield Footer()
