@@ -215,15 +215,16 @@ def _one(
     finally:
         bar.close()
     single = result.single
-    if jsonl_out:
-        return 1 if result.any_failed else 0
-    if single is not None and options.run in ("failed", "last", 0):
-        out.write(options.render(single))
+    if single is not None and (jsonl_out or options.run in ("failed", "last", 0)):
+        if not jsonl_out:
+            out.write(options.render(single))
         problem = options.problem(single)
         if problem is not None:
             print(f"osdoctor: {problem}", file=err)
             return 2
         return 1 if single.outcome == "failure" else 0
+    if jsonl_out:
+        return 1 if result.any_failed else 0
     if isinstance(options.run, int) and options.run >= result.runs:
         print(
             f"osdoctor: {source} holds {result.runs} run(s): there is no run {options.run + 1}",
