@@ -377,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="*",
         default=["-"],
         metavar="LOG",
-        help="log files, folders of *.log files, quoted patterns ('logs/*.log'), "
+        help="log files, folders (their *.log and *.txt files), quoted patterns ('logs/*.log'), "
         "or - for standard input (the default)",
     )
     ex.add_argument("--format", "-f", choices=("text", "markdown", "json", "jsonl"), default="text")
