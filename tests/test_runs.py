@@ -54,14 +54,16 @@ _LEVELLED = re.compile(rb"^(?:DEBUG|INFO|WARNING|ERROR)(?::[\w.]+:| \([\w.:]+\) 
 
 
 def _log_file(name: str, pid: int) -> bytes:
-    """The fixture as osc-lib's ``--log-file`` writes it: each record behind
-    ``time pid LEVEL logger`` (its own console prefix, if any, replaced)."""
+    """The fixture as osc-lib's ``--log-file`` writes it (``osc_lib.logs._FileFormatter``):
+    each line behind ``time.msecs pid LEVEL logger [cloud user project]``, its own
+    console prefix, if any, replaced."""
     out = []
     for line in (LOGS / f"{name}.log").read_bytes().splitlines():
         m = _STAMPED.match(line) or _LEVELLED.match(line)
         if m:
             line = line[m.end() :]
-        out.append(b"2026-12-01 10:00:00.%03d %d DEBUG osc_lib.shell " % (pid % 1000, pid) + line)
+        stamp = b"2026-12-01 10:00:00.%03d %d DEBUG " % (pid % 1000, pid)
+        out.append(stamp + b"keystoneauth.session [None demo demo] " + line)
     return b"\n".join(out) + b"\n"
 
 
