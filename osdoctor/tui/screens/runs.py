@@ -15,6 +15,9 @@ from textual.widgets.option_list import Option
 from osdoctor.render.runs import counted_notes, runs_heading
 from osdoctor.runs import LogRuns, RunSummary
 
+#: Rows listed at most: a list of tens of thousands takes seconds to build, and
+#: ``osdoctor explain --format jsonl`` is the tool for that many.
+MAX_ROWS = 2000
 _STYLE = {"failure": "bold red", "success": "green", "unknown": "yellow"}
 _MARK = {"failure": "✗", "success": "✓", "unknown": "?"}
 
@@ -46,18 +49,23 @@ class RunsScreen(Screen[int | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="runs"):
             yield Label(runs_heading(self.runs), classes="title", id="runs-title")
-            yield OptionList(
-                *[Option(run_row(s), id=str(s.index)) for s in self.runs.summaries],
-                id="run-list",
-            )
+            shown = self.runs.summaries[:MAX_ROWS]
+            yield OptionList(*[Option(run_row(s), id=str(s.index)) for s in shown], id="run-list")
             for note in counted_notes(self.runs, ""):
                 yield Label(note, classes="hint")
+            if self.runs.runs > len(shown):
+                yield Label(
+                    f"{self.runs.runs - len(shown):,} more runs are not listed: "
+                    "osdoctor explain --format jsonl gives them all",
+                    classes="hint",
+                )
             yield Label("enter opens a run · escape goes back", classes="hint")
         yield Footer()
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
-        failed = [i for i, s in enumerate(self.runs.summaries) if s.outcome == "failure"]
+        shown = self.runs.summaries[:MAX_ROWS]
+        failed = [i for i, s in enumerate(shown) if s.outcome == "failure"]
         options.highlighted = failed[0] if failed else 0
         options.focus()
 
