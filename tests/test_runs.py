@@ -322,3 +322,15 @@ def test_a_prompt_whose_host_is_named_like_a_client_still_starts_a_run(kb: Knowl
         ("openstack server list", "failure"),
         ("openstack catalog list", "success"),
     ]
+
+
+def test_coloured_and_crlf_prompts_start_runs(kb: KnowledgeBase) -> None:
+    # A traceback alone: only the prompt says where the second run starts.
+    crash = (LOGS / "ironic.standalone.openrc-auth-type-none.log").read_bytes()
+    prompt = b"\x1b[01;32mstack@undercloud\x1b[00m:\x1b[01;34m~$\x1b[00m "
+    data = prompt + b"baremetal node list\n" + crash + prompt + b"baremetal driver list\n" + crash
+    runs = _diagnose_all(data.replace(b"\n", b"\r\n"), kb)
+    assert [(s.command, s.first) for s, _r in runs] == [
+        ("baremetal node list", 1),
+        ("baremetal driver list", crash.count(b"\n") + 2),
+    ]

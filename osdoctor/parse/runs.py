@@ -50,6 +50,7 @@ _ACTIVITY = re.compile(
 _TIMESTAMP = rb"(?:> ?)*\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:[+-]\d\d:?\d\d|Z)? "
 _LEVELS = rb"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|TRACE):? +([\w.\-]+)"
 _ANY_PID = re.compile(rb"(?m)^" + _TIMESTAMP + rb"(\d+) " + _LEVELS)
+_ANSI = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
 #: Text before a program name on a command line: a prompt, an xtrace mark, a
 #: quote, ``sudo``/``time``/``env VAR=x``.
 _BEFORE_PROGRAM = (b"$", b"#", b"+", b">", b"`", b'"', b"(", b"\xe2\x80\x9c", b"sudo", b"time")
@@ -136,7 +137,10 @@ class RunSplitter:
                 start, end = data.rfind(b"\n", 0, at) + 1, _end(data, at)
             if start in found or at - start > _MAX_BEFORE:
                 continue
-            before = data[start:at].rstrip()
+            before = data[start:at]
+            if b"\x1b" in before:
+                before = _ANSI.sub(b"", before)  # a coloured prompt
+            before = before.rstrip()
             if before and not (before.endswith(_BEFORE_PROGRAM) or b"=" in before[-40:]):
                 continue
             text = self._strip.strip(_line(data, start)).text
