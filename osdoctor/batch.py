@@ -19,16 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
+from osdoctor.intake import NO_LOG_GIVEN, LogInputError, read_error
 from osdoctor.model import Report, Trace
 from osdoctor.progress import Progress
 from osdoctor.runs import Choice, LogRuns, RunSummary, read_runs
 
 #: Files of a folder given on the command line that are read as logs.
 LOG_SUFFIXES = (".log", ".txt")
-
-
-class UnreadableLog(Exception):
-    """A log that cannot be read; the message is one line for the user."""
 
 
 @dataclass(slots=True)
@@ -79,26 +76,19 @@ def expand(words: list[str]) -> tuple[list[str], list[str]]:
 
 @contextmanager
 def opened(source: str) -> Iterator[BinaryIO]:
-    """The log's bytes (``-`` is standard input); errors as :class:`UnreadableLog`."""
+    """The log's bytes (``-`` is standard input); errors as ``LogInputError``, worded
+    as every front end words them (``intake.read_error``)."""
     if source == "-":
         if sys.stdin.isatty():
-            raise UnreadableLog(
-                "no log given: name a file, or pipe one in "
-                "(openstack --debug ... 2>&1 | osdoctor explain)"
-            )
+            raise LogInputError(NO_LOG_GIVEN)
         yield sys.stdin.buffer
         return
-    path = Path(source)
-    if path.is_dir():
-        raise UnreadableLog(f"{source} is a folder, not a log file")
     try:
-        stream = path.open("rb")
-    except FileNotFoundError:
-        raise UnreadableLog(f"{source}: no such file") from None
-    except PermissionError:
-        raise UnreadableLog(f"{source}: permission denied") from None
+        if Path(source).is_dir():
+            raise IsADirectoryError(source)
+        stream = Path(source).open("rb")
     except OSError as exc:
-        raise UnreadableLog(f"{source}: cannot read ({exc.strerror or exc})") from None
+        raise LogInputError(read_error(source, exc)) from None
     with stream:
         yield stream
 
@@ -110,14 +100,13 @@ def read_source(
     on_run: Callable[[RunSummary, Report], None] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> LogRuns:
+    """Every run of one log; ``LogInputError`` when it cannot be read."""
     try:
         with opened(source) as stream:
             name = "-" if source == "-" else str(Path(source))
             return read_runs(stream, name, explain, choice, on_run, progress)
-    except UnreadableLog:
-        raise
     except OSError as exc:
-        raise UnreadableLog(f"{source}: cannot read ({exc.strerror or exc})") from None
+        raise LogInputError(read_error(source, exc)) from None
 
 
 def _size(source: str) -> int:
@@ -209,7 +198,7 @@ def _one(
             stream_run if jsonl_out else None,
             bar.start(1, source),
         )
-    except UnreadableLog as exc:
+    except LogInputError as exc:
         print(f"osdoctor: {exc}", file=err)
         return 2
     finally:
@@ -270,7 +259,7 @@ def _many(
                     stream_run if jsonl_out else None,
                     bar.start(number, source),
                 )
-            except UnreadableLog as exc:
+            except LogInputError as exc:
                 unreadable += 1
                 print(f"osdoctor: {exc}", file=err)
                 if jsonl_out:

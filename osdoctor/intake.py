@@ -34,6 +34,12 @@ class LogInputError(Exception):
     """A log that cannot be read; the message is one line for the user."""
 
 
+#: What to say when standard input is a terminal: there is nothing to read.
+NO_LOG_GIVEN = (
+    "no log given: name a file, or pipe one in (openstack --debug ... 2>&1 | osdoctor explain)"
+)
+
+
 def read_error(source: str | Path, error: OSError) -> str:
     """The one wording of a log that cannot be read, for every front end."""
     if isinstance(error, FileNotFoundError):
@@ -70,10 +76,7 @@ def read_log(source: str) -> Trace:
     try:
         if source == "-":
             if sys.stdin.isatty():
-                raise LogInputError(
-                    "no log given: name a file, or pipe one in "
-                    "(openstack --debug ... 2>&1 | osdoctor explain)"
-                )
+                raise LogInputError(NO_LOG_GIVEN)
             if sys.stderr.isatty():
                 progress = Progress(sys.stderr, "osdoctor: reading standard input", None)
             return parse_stream(sys.stdin.buffer, "-", progress)
