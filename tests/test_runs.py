@@ -216,6 +216,18 @@ def test_a_multi_run_report_lists_every_run_then_the_failed_in_full(
     data = json.loads(capsys.readouterr().out)
     assert data["outcome"] == "failure" and [r["run"] for r in data["reports"]] == [1]
     assert [r["outcome"] for r in data["runs"]] == ["success", "failure", "success"]
+    assert main(["explain", "--no-user-kb", "--format", "jsonl", str(log)]) == 1
+    objects = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    for item in objects:
+        VALIDATOR.validate(item)
+    assert [(o["run"], o["outcome"]) for o in objects] == [
+        (0, "success"),
+        (1, "failure"),
+        (2, "success"),
+    ]
+    assert [o["lines"] for o in objects] == [[r["lines"][0], r["lines"][1]] for r in data["runs"]]
+    assert objects[1]["fingerprint"].startswith("osc.auth-refused:identity:401:")
+    assert objects[0]["fingerprint"] is None
 
 
 def test_only_so_many_failed_runs_are_kept_the_rest_counted(kb: KnowledgeBase) -> None:
