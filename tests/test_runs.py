@@ -346,3 +346,19 @@ def test_coloured_and_crlf_prompts_start_runs(kb: KnowledgeBase) -> None:
         ("baremetal node list", 1),
         ("baremetal driver list", crash.count(b"\n") + 2),
     ]
+
+
+def test_the_schema_refuses_a_line_without_where_it_came_from(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    main(["explain", "--no-user-kb", "--format", "jsonl", str(FILES[0])])
+    good = json.loads(capsys.readouterr().out)
+    VALIDATOR.validate(good)
+    for broken in (
+        {k: v for k, v in good.items() if k != "fingerprint"},
+        {**good, "run": -1},
+        {**good, "lines": [1]},
+        {**good, "outcome": "maybe"},
+        {"source": "x.log"},
+    ):
+        assert not VALIDATOR.is_valid(broken)
