@@ -18,7 +18,7 @@ from osdoctor.probe import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     from osdoctor.kb.loader import KnowledgeBase
-    from osdoctor.model import Report
+    from osdoctor.model import Report, Trace
     from osdoctor.runner import OutputLine
 
 
@@ -28,13 +28,16 @@ examples:
   osdoctor explain debug.log --format markdown > ticket.md
   osdoctor explain debug.log --format json | jq .findings
   osdoctor explain debug.log --why-not     # the nearest other documented paths
+  osdoctor explain day.log --run last      # a log of several runs: the last one in full
+  osdoctor explain a.log b.log tickets/ 'ci/*.log'   # many logs: one line per log and run
+  osdoctor explain tickets/ --format jsonl > runs.jsonl   # one JSON object per run
 
 The log is the --debug output of openstack, heat, baremetal or swift (stdout and
 stderr together, as 2>&1 gives them), a --log-file, or a saved osdoctor session.
 Pasted logs with '> ' quotes, syslog/journald prefixes or colour codes are fine.
 Exit status:
   0  the command in the log succeeded (or the log ends before it did)
-  1  the command in the log failed
+  1  the command in the log failed (with several runs or logs: any of them)
   2  usage error, unreadable input, or input that is not an OpenStack client's
      log (an empty file, another program's log): the report says nothing was found
 """
@@ -60,25 +63,33 @@ def not_a_client_log(report: Report) -> str | None:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
+    from osdoctor.batch import Options, explain_logs, parse_choice
     from osdoctor.diagnose import diagnose
-    from osdoctor.intake import LogInputError, read_log
 
     try:
-        trace = read_log(args.log)
-    except LogInputError as exc:
+        choice = parse_choice(args.run)
+    except ValueError as exc:
         return fail(str(exc))
     kb = load_kb(args.kb, user=not args.no_user_kb)
-    report = diagnose(trace, kb)
-    shown = report
+    anon = None
     if args.anonymize:
         from osdoctor.anonymize import Anonymizer
+
+        anon = Anonymizer()
+
+    def explain(trace: Trace) -> Report:
+        if anon is None:
+            return diagnose(trace, kb)
+        # Anonymise first, then diagnose and render: both shorten values, and a cut
+        # id would no longer be recognised.
+        anon.learn_from_trace(trace)
+        return diagnose(anon.anonymize_trace(trace), kb)
+
+    options = Options(args.format, choice, lambda r: _render(r, args), not_a_client_log)
+    code = explain_logs(list(args.log), explain, options, sys.stdout, sys.stderr)
+    if anon is not None:
         from osdoctor.paths import PrivateStorageError, exports_dir
 
-        # Anonymise first, then diagnose and render: both shorten values, and a
-        # cut id would no longer be recognised.
-        anon = Anonymizer()
-        anon.learn_from_trace(trace)
-        shown = diagnose(anon.anonymize_trace(trace), kb)
         try:
             mapping = anon.save_mapping(exports_dir() / f"anonymize-map-{os.getpid()}.json")
         except PrivateStorageError as exc:
@@ -87,11 +98,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
             f"osdoctor: the mapping back to real names is in {mapping} (keep it private)",
             file=sys.stderr,
         )
-    sys.stdout.write(_render(shown, args))
-    problem = not_a_client_log(report)
-    if problem is not None:
-        return fail(problem)
-    return outcome_exit(report.outcome)
+    return code
 
 
 def cmd_kb(args: argparse.Namespace) -> int:
@@ -367,12 +374,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ex.add_argument(
         "log",
-        nargs="?",
-        default="-",
+        nargs="*",
+        default=["-"],
         metavar="LOG",
-        help="the log file, or - for standard input (the default)",
+        help="log files, folders (their *.log and *.txt files), quoted patterns ('logs/*.log'), "
+        "or - for standard input (the default)",
     )
-    ex.add_argument("--format", "-f", choices=("text", "markdown", "json"), default="text")
+    ex.add_argument("--format", "-f", choices=("text", "markdown", "json", "jsonl"), default="text")
+    ex.add_argument(
+        "--run",
+        default="failed",
+        metavar="N|last|failed",
+        help="in a log of several runs, the run whose full report is shown: its number "
+        "in the summary, the last, or every failed one (the default)",
+    )
     ex.add_argument(
         "--why-not",
         action="store_true",

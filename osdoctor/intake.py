@@ -34,6 +34,12 @@ class LogInputError(Exception):
     """A log that cannot be read; the message is one line for the user."""
 
 
+#: What to say when standard input is a terminal: there is nothing to read.
+NO_LOG_GIVEN = (
+    "no log given: name a file, or pipe one in (openstack --debug ... 2>&1 | osdoctor explain)"
+)
+
+
 def read_error(source: str | Path, error: OSError) -> str:
     """The one wording of a log that cannot be read, for every front end."""
     if isinstance(error, FileNotFoundError):
@@ -70,10 +76,7 @@ def read_log(source: str) -> Trace:
     try:
         if source == "-":
             if sys.stdin.isatty():
-                raise LogInputError(
-                    "no log given: name a file, or pipe one in "
-                    "(openstack --debug ... 2>&1 | osdoctor explain)"
-                )
+                raise LogInputError(NO_LOG_GIVEN)
             if sys.stderr.isatty():
                 progress = Progress(sys.stderr, "osdoctor: reading standard input", None)
             return parse_stream(sys.stdin.buffer, "-", progress)
@@ -129,6 +132,9 @@ class LogReader:
         self.handle = path.open("rb")
         self.index = index
         self.parser = parser
+        self.window: tuple[int, int] | None = None
+        """The first and last lines of one run of a multi-run log (``osdoctor.runs``):
+        only they reach the parser; every line is still indexed."""
         self.number = 0
         self.stdout: list[int] = []
         """The numbers of a session's standard output lines."""
@@ -139,7 +145,7 @@ class LogReader:
         does); returns how many lines, 0 at the end of what is there, at a line
         longer than a block, or for a session (whose lines are read one by one,
         to know each one's stream)."""
-        if self.index.session:
+        if self.index.session or self.window is not None:
             return 0
         handle, fed = self.handle, 0
         while fed < budget:
@@ -193,7 +199,9 @@ class LogReader:
                 self.index.session = True
             if self.index.session and data_fd(text) == 1:
                 self.stdout.append(self.number)
-            self.parser.feed_text(self.number, text, cut)
+            window = self.window
+            if window is None or window[0] <= self.number <= window[1]:
+                self.parser.feed_text(self.number, text, cut)
             fed += 1
         self.index.set_end(handle.tell())
         return fed

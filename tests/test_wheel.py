@@ -99,3 +99,13 @@ def test_wheel_installs_and_explains_outside_the_checkout(tmp_path: Path) -> Non
         timeout=120,
     )
     assert "osc.auth" in kb.stdout
+    # The JSON Lines schema ships inside the package, beside the code that writes to it.
+    schema = subprocess.run(
+        [str(py), "-c", "from osdoctor.render.jsonl import schema; print(schema()['title'])"],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert "jsonl" in schema.stdout, schema.stderr

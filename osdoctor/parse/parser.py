@@ -353,6 +353,11 @@ class Parser:
         """What the input's head says of its line lengths, before it is fed."""
         self.wrap_width, self.cut_width = widths.fold, widths.cut
 
+    def start_at(self, number: int) -> None:
+        """Number the lines fed next after line ``number``: a run that begins in the
+        middle of a log keeps the log's own line numbers (see ``osdoctor.runs``)."""
+        self._number = self.trace.line_count = number
+
     def feed_all(self, lines: Iterable[Line]) -> Trace:
         for line in lines:
             self.feed_text(line.number, line.text, line.cut, line.time)

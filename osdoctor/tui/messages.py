@@ -14,6 +14,7 @@ from textual.message import Message
 
 from osdoctor.model import Report, Trace
 from osdoctor.runner import Run, RunResult
+from osdoctor.runs import LogRuns
 from osdoctor.tui.linestore import LineStore
 
 
@@ -86,3 +87,11 @@ class SourceFailed(Message):
     """The log could not be read or the command could not start; one line."""
 
     error: str
+
+
+@dataclass
+class RunsFound(Message):
+    """The log holds several runs: the screen lists them, the user picks one."""
+
+    path: Path
+    runs: LogRuns

@@ -27,6 +27,7 @@ from osdoctor.live import LiveTrace
 from osdoctor.model import Report, Trace
 from osdoctor.render.decisive import decisive_exchange
 from osdoctor.runner import CommandError, OutputLine, Run, RunResult
+from osdoctor.runs import LogRuns, RunSummary, read_runs_of_path, several_runs
 from osdoctor.session import SessionFileError, redact_command, start_session
 from osdoctor.sessionfile import exit_record, header_records, note_record, split_record
 from osdoctor.tui.linestore import FileLines, MemoryLines
@@ -34,6 +35,7 @@ from osdoctor.tui.messages import (
     LoadFinished,
     ReportReady,
     RunFinished,
+    RunsFound,
     RunStarted,
     SourceFailed,
     SourceOpened,
@@ -204,19 +206,29 @@ def load_log(
     follow: bool = False,
     wake: threading.Event | None = None,
     clock: Callable[[], float] = time.monotonic,
+    window: tuple[int, int] | None = None,
 ) -> None:
     """Read, parse and diagnose a saved log or session; with ``follow``, keep
     reading what another process appends, like ``tail -f``, until stopped.
+    A log of several runs is listed instead (``RunsFound``); ``window`` is the
+    first and last line of the one run to show.
 
     ``clock`` times the reading (the screen says how long it took): the
     screen's own, so that a test that freezes it sees no duration."""
     began = clock()
     store = FileLines(path)
     try:
+        if not follow and window is None and path.is_file() and several_runs(path):
+            post(RunsFound(path, _list_runs(path, post, clock)))
+            return
         reader = open_log(path, store)
+    except OSError as error:
+        post(SourceFailed(read_error(path, error)))
+        return
     except LogInputError as error:
         post(SourceFailed(str(error)))
         return
+    reader.window = window
     parser = reader.parser
     store.memory = parser.secrets
     post(SourceOpened(parser.trace, store, str(path), path))
@@ -243,6 +255,22 @@ def load_log(
         post(SourceFailed(read_error(path, error)))
     finally:
         reader.close()
+
+
+def _list_runs(path: Path, post: Post, clock: Callable[[], float]) -> LogRuns:
+    """Every run of a log of several, diagnosed for the list; the lines read so
+    far are posted as they go (a log of thousands of runs takes a while)."""
+    kb = knowledge()
+    posted, requests = clock(), 0
+
+    def seen(summary: RunSummary, report: Report) -> None:
+        nonlocal posted, requests
+        requests += len(report.trace.exchanges)
+        if clock() - posted >= PROGRESS_EVERY:
+            posted = clock()
+            post(TraceGrew(summary.last, requests))
+
+    return read_runs_of_path(path, lambda t: diagnose(t, kb), "none", seen)
 
 
 def _follow(

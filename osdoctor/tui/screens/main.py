@@ -43,12 +43,14 @@ from osdoctor.tui.messages import (
     LoadFinished,
     ReportReady,
     RunFinished,
+    RunsFound,
     RunStarted,
     SourceFailed,
     SourceOpened,
     TraceGrew,
 )
 from osdoctor.tui.screens.dialogs import ConfirmProbe, ConfirmRun, RecentSessions
+from osdoctor.tui.screens.runs import RunsScreen
 from osdoctor.tui.widgets.detail import ExchangeDetail
 from osdoctor.tui.widgets.diagnosis import DiagnosisView, next_line, verdict
 from osdoctor.tui.widgets.linelist import LineList
@@ -83,6 +85,7 @@ class MainScreen(Screen[None]):
         Binding("c", "copy_step", "Copy step"),
         Binding("m", "export", "Export .md"),
         Binding("o", "sessions", "Sessions"),
+        Binding("l", "runs", "Runs", show=False),
         Binding("p", "probe", "Live check"),
         Binding("slash", "search", "Search log"),
         Binding("n", "search_next(False)", "Next match", show=False),
@@ -126,6 +129,9 @@ class MainScreen(Screen[None]):
         self.export_path: Path | None = None
         self.detail_stale = True
         self.load_seconds: float | None = None
+        self.run_list: RunsFound | None = None
+        """The runs of the log opened, when it holds several."""
+        self.run_title: str | None = None
 
     # -- layout ------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -233,24 +239,56 @@ class MainScreen(Screen[None]):
             argv, self.post_message, lambda: worker.is_cancelled, self.session_folder
         )
 
-    def open_log(self, path: Path, follow: bool = False) -> None:
+    def open_log(
+        self,
+        path: Path,
+        follow: bool = False,
+        window: tuple[int, int] | None = None,
+        title: str | None = None,
+    ) -> None:
+        """Open a log; ``window``: the first and last lines of one run of it."""
         if self.running:
             self.say("A command is running: cancel it first (x).", severity="warning")
             return
-        self._reset("reading", str(path))
+        self.run_title = title
+        self._reset("reading", title or str(path))
         self.follow = follow
         self.query_one("#prompt").display = False
         self.query_one("#timeline").focus()
-        self._load_worker(path, follow)
+        self._load_worker(path, follow, window)
 
     @work(thread=True, exclusive=True, group="source")
-    def _load_worker(self, path: Path, follow: bool) -> None:
+    def _load_worker(self, path: Path, follow: bool, window: tuple[int, int] | None) -> None:
         worker = get_current_worker()
         self.follow_wake = threading.Event()
         wake = self.follow_wake
         workers.load_log(
-            path, self.post_message, lambda: worker.is_cancelled, follow, wake, self.clock
+            path, self.post_message, lambda: worker.is_cancelled, follow, wake, self.clock, window
         )
+
+    @on(RunsFound)
+    def _runs_found(self, message: RunsFound) -> None:
+        self.run_list = message
+        self.action_runs()
+
+    def action_runs(self) -> None:
+        """The list of the runs of the log (a log of several runs opens on it)."""
+        found = self.run_list
+        if found is None:
+            self.say("This log holds one run.")
+            return
+
+        def chosen(index: int | None) -> None:
+            if index is None:
+                if self.trace is None:
+                    self.state = "idle"
+                    self._show_status()
+                return
+            s = found.runs.summaries[index]
+            title = f"{found.path} · run {index + 1} of {found.runs.runs}"
+            self.open_log(found.path, window=(s.first, s.last), title=title)
+
+        self.app.push_screen(RunsScreen(found.runs), chosen)
 
     def _reset(self, state: str, title: str) -> None:
         self.trace = self.lines = self.report = None
@@ -265,7 +303,7 @@ class MainScreen(Screen[None]):
     @on(SourceOpened)
     def _opened(self, message: SourceOpened) -> None:
         self.trace, self.lines = message.trace, message.lines
-        self.title_text, self.source_path = message.title, message.path
+        self.title_text, self.source_path = self.run_title or message.title, message.path
         self.query_one("#prompt").display = False
         live = self.state == "starting" or self.follow
         self.query_one(Timeline).show(message.trace, live)

@@ -1,0 +1,300 @@
+"""``osdoctor explain`` over the runs of a log and over many logs, in one process.
+
+A support engineer answers many tickets a day, and a team wants every saved
+log explained: ``osdoctor explain a.log b.log dir/ 'logs/*.log'`` loads the
+knowledge once and reads each log once, run by run (``osdoctor.runs``). A log
+of one run reads exactly as it always did; a log of several gives a summary
+first, then the runs that failed; many logs give one line per log (and per
+run). A log that cannot be read is reported and the others go on.
+"""
+
+from __future__ import annotations
+
+import glob
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO, TextIO
+
+from osdoctor.intake import NO_LOG_GIVEN, LogInputError, read_error
+from osdoctor.model import Report, Trace
+from osdoctor.progress import Progress
+from osdoctor.runs import Choice, LogRuns, RunSummary, read_runs
+
+#: Files of a folder given on the command line that are read as logs.
+LOG_SUFFIXES = (".log", ".txt")
+
+
+@dataclass(slots=True)
+class Options:
+    format: str = "text"
+    """"text", "markdown", "json" or "jsonl"."""
+    run: Choice = "failed"
+    render: Callable[[Report], str] = lambda report: ""
+    """How one run's full report is written (``osdoctor.cli`` gives its own)."""
+    problem: Callable[[Report], str | None] = lambda report: None
+    """Why a log of one run is not a client's log, or None (see ``osdoctor.cli``)."""
+
+
+def parse_choice(text: str) -> Choice:
+    """``--run N`` (from 1, as the summary numbers runs), ``last`` or ``failed``."""
+    if text in ("last", "failed"):
+        return text  # type: ignore[return-value]
+    if text.isdigit() and int(text) >= 1:
+        return int(text) - 1
+    raise ValueError(f"--run takes a run number (from 1), 'last' or 'failed', not {text!r}")
+
+
+def expand(words: list[str]) -> tuple[list[str], list[str]]:
+    """The logs the command line names, in order, and the words that named none:
+    a folder gives its ``*.log`` and ``*.txt`` files, a quoted pattern its matches."""
+    sources: list[str] = []
+    problems: list[str] = []
+    for word in words:
+        path = Path(word)
+        if word != "-" and path.is_dir():
+            found = sorted(
+                str(p)
+                for p in path.iterdir()
+                if p.suffix in LOG_SUFFIXES and not p.name.startswith(".") and p.is_file()
+            )
+            if not found:
+                problems.append(f"{word} is a folder with no *.log or *.txt file in it")
+            sources += found
+        elif word != "-" and not path.exists() and glob.has_magic(word):
+            found = sorted(p for p in glob.glob(word) if Path(p).is_file())
+            if not found:
+                problems.append(f"{word}: no file matches")
+            sources += found
+        else:
+            sources.append(word)
+    return sources, problems
+
+
+@contextmanager
+def opened(source: str) -> Iterator[BinaryIO]:
+    """The log's bytes (``-`` is standard input); errors as ``LogInputError``, worded
+    as every front end words them (``intake.read_error``)."""
+    if source == "-":
+        if sys.stdin.isatty():
+            raise LogInputError(NO_LOG_GIVEN)
+        yield sys.stdin.buffer
+        return
+    try:
+        if Path(source).is_dir():
+            raise IsADirectoryError(source)
+        stream = Path(source).open("rb")
+    except OSError as exc:
+        raise LogInputError(read_error(source, exc)) from None
+    with stream:
+        yield stream
+
+
+def read_source(
+    source: str,
+    explain: Callable[[Trace], Report],
+    choice: Choice,
+    on_run: Callable[[RunSummary, Report], None] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> LogRuns:
+    """Every run of one log; ``LogInputError`` when it cannot be read."""
+    try:
+        with opened(source) as stream:
+            name = "-" if source == "-" else str(Path(source))
+            return read_runs(stream, name, explain, choice, on_run, progress)
+    except OSError as exc:
+        raise LogInputError(read_error(source, exc)) from None
+
+
+def _size(source: str) -> int:
+    try:
+        return Path(source).stat().st_size if source != "-" else 0
+    except OSError:
+        return 0
+
+
+class _Bar:
+    """One progress line over all the logs, on a terminal only."""
+
+    def __init__(
+        self, err: TextIO, sources: list[str], clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.err = err
+        self.progress: Progress | None = None
+        self.done = 0
+        self.count = len(sources)
+        if err.isatty():
+            total = sum(_size(s) for s in sources) or None
+            self.progress = Progress(err, "osdoctor: reading", total, clock)
+
+    def start(self, number: int, source: str) -> Callable[[int], None] | None:
+        progress = self.progress
+        if progress is None:
+            return None
+        name = "standard input" if source == "-" else Path(source).name
+        progress.label = (
+            f"osdoctor: reading {name}"
+            if self.count == 1
+            else f"osdoctor: log {number} of {self.count} ({name})"
+        )
+        base = self.done
+
+        def seen(done: int) -> None:
+            progress(base + done)
+
+        return seen
+
+    def finish(self, source: str) -> None:
+        self.done += _size(source)
+
+    def close(self) -> None:
+        if self.progress is not None:
+            self.progress.close()
+
+
+def explain_logs(
+    words: list[str],
+    explain: Callable[[Trace], Report],
+    options: Options,
+    out: TextIO,
+    err: TextIO,
+    clock: Callable[[], float] = time.monotonic,
+) -> int:
+    """Explain every log the words name; returns the exit status: 1 when a run
+    failed, else 2 when a log was unreadable or not a client's log, else 0.
+    ``clock`` times the progress line (a test's own makes it appear at once)."""
+    sources, problems = expand(words or ["-"])
+    for problem in problems:
+        print(f"osdoctor: {problem}", file=err)
+    many = len(sources) > 1 or any(w != s for w, s in zip(words, sources, strict=False))
+    if not sources:
+        return 2
+    if not many:
+        return _one(sources[0], explain, options, out, _Bar(err, sources, clock))
+    return _many(sources, explain, options, out, _Bar(err, sources, clock)) or (
+        2 if problems else 0
+    )
+
+
+def _one(
+    source: str, explain: Callable[[Trace], Report], options: Options, out: TextIO, bar: _Bar
+) -> int:
+    from osdoctor.render import jsonl, runs
+
+    err = bar.err
+    jsonl_out = options.format == "jsonl"
+
+    def stream_run(summary: RunSummary, report: Report) -> None:
+        out.write(jsonl.run_line(summary, report, source))
+
+    try:
+        result = read_source(
+            source,
+            explain,
+            "none" if jsonl_out else options.run,
+            stream_run if jsonl_out else None,
+            bar.start(1, source),
+        )
+    except LogInputError as exc:
+        print(f"osdoctor: {exc}", file=err)
+        return 2
+    finally:
+        bar.close()
+    single = result.single
+    if single is not None and (jsonl_out or options.run in ("failed", "last", 0)):
+        if not jsonl_out:
+            out.write(options.render(single))
+        problem = options.problem(single)
+        if problem is not None:
+            print(f"osdoctor: {problem}", file=err)
+            return 2
+        return 1 if single.outcome == "failure" else 0
+    if jsonl_out:
+        return 1 if result.any_failed else 0
+    if isinstance(options.run, int) and options.run >= result.runs:
+        print(
+            f"osdoctor: {source} holds {result.runs} run(s): there is no run {options.run + 1}",
+            file=err,
+        )
+        return 2
+    if options.format == "json":
+        out.write(jsonl.render_runs_json(result))
+    elif options.format == "markdown":
+        out.write(runs.render_runs_markdown(result, options.render))
+    else:
+        out.write(runs.render_runs_text(result, options.render))
+    return 1 if result.any_failed else 0
+
+
+def _many(
+    sources: list[str],
+    explain: Callable[[Trace], Report],
+    options: Options,
+    out: TextIO,
+    bar: _Bar,
+) -> int:
+    import json
+
+    from osdoctor.render import jsonl, runs
+    from osdoctor.render.json_report import report_dict
+
+    err = bar.err
+    failed = unreadable = logs_failed = 0
+    documents: list[object] = []
+    try:
+        for number, source in enumerate(sources, 1):
+
+            def stream_run(summary: RunSummary, report: Report, source: str = source) -> None:
+                out.write(jsonl.run_line(summary, report, source))
+
+            jsonl_out = options.format == "jsonl"
+            try:
+                result = read_source(
+                    source,
+                    explain,
+                    "none" if jsonl_out or options.format != "json" else options.run,
+                    stream_run if jsonl_out else None,
+                    bar.start(number, source),
+                )
+            except LogInputError as exc:
+                unreadable += 1
+                print(f"osdoctor: {exc}", file=err)
+                if jsonl_out:
+                    out.write(jsonl.unreadable_line(source, str(exc)))
+                elif options.format == "json":
+                    documents.append({"source": source, "error": str(exc)})
+                continue
+            finally:
+                bar.finish(source)
+            failed += result.failed
+            logs_failed += result.any_failed
+            single = result.single
+            if single is not None and options.problem(single) is not None:
+                unreadable += 1
+            if jsonl_out:
+                continue
+            if options.format == "json":
+                documents.append(
+                    report_dict(single)
+                    if single is not None
+                    else json.loads(jsonl.render_runs_json(result))
+                )
+                continue
+            lines = runs.log_lines(result)
+            if single is not None and options.problem(single) is not None:
+                lines = [f"! {source}: nothing from an OpenStack client was found"]
+            prefix = "- " if options.format == "markdown" else ""
+            out.write("".join(f"{prefix}{line}\n" for line in lines))
+    finally:
+        bar.close()
+    if options.format == "json":
+        out.write(json.dumps(documents, indent=2, ensure_ascii=False) + "\n")
+    elif options.format != "jsonl":
+        tail = f", {unreadable} unreadable or not a client log" if unreadable else ""
+        out.write(f"\n{len(sources)} logs: {logs_failed} with a failed run ({failed} runs){tail}\n")
+    if failed:
+        return 1
+    return 2 if unreadable else 0

@@ -1,0 +1,201 @@
+"""Where a new client invocation starts in a log that holds several.
+
+A ``--log-file`` that collected a day of commands, a CI job that ran fifty
+``openstack`` commands, a ticket with three attempts pasted one after the
+other: each invocation must be diagnosed on its own. An invocation announces
+itself, from the outside in:
+
+- rank 0: the command line a user typed (a shell prompt, an xtrace line, a
+  bare ``openstack ...`` line; see ``parse.commands``), or an osdoctor session
+  header;
+- rank 1: osc's ``START with options`` echo, the heat shell's deprecation
+  warning that names its subcommand;
+- rank 2: a cliff command's ``run(Namespace(...))`` line, the first words of
+  the standalone ``baremetal`` shell.
+
+A mark starts a new run when the current run already holds a mark of the
+same rank or a later one, or has done something (sent a request, printed a
+traceback, logged ``END return value``): so ``$ openstack server list``
+followed by its own ``START with options`` stays one run. A change of the pid
+in an osc-lib ``--log-file`` prefix starts a new run too (a service's log
+line pasted in between, with its own pid, does not).
+
+The detector works on the undecoded blocks the parser's fast path reads, and
+looks only at lines a regular expression singles out, so that a 200 MB log of
+one run costs a few scans at C speed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from osdoctor.parse.commands import PROGRAMS, recognise
+from osdoctor.parse.lines import decode_line
+from osdoctor.parse.prefixes import PrefixStripper, _is_server_logger
+
+_MARKS = re.compile(
+    rb"START with options|#osdoctor-session|\" is deprecated, please use \"|"
+    rb" run\(Namespace\(|Using bare metal API version "
+)
+_PROGRAM = re.compile(
+    rb"(?<![\w./\-])(?:/[\w./\-]*/)?(?:"
+    + b"|".join(re.escape(p.encode()) for p in sorted(PROGRAMS, key=len, reverse=True))
+    + rb")(?= )"
+)
+_ACTIVITY = re.compile(
+    rb"REQ: |RESP: |RESP STATUS|Traceback \(most recent|END return value|"
+    rb"Making authentication request|HTTP/1\.[01]\" \d{3}"
+)
+_TIMESTAMP = rb"(?:> ?)*\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:[+-]\d\d:?\d\d|Z)? "
+_LEVELS = rb"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|TRACE):? +([\w.\-]+)"
+_ANY_PID = re.compile(rb"(?m)^" + _TIMESTAMP + rb"(\d+) " + _LEVELS)
+_ANSI = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
+#: Text before a program name on a command line: a prompt, an xtrace mark, a
+#: quote, ``sudo``/``time``/``env VAR=x``.
+_BEFORE_PROGRAM = (b"$", b"#", b"+", b">", b"`", b'"', b"(", b"\xe2\x80\x9c", b"sudo", b"time")
+#: A command line is short: a program name further into its line is prose or a header.
+_MAX_BEFORE = 200
+
+
+@dataclass(slots=True)
+class _Run:
+    rank: int = -1
+    active: bool = False
+    pid: bytes | None = None
+    heat: str = ""
+    """The heat shell subcommand the run's deprecation warning named."""
+
+
+class RunSplitter:
+    """Feed it the blocks of a log in order (:meth:`cuts`); it answers where in
+    each block a new run begins."""
+
+    def __init__(self) -> None:
+        self._run = _Run()
+        self._strip = PrefixStripper()
+        self._heat: dict[int, str] = {}
+
+    def cuts(self, data: bytes) -> list[int]:
+        """Offsets in ``data`` (a block of whole lines) of the lines that start a new
+        run, in order. Offset 0 is a cut only when a run was already under way."""
+        events: dict[int, tuple[int, bytes | None]] = dict(self._marks(data))
+        if b" DEBUG" in data or b" INFO" in data or b" ERROR" in data or b" WARN" in data:
+            for start, new_pid in self._pids(data):
+                rank, _none = events.get(start, (-1, None))
+                events[start] = (rank, new_pid)
+        run = self._run
+        if not events:
+            if not run.active and _ACTIVITY.search(data):
+                run.active = True
+            return []
+        cuts: list[int] = []
+        scanned = 0
+        for start in sorted(events):
+            rank, pid = events[start]
+            heat = self._heat.get(start, "")
+            if heat == "stack-list" and run.heat not in ("", "stack-list"):
+                # stack-create, -update, -adopt... list the stacks when done, and
+                # warn again for it: the same run.
+                rank = -1
+            if not run.active and scanned < start and _ACTIVITY.search(data, scanned, start):
+                run.active = True
+            scanned = start
+            other_pid = pid is not None and run.pid is not None and pid != run.pid
+            again = rank >= 0 and (run.rank >= rank or run.active)
+            if not (other_pid or again) or (run.rank < 0 and not run.active and run.pid is None):
+                run.rank = max(run.rank, rank)
+                run.pid = run.pid or pid
+                run.heat = run.heat or heat
+                continue
+            cuts.append(start)
+            # A mark in the same --log-file (the same pid) keeps the pid.
+            run = self._run = _Run(rank=rank, pid=pid or run.pid, heat=heat)
+        if not run.active and _ACTIVITY.search(data, scanned):
+            run.active = True
+        return cuts
+
+    def _marks(self, data: bytes) -> dict[int, tuple[int, bytes | None]]:
+        """The lines that mark an invocation's start, with their rank. Each line is
+        looked at once and only in its first ``_MAX_BEFORE`` bytes, so that a long
+        line full of program names costs its length, not its length squared."""
+        found: dict[int, int] = {}
+        self._heat.clear()
+        end = -1
+        for m in _MARKS.finditer(data):
+            if m.start() <= end:
+                continue  # the line is decided
+            start = data.rfind(b"\n", 0, m.start()) + 1
+            end = _end(data, m.start())
+            rank = self._mark_rank(start, _line(data, start))
+            if rank is not None:
+                found[start] = rank
+        start, end = 0, -1
+        for m in _PROGRAM.finditer(data):
+            at = m.start()
+            if at > end:
+                start, end = data.rfind(b"\n", 0, at) + 1, _end(data, at)
+            if start in found or at - start > _MAX_BEFORE:
+                continue
+            before = data[start:at]
+            if b"\x1b" in before:
+                before = _ANSI.sub(b"", before)  # a coloured prompt
+            before = before.rstrip()
+            if before and not (before.endswith(_BEFORE_PROGRAM) or b"=" in before[-40:]):
+                continue
+            text = self._strip.strip(_line(data, start)).text
+            recognised = recognise(text)
+            if recognised is not None and recognised[1] != "unknown":
+                found[start] = 0
+        return {start: (rank, None) for start, rank in found.items()}
+
+    def _mark_rank(self, start: int, line: str) -> int | None:
+        if line.startswith("#osdoctor-session"):
+            return 0
+        text = self._strip.strip(line).text
+        if text.startswith("START with options"):
+            return 1
+        if text.startswith('WARNING (shell) "heat ') or text.startswith('"heat '):
+            if '" is deprecated, please use "' not in text:
+                return None
+            self._heat[start] = text.partition('"heat ')[2].partition('"')[0]
+            return 1
+        if text.startswith("Using bare metal API version "):
+            return 2
+        if " run(Namespace(" in text and text.split(" ", 1)[0].startswith("ironicclient."):
+            return 2
+        return None
+
+    def _pids(self, data: bytes) -> list[tuple[int, bytes]]:
+        """The log-file lines whose pid differs from the one before (the first
+        one, then the first of each new pid); a service's lines do not count."""
+        events: list[tuple[int, bytes]] = []
+        pos = 0
+        pid = self._run.pid
+        while True:
+            if pid is None:
+                m = _ANY_PID.search(data, pos)
+            else:
+                # re caches the pattern: a pid changes once per run.
+                other = re.compile(rb"(?m)^" + _TIMESTAMP + rb"(?!" + pid + rb" )(\d+) " + _LEVELS)
+                m = other.search(data, pos)
+            if m is None:
+                return events
+            pos = m.end()
+            if _is_server_logger(m.group(2).decode("ascii", "replace")):
+                continue
+            start = m.start()
+            pid = m.group(1)
+            events.append((start, pid))
+            if len(events) > 10000:
+                return events
+
+
+def _end(data: bytes, at: int) -> int:
+    """Where the line holding ``at`` ends (its newline, or the block's end)."""
+    end = data.find(b"\n", at)
+    return end if end >= 0 else len(data)
+
+
+def _line(data: bytes, start: int) -> str:
+    return decode_line(data[start : min(_end(data, start), start + 4096)])

@@ -1,0 +1,86 @@
+"""JSON Lines for a log store: one object per run, one run per line.
+
+Each object is the JSON report's contract (``render.json_report``) plus where
+the run is (``source``, ``run``, ``lines``) and the ``fingerprint`` of its
+headline cause, so that a team can load every saved log into OpenSearch or
+Elasticsearch and count how often each cause occurs. The objects follow the
+JSON Schema ``osdoctor/schemas/run.schema.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+from osdoctor import __version__
+from osdoctor.model import Report
+from osdoctor.render.json_report import report_dict
+from osdoctor.runs import LogRuns, RunSummary
+
+
+def run_dict(summary: RunSummary, report: Report, source: str) -> dict[str, Any]:
+    data = report_dict(report)
+    data["source"] = source
+    data["run"] = summary.index
+    data["lines"] = [summary.first, summary.last]
+    data["fingerprint"] = summary.fingerprint
+    return data
+
+
+def run_line(summary: RunSummary, report: Report, source: str) -> str:
+    """One run as one line of JSON (no newline inside: text is escaped)."""
+    return json.dumps(run_dict(summary, report, source), ensure_ascii=False) + "\n"
+
+
+def unreadable_line(source: str, error: str) -> str:
+    """A log that could not be read, as a line of its own, so that a loader sees it."""
+    return json.dumps({"source": source, "error": error}, ensure_ascii=False) + "\n"
+
+
+def summary_dict(s: RunSummary) -> dict[str, Any]:
+    return {
+        "run": s.index,
+        "lines": [s.first, s.last],
+        "command": s.command,
+        "client": s.client,
+        "exit_code": s.exit_code,
+        "outcome": s.outcome,
+        "scenario": s.scenario,
+        "branch": s.branch,
+        "headline": s.headline_id,
+        "headline_title": s.headline,
+        "fingerprint": s.fingerprint,
+    }
+
+
+def render_runs_json(result: LogRuns) -> str:
+    """``--format json`` on a log of several runs: the summary of every run and
+    the full report of those kept (a single run keeps the plain contract)."""
+    summaries = {s.index: s for s in result.summaries}
+    reports = []
+    for index in sorted(result.reports):
+        data = report_dict(result.reports[index])
+        s = summaries.get(index)
+        if s is not None:
+            data.update(run=index, lines=[s.first, s.last], fingerprint=s.fingerprint)
+        reports.append(data)
+    outcomes = {s.outcome for s in result.summaries}
+    overall = "failure" if result.failed else ("success" if outcomes == {"success"} else "unknown")
+    data = {
+        "osdoctor": __version__,
+        "source": result.source,
+        "outcome": overall,
+        "runs": [summary_dict(s) for s in result.summaries],
+        "runs_counted": result.runs,
+        "failed": result.failed,
+        "reports": reports,
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema every line of ``--format jsonl`` follows."""
+    text = resources.files("osdoctor").joinpath("schemas/run.schema.json").read_text("utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded

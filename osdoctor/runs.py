@@ -1,0 +1,264 @@
+"""A log of many runs: each client invocation parsed and diagnosed on its own.
+
+The log is read once, in blocks, through the parser's fast path; where
+``parse.runs`` sees a new invocation begin, the run under way is finished and
+diagnosed, and a new parser (numbering on from the log's own line numbers)
+takes the rest. Nothing of one run can reach another's evidence: each has its
+own parser. Only what was learnt about secrets carries over, so a value masked
+in one run stays masked in the next.
+
+Memory stays bounded however many runs: a short summary of every run is kept
+(up to ``KEEP_SUMMARIES``), the full report only of the runs that will be
+shown (the failed ones, up to ``KEEP_REPORTS``, or the one asked for); the
+rest are counted, and the result says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO, Literal, cast
+
+from osdoctor.fingerprint import fingerprint, headline
+from osdoctor.model import Report, Trace
+from osdoctor.parse.lines import read_blocks
+from osdoctor.parse.parser import Parser
+from osdoctor.parse.runs import RunSplitter
+from osdoctor.parse.wraps import Widths, sniff
+from osdoctor.progress import CountingReader
+
+#: Full reports kept at most (failed runs); others are summarised and counted.
+KEEP_REPORTS = 20
+#: Run summaries kept at most; runs past these are counted.
+KEEP_SUMMARIES = 100_000
+
+Choice = Literal["failed", "last", "none"] | int
+"""Which runs' full reports to keep: the failed ones, the last, none (summaries
+only), or the one of that index (from 0)."""
+
+
+@dataclass(slots=True)
+class RunSummary:
+    """One line of a multi-run report: enough to list the run and find it again."""
+
+    index: int
+    """From 0, in the order of the log."""
+    first: int
+    last: int
+    """The run's first and last lines in the log (1-based, inclusive)."""
+    command: str | None
+    client: str
+    exit_code: int | None
+    outcome: str
+    scenario: str | None
+    branch: str | None
+    headline_id: str | None
+    headline: str | None
+    """The title of the finding a user reads first."""
+    fingerprint: str | None
+
+
+@dataclass(slots=True)
+class LogRuns:
+    """Every run of one log: summaries, the reports kept, what was only counted."""
+
+    source: str
+    summaries: list[RunSummary] = field(default_factory=list)
+    reports: dict[int, Report] = field(default_factory=dict)
+    runs: int = 0
+    failed: int = 0
+    failed_not_kept: int = 0
+    """Failed runs whose full report was not kept (past ``KEEP_REPORTS``)."""
+    summaries_not_kept: int = 0
+    lines: int = 0
+
+    @property
+    def single(self) -> Report | None:
+        """The report of a log of one run, which reads exactly as it always did."""
+        return self.reports.get(0) if self.runs == 1 else None
+
+    @property
+    def any_failed(self) -> bool:
+        return self.failed > 0
+
+
+def summarise(index: int, first: int, last: int, report: Report) -> RunSummary:
+    t = report.trace
+    lead = headline(report)
+    return RunSummary(
+        index=index,
+        first=first,
+        last=last,
+        command=t.command,
+        client=t.client,
+        exit_code=t.exit_code,
+        outcome=report.outcome,
+        scenario=report.scenario.id if report.scenario else None,
+        branch=report.scenario.branch if report.scenario else None,
+        headline_id=lead.id if lead else None,
+        headline=lead.title if lead else None,
+        fingerprint=fingerprint(report),
+    )
+
+
+class _Runs:
+    """Receives each finished run: diagnoses it, keeps what the choice asks for."""
+
+    def __init__(
+        self,
+        source: str,
+        explain: Callable[[Trace], Report],
+        choice: Choice,
+        on_run: Callable[[RunSummary, Report], None] | None,
+    ) -> None:
+        self.result = LogRuns(source)
+        self.explain = explain
+        self.choice = choice
+        self.on_run = on_run
+
+    def finished(self, trace: Trace, first: int, last: int) -> None:
+        result = self.result
+        index = result.runs
+        result.runs += 1
+        result.lines = last
+        report = self.explain(trace)
+        summary = summarise(index, first, last, report)
+        if self.on_run is not None:
+            self.on_run(summary, report)
+        failed = report.outcome == "failure"
+        result.failed += failed
+        if len(result.summaries) < KEEP_SUMMARIES:
+            result.summaries.append(summary)
+        else:
+            result.summaries_not_kept += 1
+        if index == 1 and not self._wanted(0, result.summaries[0].outcome == "failure"):
+            result.reports.pop(0, None)  # a second run: the first is no longer the only one
+        if self.choice == "last":
+            result.reports.clear()
+        if index == 0 or self._wanted(index, failed):
+            if self.choice == "failed" and failed and len(result.reports) >= KEEP_REPORTS:
+                result.failed_not_kept += 1
+            else:
+                result.reports[index] = report
+
+    def _wanted(self, index: int, failed: bool) -> bool:
+        choice = self.choice
+        if choice == "failed":
+            return failed
+        if choice == "last":
+            return True
+        if choice == "none":
+            return False
+        return index == choice
+
+
+def new_parser(source: str, widths: Widths, after: int, before: Parser | None) -> Parser:
+    parser = Parser(source)
+    parser.set_widths(widths)
+    if after:
+        parser.start_at(after)
+    if before is not None:
+        parser.secrets.update(before.secrets)
+    return parser
+
+
+def read_runs(
+    stream: BinaryIO,
+    source: str,
+    explain: Callable[[Trace], Report],
+    choice: Choice = "failed",
+    on_run: Callable[[RunSummary, Report], None] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> LogRuns:
+    """Split a log into runs and diagnose each with ``explain`` as it ends;
+    ``on_run`` sees every run's summary and report (a JSON Lines writer streams
+    them), ``progress`` how many bytes were read."""
+    if progress is not None:
+        stream = cast(BinaryIO, CountingReader(stream, progress))
+    stream, widths = sniff(stream)
+    runs = _Runs(source, explain, choice, on_run)
+    splitter = RunSplitter()
+    parser = new_parser(source, widths, 0, None)
+    first = 1
+    seen = 0  # complete lines in the blocks before the current one
+    carry = b""
+    blocks = iter(read_blocks(stream))
+    current = next(blocks, None)
+    while current is not None:
+        following = next(blocks, None)
+        data, cut, head = current
+        if cut:
+            parser.feed_block(carry)
+            carry = b""
+            seen += 1
+            parser.feed_text(seen, head, cut)
+            current = following
+            continue
+        pos = 0
+        for at in splitter.cuts(data):
+            parser.feed_block(carry + data[pos:at] if carry else data[pos:at])
+            carry = b""
+            line = seen + data.count(b"\n", 0, at) + 1
+            if line > first:
+                runs.finished(parser.finish(), first, line - 1)
+                parser = new_parser(source, widths, line - 1, parser)
+                first = line
+            pos = at
+        rest = data[pos:] if pos else data
+        carry = parser.feed_block(carry + rest if carry else rest, more=following is not None)
+        seen += data.count(b"\n")
+        current = following
+    runs.finished(parser.finish(), first if seen else 0, seen)
+    return runs.result
+
+
+def read_runs_of_path(
+    path: Path,
+    explain: Callable[[Trace], Report],
+    choice: Choice = "failed",
+    on_run: Callable[[RunSummary, Report], None] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> LogRuns:
+    with path.open("rb") as stream:
+        return read_runs(stream, str(path), explain, choice, on_run, progress)
+
+
+def several_runs(path: Path) -> bool:
+    """Whether the log holds more than one run: a scan for where runs start,
+    without parsing (a log of one run then costs a few regular expressions)."""
+    splitter = RunSplitter()
+    with path.open("rb") as stream:
+        return any(not cut and splitter.cuts(data) for data, cut, _head in read_blocks(stream))
+
+
+def parse_run(path: Path, first: int, last: int) -> Trace:
+    """The trace of lines ``first`` to ``last`` of a log alone, numbered as in the
+    log: one run of a multi-run log, read again to be shown in full."""
+    with path.open("rb") as handle:
+        stream, widths = sniff(handle)
+        parser = new_parser(str(path), widths, first - 1, None)
+        seen = 0
+        for data, cut, head in read_blocks(stream):
+            if cut:
+                seen += 1
+                if first <= seen <= last:
+                    parser.feed_text(seen, head, cut)
+                continue
+            count = data.count(b"\n")
+            if seen + count >= first and seen < last:
+                start = _offset_of_line(data, first - seen - 1) if seen < first - 1 else 0
+                end = _offset_of_line(data, last - seen) if seen + count > last else len(data)
+                parser.feed_block(data[start:end])
+            seen += count
+            if seen >= last:
+                break
+        return parser.finish()
+
+
+def _offset_of_line(data: bytes, lines: int) -> int:
+    """Where the line after the first ``lines`` lines of ``data`` begins."""
+    pos = 0
+    for _ in range(lines):
+        pos = data.index(b"\n", pos) + 1
+    return pos

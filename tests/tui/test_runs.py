@@ -1,0 +1,68 @@
+"""A log of several runs opens on the list of its runs; enter opens one."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import pytest
+import yaml
+
+from osdoctor.tui.screens.runs import RunsScreen
+from osdoctor.tui.widgets.timeline import Timeline
+from tests.tui.conftest import steady_app, wait_until
+from tests.tui.screen import screen_text
+
+pytestmark = pytest.mark.anyio
+
+LOGS = Path(__file__).resolve().parent.parent / "fixtures" / "logs"
+RUNS = ("heat.stack-delete.deleted", "generic.auth-no-role", "osc.auth.authenticated")
+
+
+def _typed(name: str) -> bytes:
+    command = yaml.safe_load((LOGS / f"{name}.expected.yaml").read_text())["command"]
+    return b"$ " + shlex.join(command).encode() + b"\n" + (LOGS / f"{name}.log").read_bytes()
+
+
+async def test_a_log_of_several_runs_lists_them_and_opens_the_failed_one(tmp_path: Path) -> None:
+    log = tmp_path / "ticket.log"
+    pieces = [_typed(n) for n in RUNS]
+    log.write_bytes(b"".join(pieces))
+    app = steady_app(log=log)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, RunsScreen))
+        await pilot.pause()
+        text = screen_text(app)
+        assert f"{log}: 3 runs, 1 failed" in text
+        assert "✓   1" in text and "✗   2" in text and "✓   3" in text
+        assert "openstack stack delete" in text and "openstack server list" in text
+        assert "exit 1" in text and "Keystone refused user demo" in text
+        second = len(pieces[0].splitlines()) + 1
+        assert f"lines {second}-{second + len(pieces[1].splitlines()) - 1}" in text
+        await pilot.press("enter")  # the failed run is the one highlighted
+        screen = app.main
+        await wait_until(pilot, lambda: screen.state == "read")
+        assert app.screen is screen
+        await pilot.pause()
+        text = screen_text(app)
+        assert "run 2 of 3" in text
+        assert "FAILURE  Keystone refused user demo" in text and "[osc.auth-refused]" in text
+        # The timeline holds the failed run's requests only, at the log's own lines.
+        assert screen.trace is not None and screen.trace.command == "openstack server list"
+        lines = [ex.first_line for ex in screen.trace.exchanges]
+        assert lines and min(lines) > second
+        assert screen.query_one(Timeline).row_count == len(screen.trace.exchanges)
+        await pilot.press("l")
+        await wait_until(pilot, lambda: isinstance(app.screen, RunsScreen))
+
+
+async def test_a_log_of_one_run_opens_as_before(tmp_path: Path) -> None:
+    log = tmp_path / "one.log"
+    log.write_bytes(_typed("generic.auth-no-role"))
+    app = steady_app(log=log)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_until(pilot, lambda: app.main.state == "read")
+        assert app.screen is app.main
+        await pilot.pause()
+        text = screen_text(app)
+        assert "FAILURE  Keystone refused user demo" in text and " · run " not in text
