@@ -47,6 +47,7 @@ __all__ = [
     "prints_bare_secret",
     "redact_echoed",
     "redact_echoed_values",
+    "redact_typed_values",
     "secret_values",
 ]
 
@@ -318,6 +319,16 @@ def redact_echoed_values(text: str) -> tuple[str, list[str]]:
     """``redact_echoed``, and the secret values it masked."""
     words = text.split(" ")
     redacted, found = _redact_words(words, echoed=True)
+    if not found and redacted == words:
+        return text, found
+    return " ".join(redacted), found
+
+
+def redact_typed_values(text: str) -> tuple[str, list[str]]:
+    """A command line as somebody typed it (shell words: a value with spaces is
+    quoted), redacted one word per option value, and the secret values masked."""
+    words = text.split(" ")
+    redacted, found = _redact_words(words, echoed=False)
     if not found and redacted == words:
         return text, found
     return " ".join(redacted), found

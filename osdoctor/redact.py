@@ -27,7 +27,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from itertools import accumulate, islice
 
-from osdoctor.commandsecrets import redact_echoed_values
+from osdoctor.commandsecrets import redact_echoed_values, redact_typed_values
 from osdoctor.secretnames import MASK, is_secret_name
 from osdoctor.secretstream import SecretMemory, TableColumns, hidden_parameters
 
@@ -60,6 +60,8 @@ _TRIGGERS = (
     "cred",
     "pwd",
     "payload",
+    " -k",
+    "tempurl",
 )
 
 #: Characters that end a line for ``str.splitlines``: a value never runs past one.
@@ -400,6 +402,17 @@ _OPTION = re.compile(
 )
 _CREDENTIAL_COMMAND = re.compile(r"(?<!application )\bcredential (?:create|set)\b")
 _START = "start with options:"
+#: A client's name where a typed command line starts it (after a shell prompt, an
+#: xtrace ``+``, a quote or a backtick): from there on the line is an argv, and the
+#: secrets only an argv reveals (swift's ``-K``, ``tempurl``'s key, ``credential
+#: create``'s blob, ``token revoke``'s token) are found by the command-line rules.
+_TYPED_CLIENT = re.compile(
+    r"(?:^|(?<=[\s$#>+`'\"(]))(?:openstack|swift|heat|baremetal|ironic|nova|cinder|neutron"
+    r"|glance|keystone|barbican|designate|manila|magnum|octavia|gnocchi|aodh|trove|system)"
+    r"(?=[ \t])"
+)
+#: Words without which no typed line holds an argv-only secret.
+_ARGV_ONLY = (" -k", "tempurl", "credential", "revoke")
 
 
 def _redact_options(line: str, found: list[str] | None = None) -> str:
@@ -457,6 +470,22 @@ def _redact_start(line: str, low: str, found: list[str] | None = None) -> str:
     if redacted == rest[lead:]:
         return line
     return line[: head + lead] + redacted + line[body_end:]
+
+
+def _redact_typed(line: str, low: str, found: list[str] | None = None) -> str:
+    """A command line somebody typed or a wrapper echoed (``$ swift -K key stat``): the
+    command-line redaction from the client's name on, as for osc-lib's START line."""
+    if not any(word in low for word in _ARGV_ONLY):
+        return line
+    match = _TYPED_CLIENT.search(line)
+    if match is None:
+        return line
+    head = match.start()
+    body_end = len(line.rstrip(_BREAKS).rstrip("`'\")"))
+    redacted, values = redact_typed_values(line[head:body_end])
+    if found is not None:
+        found.extend(values)
+    return line[:head] + redacted + line[body_end:]
 
 
 def _redact_url_credentials(line: str, found: list[str] | None = None) -> str:
@@ -624,8 +653,10 @@ def _redact(
         line = _redact_query(line, found)
     if _START in low:
         line = _redact_start(line, low, found)
-    elif "--" in low:
-        line = _redact_options(line, found)
+    else:
+        line = _redact_typed(line, low, found)
+        if "--" in low:
+            line = _redact_options(line, found)
     if '"path"' in low:
         line = _redact_patch(line, found)
     line = _redact_key_values(
@@ -658,6 +689,8 @@ def _may_hold_secret(low: str) -> bool:
         or "cred" in low
         or "pwd" in low
         or "payload" in low
+        or " -k" in low
+        or "tempurl" in low
     )
 
 
