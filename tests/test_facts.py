@@ -384,6 +384,23 @@ def test_client_version_reads_the_user_agent() -> None:
             "generic.backend-unavailable",
             "The load balancer in front of Nova answered 503",
         ),
+        (
+            # a client that prints the error page's bytes: the page is read as words
+            "$ openstack secret list\nFailed to contact the endpoint at http://k:9311 for "
+            'discovery.\n4xx Client error: b\'<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">'
+            "\\n<html><head>\\n<title>404 Not Found</title>\\n</head><body>\\n<h1>Not Found"
+            "</h1>\\n<p>The requested URL was not found on this server.</p>\\n</body></html>\\n'",
+            "generic.endpoint-path-not-found",
+            "The web server in front of Barbican does not serve the URL",
+        ),
+        (
+            # a flat webob body the paste wrapped over two lines
+            '$ system host-list\nRESP BODY: {"message": "The server is currently unavailable.'
+            '<br /><br />\nThe Keystone service is temporarily unavailable.\\n", "code": '
+            '"503 Service Unavailable", "title": "Service Unavailable"}\n\'errors\'',
+            "known.keystone-unavailable-to-service",
+            "StarlingX sysinv cannot reach Keystone",
+        ),
     ],
 )
 def test_a_paste_of_the_output_names_who_refused_what(paste: str, rule: str, title: str) -> None:

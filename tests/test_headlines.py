@@ -69,6 +69,7 @@ HEADLINES: dict[str, str | None] = {
     "generic.osc-network-list-405": "generic.method-not-allowed",
     # was generic.server-error: a finer 5xx class, an HTML 503 from the balancer
     "generic.osc-network-list-503": "generic.backend-unavailable",
+    "generic.osc-network-list-503-keystone-unavailable": "known.keystone-unavailable-to-service",
     "generic.osc-network-list-auth-type-unknown": "generic.auth-type-unknown",
     # was generic.unreachable: a finer class, closed without an answer
     "generic.osc-network-list-dropped": "generic.connection-reset",

@@ -20,6 +20,7 @@ from osdoctor.model import Report
 from osdoctor.render.json_report import render_json
 from osdoctor.render.markdown import render_markdown
 from osdoctor.render.text import render_text
+from osdoctor.runs import read_runs_of_path
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -117,10 +118,12 @@ CASES: dict[str, tuple[str, list[str], list[str]]] = {
         ["192.168.100.11:9311", "connection refused"],
         ["ss -ltnp", "Listen 9311"],
     ),
+    # read as one run, the last failure (run 2) decides: sysinv could not reach
+    # Keystone, because /etc/hosts sent its auth URL's name to the wrong address
     "cgtsclient-stx-host-list-503-html-prints-None": (
-        "generic.backend-unavailable",
-        ["503", "Keystone service is temporarily unavailable"],
-        ["load balancer"],
+        "known.keystone-unavailable-to-service",
+        ["cannot reach Keystone", "503"],
+        ["keystone_authtoken", "resolve"],
     ),
     "osc-2024-server-create-neutron-networknotfound-unresolved": (
         "known.build-aborted-network",
@@ -195,3 +198,29 @@ def test_every_format_renders_without_a_traceback(
     code = main(["explain", "--no-user-kb", "--format", "json", str(_log(prefix))])
     assert code == (0 if prefix == SUCCESS else 1)
     assert json.loads(capsys.readouterr().out)["outcome"] == report.outcome
+
+
+# Logs that hold several attempts: each run's headline names that run's own cause
+# (INDEX.md's stages), not only the last one's.
+RUN_HEADLINES: dict[str, list[str | None]] = {
+    "barbican-2022-secret-list-conn-refused-then-404-html": [
+        "generic.connection-refused",  # no Listen 9311 in the vhost
+        "generic.endpoint-path-not-found",  # then Apache's own 404 page
+    ],
+    "cgtsclient-stx-host-list-503-html-prints-None": [
+        "generic.backend-unavailable",  # HAProxy's 503, body omitted
+        "known.keystone-unavailable-to-service",  # sysinv cannot reach Keystone
+    ],
+    "osc-2025-nixos-journald-nameresolution-then-keystone-500": [
+        "generic.dns-failure",
+        "generic.server-error",
+    ],
+}
+
+
+@pytest.mark.parametrize("prefix", sorted(RUN_HEADLINES))
+def test_each_run_of_a_several_attempt_log_names_its_own_cause(
+    prefix: str, kb: KnowledgeBase
+) -> None:
+    runs = read_runs_of_path(_log(prefix), lambda t: diagnose(t, kb), "none")
+    assert [s.headline_id for s in runs.summaries] == RUN_HEADLINES[prefix]

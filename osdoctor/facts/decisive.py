@@ -113,6 +113,38 @@ _PASTE = re.compile(r"^(?:`|</?code>)+|(?:`|</?code>)+$")
 _WRAPPERS = frozenset({"positional", "six", "debtcollector", "wrapt", "functools", "decorator"})
 
 
+#: An error page the client printed as it got it (``4xx Client error: b'<!DOCTYPE
+#: HTML ...>\\n<html>...'``): the bytes' repr, its line ends escaped.
+_PRINTED_PAGE = re.compile(r"(?:\bb)?['\"]?<(?:!DOCTYPE|html|head|body|title|h1)\b", re.I)
+
+
+#: Lines a wrapped fault body may run over in a paste.
+_WRAPPED_BODY = 6
+_DISCOVERY_AT = re.compile(
+    r"Failed to contact the endpoint at (?P<url>https?://\S+?)\.? for discovery"
+)
+
+
+def _printed_page(text: str) -> tuple[str, Fault] | None:
+    """The words before an HTML error page a client printed, and the page's fault."""
+    m = _PRINTED_PAGE.search(text)
+    if m is None:
+        return None
+    page = text[m.start() :].replace("\\n", " ").lstrip("b'\"").rstrip(" '\"")
+    return text[: m.start()].rstrip(), faults.from_html(page)
+
+
+def _page_read(text: str) -> str:
+    """A printed line holding an HTML error page, with the page read as words: its
+    heading and message, not the markup (which would split into lines of tags)."""
+    found = _printed_page(text)
+    if found is None:
+        return text
+    head, fault = found
+    said = fault.message.strip(" '\"")
+    return f"{head} {said}".strip() if said else text
+
+
 def _split(text: str) -> list[str]:
     """A printed line, with the ``\\n`` of an escaped paste (Ansible) taken as line ends
     and the backticks or ``<code>`` tags of a pasting site dropped."""
@@ -297,6 +329,8 @@ def _printed(trace: Trace) -> list[tuple[int, str, Message]]:
             text = text.partition(":")[2].strip()
             if not text:
                 continue
+        if "<" in text:
+            text = _page_read(text)
         for part in _split(text):
             if part:
                 out.append((m.line, part, m))
@@ -448,10 +482,19 @@ def _text_failure(
     body quoted beside it (a paste of the output, an Ansible or terraform log)."""
     fault: Fault | None = None
     fault_line = 0
-    for line, text, _m in printed:
+    for at, (line, text, _m) in enumerate(printed):
         found = faults.in_text(text)
+        if found is None and faults.starts_fault(text):
+            # a fault body the paste wrapped onto the next lines: read it whole
+            found = faults.in_text(" ".join(t for _l, t, _m in printed[at : at + _WRAPPED_BODY]))
         if found is not None:
             fault, fault_line = found, line
+    if fault is None and error is not None:
+        for line, _t, m in printed:
+            page = _printed_page(m.text) if line == error.line and "<" in m.text else None
+            if page is not None:
+                fault, fault_line = page[1], line
+                break
     if error is None and fault is None:
         return None
     line = error.line if error is not None else fault_line
@@ -488,6 +531,11 @@ def _text_failure(
         base, path, _ = split_url(failure.url)
         failure.endpoint, failure.path = base, path
         failure.resource = resource_of(path)
+    else:
+        for _l, t, _m in printed:
+            em = _DISCOVERY_AT.search(t)
+            if em:  # keystoneauth fell back to the catalog's URL: that is the endpoint
+                failure.endpoint = em.group("url").rstrip("/")
     stype = service_for(None, failure.url, agent, command or _typed(printed))
     for _l, t, _m in printed:
         says = _SERVICE_SAYS.search(t)

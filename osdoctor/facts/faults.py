@@ -211,12 +211,26 @@ _EMBED = re.compile(
 )
 
 
+#: The flat body of webob, pecan and wsme services (sysinv, keystonemiddleware):
+#: ``{"message": ..., "code": "503 Service Unavailable", "title": ...}``. Its keys are
+#: common words, so it counts as a fault only with an HTTP status for its code.
+_FLAT = re.compile(r'\{\s*(?:\\*")(?:message|title|code)(?:\\*")\s*:')
+_FLAT_CODE = re.compile(r'"code"\s*:\s*"?[45]\d\d\b')
+
+
+def starts_fault(text: str) -> bool:
+    """Whether a fault body starts in ``text`` (which may not hold all of it)."""
+    return _EMBED.search(text) is not None or _FLAT.search(text) is not None
+
+
 def in_text(text: str) -> Fault | None:
     """A fault body quoted inside a printed line (a ``RESP BODY:`` line on its own,
     a Go or Ansible message with the JSON escaped one or more levels deep)."""
     m = _EMBED.search(text)
     if m is None:
-        return None
+        m = _FLAT.search(text)
+        if m is None or _FLAT_CODE.search(text, m.start()) is None:
+            return None
     candidate = text[m.start() :]
     for _level in range(4):
         fault = _decode_prefix(candidate)

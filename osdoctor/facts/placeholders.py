@@ -171,8 +171,10 @@ def values(facts: Facts) -> dict[str, str]:
             {
                 "failure_status": str(f.status) if f.status is not None else "no answer",
                 "failure_method": f.method,
-                "failure_url": f.url.partition("?")[0],
-                "failure_path": f.path,
+                # a failure known from printed text alone may have no URL: name
+                # what is known rather than leave a hole in the sentence
+                "failure_url": f.url.partition("?")[0] or f.endpoint or "the request",
+                "failure_path": f.path or "the URL the client asked for",
                 "endpoint": f.endpoint,
                 "service_type": f.service or "unknown",
                 "service_name": f.service_name or "the service",
