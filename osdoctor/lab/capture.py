@@ -19,6 +19,8 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import metadata
@@ -153,11 +155,48 @@ def _prepare_dirs(case: Case, workroot: Path) -> tuple[Path, Path]:
     return home, work
 
 
+class _Output:
+    """What the client has printed so far, read on a thread of its own, with an
+    event set at each piece (and at the end) that the capture waits on."""
+
+    def __init__(self, process: subprocess.Popen[bytes], wake: threading.Event) -> None:
+        self.data = bytearray()
+        self.ended = threading.Event()
+        self._wake = wake
+        assert process.stdout is not None
+        self._pipe = process.stdout
+        self._thread = threading.Thread(target=self._read, name="osdoctor-lab-output", daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        fd = self._pipe.fileno()
+        while chunk := os.read(fd, 1 << 16):
+            self.data += chunk
+            self._wake.set()
+        self.ended.set()
+        self._wake.set()
+
+    def finish(self) -> bytes:
+        self._thread.join()
+        self._pipe.close()
+        return bytes(self.data)
+
+
 def _run(
-    argv: list[str], env: Mapping[str, str], cwd: Path, timeout: float, interrupt: str = "int"
+    argv: list[str],
+    env: Mapping[str, str],
+    cwd: Path,
+    timeout: float,
+    interrupt: str = "int",
+    until: Callable[[bytearray], bool] | None = None,
+    wake: threading.Event | None = None,
 ) -> tuple[int | None, bool, bytes]:
-    """Run the client; after ``timeout`` seconds interrupt it (SIGINT, or SIGTERM for
-    ``term``). A client killed by a signal gets the status a shell reports, 128+N."""
+    """Run the client; interrupt it (SIGINT, or SIGTERM for ``term``) once
+    ``until(output so far)`` holds, or after ``timeout`` seconds at the latest.
+    ``until`` is asked after each piece of output and each time ``wake`` is set
+    (by the stub, when a request comes). A client killed by a signal gets the
+    status a shell reports, 128+N."""
+    wake = wake or threading.Event()
     process = subprocess.Popen(
         argv,
         stdin=subprocess.DEVNULL,
@@ -166,18 +205,48 @@ def _run(
         env=dict(env),
         cwd=cwd,
     )
-    try:
-        output, _ = process.communicate(timeout=timeout)
-        return process.returncode, False, output
-    except subprocess.TimeoutExpired:
+    output = _Output(process, wake)
+    deadline = time.monotonic() + timeout
+    interrupted = False
+    while not output.ended.is_set():
+        if until is not None and until(output.data):
+            interrupted = True
+            break
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            interrupted = True
+            break
+        wake.wait(remaining)
+        wake.clear()
+    if interrupted:
         process.send_signal(signal.SIGTERM if interrupt == "term" else signal.SIGINT)
-    try:
-        output, _ = process.communicate(timeout=INTERRUPT_GRACE)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        output, _ = process.communicate()
+        try:
+            process.wait(timeout=INTERRUPT_GRACE)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    process.wait()
+    data = output.finish()
     code = process.returncode
-    return (128 - code if code is not None and code < 0 else code), True, output
+    return (128 - code if code is not None and code < 0 else code), interrupted, data
+
+
+#: What keystoneauth logs last for an exchange: "GET call to <service> for <url>
+#: used request id <id>". Once it is in the output, the client has read the answer.
+EXCHANGE_END = b"used request id "
+
+
+def interrupt_due(stub: Stub, output: bytearray) -> bool:
+    """True once the client has an answer scripted with ``interrupt``: a request
+    held for ever (``hang``, or dropped or reset) as soon as it is recorded, an
+    answer once the client's log shows the end of its exchange."""
+    for request in stub.requests:
+        if not request.interrupt:
+            continue
+        if request.status is None:
+            return True
+        if request.request_id and EXCHANGE_END + request.request_id.encode() in output:
+            return True
+    return False
 
 
 def expected_document(result: CaptureResult, port: int) -> dict[str, Any]:
@@ -283,7 +352,8 @@ def _capture_case(
     wheels: list[Path] | None = None,
 ) -> CaptureResult:
     home, work = _prepare_dirs(case, workroot)
-    stub = Stub(case.stub, port=port)
+    wake = threading.Event()
+    stub = Stub(case.stub, port=port, on_request=lambda request: wake.set())
     try:
         stub.start()
     except OSError as error:
@@ -298,6 +368,8 @@ def _capture_case(
             work,
             case.timeout,
             case.interrupt,
+            until=functools.partial(interrupt_due, stub),
+            wake=wake,
         )
         requests = tuple(stub.requests)
         port_used = stub.port

@@ -70,7 +70,8 @@ class Case:
     """Added to the clean environment; None removes a default variable."""
     files: Mapping[str, str] = field(default_factory=dict)
     timeout: float = DEFAULT_TIMEOUT
-    """Seconds before the client is interrupted (SIGINT, as Ctrl-C would)."""
+    """Seconds after which the client is interrupted (SIGINT, as Ctrl-C would) at the
+    latest; a case says when the user interrupts with an answer's ``interrupt``."""
     interrupt: str = "int"
     """``int`` (Ctrl-C: the client may print its clean-up) or ``term`` (as ``timeout(1)``
     or a CI job ends it: killed mid-request, the log stops where it waited)."""

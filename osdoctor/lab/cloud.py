@@ -68,6 +68,8 @@ class Reply:
     reset: bool = False
     hang: bool = False
     delay: float = 0.0
+    interrupt: bool = False
+    """The client is to be interrupted once it has this reply (a case's Ctrl-C)."""
     reason: str | None = None
     """The reason phrase, when not the standard one."""
     server: str | None = None

@@ -87,6 +87,11 @@ class Answer:
     """Seconds to wait before answering (the client's own time-out may fire first)."""
     hang: bool = False
     """Never answer: hold the connection open until the stub stops."""
+    interrupt: bool = False
+    """Interrupt the client once it has this answer, as a user's Ctrl-C would: a
+    capture signals it when its log shows the end of this exchange, or at once
+    for an answer that never comes (``hang``). What the client does next is
+    then never a matter of how fast the machine is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,7 +216,18 @@ def parse_answer(data: Any, where: str) -> Answer:
     raw = _mapping(data, where)
     check_keys(
         raw,
-        {"status", "headers", "body", "fault", "times", "drop", "reset", "delay", "hang"},
+        {
+            "status",
+            "headers",
+            "body",
+            "fault",
+            "times",
+            "drop",
+            "reset",
+            "delay",
+            "hang",
+            "interrupt",
+        },
         where,
     )
     if "body" in raw and "fault" in raw:
@@ -228,6 +244,7 @@ def parse_answer(data: Any, where: str) -> Answer:
         reset=_bool(raw.get("reset", False), f"{where}.reset"),
         delay=_seconds(raw.get("delay", 0), f"{where}.delay"),
         hang=_bool(raw.get("hang", False), f"{where}.hang"),
+        interrupt=_bool(raw.get("interrupt", False), f"{where}.interrupt"),
     )
 
 

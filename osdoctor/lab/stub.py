@@ -19,7 +19,7 @@ import ssl
 import struct
 import threading
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -56,6 +56,10 @@ class RecordedRequest:
     """``scripted``, ``builtin`` or ``unmatched`` (the default 404)."""
     route: int | None = None
     """Index of the scripted route that answered, if one did."""
+    request_id: str | None = None
+    """The ``x-openstack-request-id`` of the answer (None when it had none)."""
+    interrupt: bool = False
+    """The answer asked for the client to be interrupted once it has it."""
 
     def header(self, name: str) -> str | None:
         lname = name.lower()
@@ -95,7 +99,12 @@ class _Queue:
 class Stub:
     """The stub cloud: ``start()`` returns the base URL, ``stop()`` frees the port."""
 
-    def __init__(self, config: StubConfig | Mapping[str, Any] | None = None, port: int = 0) -> None:
+    def __init__(
+        self,
+        config: StubConfig | Mapping[str, Any] | None = None,
+        port: int = 0,
+        on_request: Callable[[RecordedRequest], object] | None = None,
+    ) -> None:
         if config is None:
             config = StubConfig()
         elif not isinstance(config, StubConfig):
@@ -111,6 +120,9 @@ class Stub:
         self._values: dict[str, str] = {}
         self._stopping = threading.Event()
         self._proxy: RefusingProxy | None = None
+        self._on_request = on_request
+        """Told of each request as it is recorded (before it is answered), on
+        the handler's thread: how a capture learns that a request has come."""
 
     # -- lifecycle ------------------------------------------------------------
     def start(self) -> str:
@@ -280,6 +292,7 @@ class Stub:
             reset=answer.reset,
             hang=answer.hang,
             delay=answer.delay,
+            interrupt=answer.interrupt,
         )
         if answer.fault is not None:
             fault = replace(answer.fault, message=expand_text(answer.fault.message, values))
@@ -316,6 +329,8 @@ class Stub:
     def _record(self, request: RecordedRequest) -> None:
         with self._lock:
             self._requests.append(request)
+        if self._on_request is not None:
+            self._on_request(request)
 
 
 class _Server(ThreadingHTTPServer):
@@ -387,6 +402,11 @@ class _Handler(BaseHTTPRequestHandler):
                 status=None if reply.drop or reply.reset or reply.hang else reply.status,
                 answered_by=answered_by,
                 route=route,
+                request_id=next(
+                    (v for k, v in reply.headers.items() if k.lower() == "x-openstack-request-id"),
+                    None,
+                ),
+                interrupt=reply.interrupt,
             )
         )
         if reply.delay and stub.wait(reply.delay):

@@ -4,7 +4,8 @@ This is what keeps the committed fixtures honest when a client is upgraded:
 the fixture logs are not compared byte for byte (paths and ports move), but
 osdoctor's verdict on a fresh run must equal the one recorded beside the
 committed log. Cases run a few at a time, each with its own stub on an
-ephemeral 127.0.0.1 port.
+ephemeral 127.0.0.1 port; only the cases of the selected tests are captured
+(``-k stalled`` runs one client, not all of them).
 """
 
 from __future__ import annotations
@@ -26,12 +27,25 @@ from osdoctor.lint import compare
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "logs"
 
 
+def selected_case_ids(session: pytest.Session) -> set[str]:
+    """The case ids of this module's tests that the session runs."""
+    ids = set()
+    for item in session.items:
+        if isinstance(item, pytest.Function) and item.module is not None:
+            if item.module.__name__ == __name__ and hasattr(item, "callspec"):
+                ids.add(str(item.callspec.params["case_id"]))
+    return ids
+
+
 @pytest.fixture(scope="module")
-def fresh(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[CaptureResult, Path]]:
+def fresh(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, tuple[CaptureResult, Path]]:
     if not (client_bin_dir() / "openstack").is_file():
         pytest.fail("the lab needs the real clients: pip install -e '.[lab]'")
     out = tmp_path_factory.mktemp("recapture")
-    cases = [case for case in select_cases([]) if _wheels_here(case)]
+    wanted = selected_case_ids(request.session)
+    cases = [case for case in select_cases([]) if case.id in wanted and _wheels_here(case)]
 
     def one(case: object) -> tuple[str, tuple[CaptureResult, Path]]:
         from osdoctor.lab.case import Case

@@ -3,20 +3,23 @@ self-signed certificate, a refusing proxy, delayed, held and reset answers."""
 
 from __future__ import annotations
 
+import functools
 import http.client
 import json
 import os
 import socket
 import ssl
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 
-from osdoctor.lab import fakes
-from osdoctor.lab.capture import _run, isolation_prefix
+from osdoctor.lab import Stub, fakes
+from osdoctor.lab.capture import _run, interrupt_due, isolation_prefix
+from osdoctor.lab.config import parse_stub_config
 from osdoctor.lab.tls import COMMON_NAME, certificate_files
 
 from .test_stub import call, password_auth
@@ -109,10 +112,73 @@ def test_catalog_entries_can_move_lose_interfaces_and_change_region(make_stub: A
 
 
 def test_a_term_interrupt_ends_the_child_mid_wait_with_the_shell_status(tmp_path: Path) -> None:
-    code = "import time; print('REQ: waiting', flush=True); time.sleep(60)"
+    code = "import threading; print('REQ: waiting', flush=True); threading.Event().wait()"
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
-    exit_code, interrupted, output = _run([sys.executable, "-c", code], env, tmp_path, 1, "term")
+    exit_code, interrupted, output = _run(
+        [sys.executable, "-c", code], env, tmp_path, 600, "term", until=lambda out: b"\n" in out
+    )
     assert (exit_code, interrupted, output) == (143, True, b"REQ: waiting\n")
+
+
+def test_a_client_that_ends_by_itself_is_not_interrupted(tmp_path: Path) -> None:
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    code = "print('done')"
+    result = _run([sys.executable, "-c", code], env, tmp_path, 600, until=lambda out: False)
+    assert result == (0, False, b"done\n")
+
+
+def interrupt_case(tmp_path: Path, answer: dict[str, Any]) -> tuple[Any, list[str]]:
+    """A client that GETs /slow and prints what it read, under a case whose
+    answer asks for the interrupt; a long timeout that must never be what ends it."""
+    config = parse_stub_config({}, [route("/slow", **answer)])
+    wake = threading.Event()
+    stub = Stub(config, on_request=lambda request: wake.set())
+    stub.start()
+    code = (
+        "import os, signal, sys, threading, urllib.request\n"
+        "say = lambda text: os.write(1, text.encode() + b'\\n')\n"
+        "signal.signal(signal.SIGINT, lambda *a: (say('interrupted'), os._exit(130)))\n"
+        "say('REQ: GET /slow')\n"
+        "with urllib.request.urlopen(sys.argv[1]) as answer:\n"
+        "    rid = answer.headers['x-openstack-request-id']\n"
+        "    say(answer.read().decode())\n"
+        "say(f'GET call to test for /slow used request id {rid}')\n"
+        "threading.Event().wait()\n"
+    )
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    try:
+        result = _run(
+            [sys.executable, "-c", code, f"{stub.base_url}/slow"],
+            env,
+            tmp_path,
+            600,
+            until=functools.partial(interrupt_due, stub),
+            wake=wake,
+        )
+    finally:
+        stub.stop()
+    return result, result[2].decode().splitlines()
+
+
+def test_an_interrupt_answer_ends_the_client_once_it_has_logged_the_exchange(
+    tmp_path: Path,
+) -> None:
+    (exit_code, interrupted, _), lines = interrupt_case(
+        tmp_path, {"body": {"ok": True}, "interrupt": True}
+    )
+    assert (exit_code, interrupted) == (130, True)
+    assert lines[1:] == [
+        '{"ok": true}',
+        "GET call to test for /slow used request id req-00000000-0000-4000-8000-000000000001",
+        "interrupted",
+    ]
+
+
+def test_a_held_interrupt_answer_ends_the_client_as_soon_as_the_request_comes(
+    tmp_path: Path,
+) -> None:
+    (exit_code, interrupted, _), lines = interrupt_case(tmp_path, {"hang": True, "interrupt": True})
+    assert (exit_code, interrupted, lines) == (130, True, ["REQ: GET /slow", "interrupted"])
 
 
 def test_a_server_socket_accepting_plain_http_is_not_tls(make_stub: Any) -> None:
