@@ -146,6 +146,26 @@ class LiveSource:
         return final_report(diagnose(trace, kb), output_lines(trace, self.stdout))
 
 
+class Pacer:
+    """At most one update every ``every`` seconds, and none lost: a change that
+    comes sooner is posted at the first tick after the interval, even if
+    nothing else comes (a client that prints a request and then waits on it
+    must show that request, not the one before)."""
+
+    def __init__(self, every: float) -> None:
+        self.every = every
+        self._last: float | None = None
+        self._pending = False
+
+    def due(self, now: float, changed: bool) -> bool:
+        """Whether to post now, given the time and whether anything changed."""
+        self._pending = self._pending or changed
+        if not self._pending or (self._last is not None and now - self._last < self.every):
+            return False
+        self._last, self._pending = now, False
+        return True
+
+
 def run_command(
     argv: list[str], post: Post, stop: Stop, session_folder: Path | None = None
 ) -> None:
@@ -167,8 +187,7 @@ def run_command(
         return
     post(RunStarted(run, argv))
     kb = knowledge()
-    last_post = last_diagnosis = 0.0
-    changed = False
+    progress, diagnosis = Pacer(PROGRESS_EVERY), Pacer(DIAGNOSE_EVERY)
     while True:
         batch: list[OutputLine] = []
         try:
@@ -179,13 +198,10 @@ def run_command(
             pass
         source.feed(batch)
         now = time.monotonic()
-        changed = changed or bool(batch)
-        if batch and now - last_post >= PROGRESS_EVERY:
+        if progress.due(now, bool(batch)):
             post(source.progress())
-            last_post = now
-        if changed and now - last_diagnosis >= DIAGNOSE_EVERY:
+        if diagnosis.due(now, bool(batch)):
             post(source.report(kb))
-            last_diagnosis, changed = now, False
         if stop() and not run.cancelling:
             # Once: each further cancel() would skip a grace period of the
             # SIGINT, SIGTERM, SIGKILL sequence.
@@ -277,16 +293,15 @@ def _follow(
     reader: LogReader, post: Post, stop: Stop, kb: KnowledgeBase, wake: threading.Event
 ) -> None:
     parser = reader.parser
-    last_diagnosis = 0.0
-    changed = True
+    diagnosis = Pacer(DIAGNOSE_EVERY)
+    changed = True  # the first diagnosis of what is there
     while not stop():
         if reader.read_available(final=False):
             post(TraceGrew(reader.number, len(parser.trace.exchanges)))
             changed = True
-        now = time.monotonic()
-        if changed and now - last_diagnosis >= DIAGNOSE_EVERY:
+        if diagnosis.due(time.monotonic(), changed):
             stdout = output_lines(parser.trace, reader.stdout)
             post(ReportReady(diagnose(parser.trace, kb, live=True), False, stdout))
-            last_diagnosis, changed = now, False
+        changed = False
         wake.wait(FOLLOW_POLL)
         wake.clear()
