@@ -64,7 +64,7 @@ class CaptureResult:
     """The command as recorded: the client's bare name, ``--debug``, expanded arguments."""
     exit_code: int | None
     interrupted: bool
-    """True when the timeout interrupted the client."""
+    """True when the capture interrupted the client (an ``interrupt`` answer, or the timeout)."""
     output: bytes
     requests: tuple[RecordedRequest, ...]
     log_path: Path
