@@ -27,6 +27,7 @@ from osdoctor.tui.app import OsdoctorApp  # noqa: E402
 from osdoctor.tui.messages import RunFinished, RunStarted  # noqa: E402
 from osdoctor.tui.widgets.timeline import Timeline  # noqa: E402
 from osdoctor.tui.workers import LiveSource, knowledge  # noqa: E402
+from tests.tui.screen import settle  # noqa: E402
 
 #: The sizes people use: a default terminal, a laptop's half screen, a wide one.
 SIZES = ((80, 24), (120, 36), (160, 45))
@@ -78,7 +79,8 @@ async def _shoot(log: Path, out_dir: Path, size: tuple[int, int]) -> list[Path]:
 
     app.animation_level = "none"  # the tab underline must not be caught mid-slide
 
-    def save(shot: str) -> None:
+    async def save(shot: str) -> None:
+        await settle(pilot)
         path = out_dir / (shot + suffix)
         path.write_text(
             app.export_screenshot(title=f"osdoctor: {shot} at {size[0]}x{size[1]}"),
@@ -100,7 +102,7 @@ async def _shoot(log: Path, out_dir: Path, size: tuple[int, int]) -> list[Path]:
         await pilot.pause()
         screen.query_one(Timeline).focus()
         await pilot.pause()
-        save("live-run")
+        await save("live-run")
 
         source.feed(outputs[cut:])
         duration = round(len(outputs) * LINE_GAP, 3)
@@ -112,13 +114,13 @@ async def _shoot(log: Path, out_dir: Path, size: tuple[int, int]) -> list[Path]:
         await pilot.pause()
         await pilot.press("1")
         await pilot.wait_for_scheduled_animations()
-        save("failing-run")
+        await save("failing-run")
 
         if size in ONE_SIZE:
             shot, key = ONE_SIZE[size]
             await pilot.press(key)
             await pilot.wait_for_scheduled_animations()
-            save(shot)
+            await save(shot)
     return written
 
 

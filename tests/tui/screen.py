@@ -6,6 +6,12 @@ import io
 
 from rich.console import Console
 from textual.app import App
+from textual.pilot import Pilot
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+#: Pauses ``settle`` allows before it gives up: a bound, never a delay.
+SETTLE_PAUSES = 2000
 
 
 def screen_text(app: App[object]) -> str:
@@ -26,3 +32,32 @@ def screen_text(app: App[object]) -> str:
         app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
     )
     return console.export_text()
+
+
+def settled(app: App[object]) -> bool:
+    """Nothing left for the screen to do: no refresh, layout or recompose
+    pending, no callback waiting for the next refresh, and a footer (if the
+    screen has one) that shows its keys: it composes them only once the
+    bindings are known."""
+    screen = app.screen
+    return not (
+        screen._layout_required
+        or screen._scroll_required
+        or screen._repaint_required
+        or screen._recompose_required
+        or screen._dirty_widgets
+        or screen._callbacks
+        or (screen.query(Footer) and not screen.query(FooterKey))
+    )
+
+
+async def settle(pilot: Pilot[object]) -> None:
+    """Pause until the screen is ``settled``. Textual repaints on a timer, and
+    ``pilot.pause()`` guesses that the app is idle from the CPU time it used: on
+    a loaded machine it returns before a repaint, and a picture taken then
+    lacks, say, the footer's keys."""
+    for _ in range(SETTLE_PAUSES):
+        await pilot.pause()
+        if settled(pilot.app):
+            return
+    raise AssertionError("the screen never settled")

@@ -16,6 +16,7 @@ from textual.pilot import Pilot
 
 from osdoctor.tui.app import OsdoctorApp
 from tests.tui.conftest import steady_app, wait_until
+from tests.tui.screen import settle
 
 SIZE = (140, 40)
 Compare = Callable[..., bool]
@@ -32,7 +33,7 @@ def local_log(refused_log: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 def _opened(app: OsdoctorApp) -> Callable[[Pilot[object]], object]:
     async def ready(pilot: Pilot[object]) -> None:
         await wait_until(pilot, lambda: app.main.state == "read")
-        await pilot.pause()
+        await settle(pilot)
 
     return ready
 
@@ -50,8 +51,8 @@ def test_scenario_of_an_opened_log(snap_compare: Compare, local_log: Path) -> No
 
 def test_confirmation_of_a_destructive_command(snap_compare: Compare) -> None:
     app = steady_app(command=["openstack", "stack", "delete", "web"])
-    assert snap_compare(app, terminal_size=SIZE)
+    assert snap_compare(app, terminal_size=SIZE, run_before=settle)
 
 
 def test_empty_session_prompt(snap_compare: Compare) -> None:
-    assert snap_compare(steady_app(), terminal_size=SIZE)
+    assert snap_compare(steady_app(), terminal_size=SIZE, run_before=settle)
