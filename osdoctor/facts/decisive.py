@@ -531,8 +531,10 @@ def _text_failure(
     body quoted beside it (a paste of the output, an Ansible or terraform log)."""
     fault: Fault | None = None
     fault_line = 0
-    for at, (line, text, _m) in enumerate(printed):
+    for at, (line, text, m) in enumerate(printed):
         found = faults.in_text(text)
+        if found is None and text != m.text and "\\n" in m.text:
+            found = faults.in_text(m.text)  # a body whose strings hold escaped newlines
         if found is None and faults.starts_fault(text):
             # a fault body the paste wrapped onto the next lines: read it whole
             found = faults.in_text(" ".join(t for _l, t, _m in printed[at : at + _WRAPPED_BODY]))
@@ -758,6 +760,12 @@ _AUTH_FIELDS = [
         ),
     ),
     ("auth_type", re.compile(r"Using auth plugin: (?P<v>\S+)")),
+    # The same, typed as options on the command line.
+    ("user", re.compile(r"--os-username[ =](?P<v>[^\s-]\S*)")),
+    ("project", re.compile(r"--os-(?:project|tenant)-name[ =](?P<v>[^\s-]\S*)")),
+    ("user_domain", re.compile(r"--os-user-domain-(?:name|id)[ =](?P<v>[^\s-]\S*)")),
+    ("project_domain", re.compile(r"--os-project-domain-(?:name|id)[ =](?P<v>[^\s-]\S*)")),
+    ("auth_type", re.compile(r"--os-auth-type[ =](?P<v>[^\s-]\S*)")),
 ]
 
 
@@ -776,6 +784,7 @@ def _auth(trace: Trace) -> dict[str, str]:
             and ex.request.body.text
         ):
             texts.append(ex.request.body.text[:4000])
+    texts.extend(c.text for c in trace.commands[:5])
     found: dict[str, str] = {}
     for text in texts:
         for name, rx in _AUTH_FIELDS:
@@ -865,7 +874,7 @@ def facts_of(trace: Trace, live: bool = False) -> Facts:
                 if (
                     quoted is not None
                     and quoted.fault is not None
-                    and quoted.line > decisive.first_line
+                    and quoted.line >= decisive.first_line
                 ):
                     facts.failure.fault = quoted.fault
             return facts
