@@ -82,6 +82,18 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "generic.auth-not-configured",
         ["No credentials are configured", "Auth plugin requires"],
     ),
+    "osc-2016-token-issue-401-quoted-no-role": (
+        "generic.auth-refused",
+        ["Keystone refused user demo on project demo", "no role"],
+    ),
+    "osc-2017-token-issue-keystone-500-v2-ignoring-domain": (
+        "generic.server-error",
+        ["Keystone failed (500)"],
+    ),
+    "korc-2025-glance-import-409-image-not-queued": (
+        "generic.conflict",
+        ["Glance", "409", "Image needs to be in 'queued' state"],
+    ),
 }
 SUCCESSES = ["keystoneclient-2017-tenant-list-success"]
 
@@ -128,3 +140,10 @@ def test_every_format_renders_without_a_traceback(name: str, kb: KnowledgeBase) 
     report = _report(name, kb)
     assert render_text(report) and render_markdown(report)
     assert json.loads(render_json(report))["outcome"] == report.outcome
+
+
+def test_a_command_typed_over_several_lines_is_one_command() -> None:
+    trace = parse_path(WILD / "osc-2016-token-issue-401-quoted-no-role.log")
+    assert trace.command is not None
+    assert trace.command.startswith("openstack --os-auth-url http://libcontroller:5000/v3 ")
+    assert trace.command.endswith("--os-auth-type password token issue")
