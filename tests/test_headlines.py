@@ -53,7 +53,7 @@ HEADLINES: dict[str, str | None] = {
     "generic.lb-504-html": "generic.backend-unavailable",
     "generic.library-mismatch-osc-lib": "generic.library-mismatch",
     "generic.method-not-allowed": "generic.method-not-allowed",
-    "generic.microversion-406": "generic.method-not-allowed",
+    "generic.microversion-406": "generic.microversion-unsupported",
     "generic.not-found-resource": "generic.not-found",
     "generic.not-found-resource-image": "generic.not-found",
     "generic.not-found-version-path": "generic.version-path",

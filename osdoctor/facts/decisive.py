@@ -45,7 +45,7 @@ _CLIENT_FAILED = re.compile(
     r"^Error contacting \w+ server|"
     r"(?:^|: )(?:Unable to establish connection to|SSL exception connecting to) |"
     r"\b(?:Account|Container|Object) (?:HEAD|GET|PUT|POST|DELETE|COPY) failed: https?://|"
-    r"^Could not find versioned identity endpoints|"
+    r"^Could not find versioned identity endpoints|\[SSL: [A-Z_]+\] |"
     r"^Failed to validate: |^Invalid OpenStack \w+ credentials|"
     r"publicURL endpoint for \S+ service(?: named \S+)? not found|"
     r"endpoint for \S+ service(?: in \S+ region)? not found"
@@ -77,6 +77,7 @@ _NOUN = re.compile(
     r"unset|show|list|add|remove|update|rebuild|resize|start|stop|reboot)\b"
 )
 _HTTP_ERROR = re.compile(r"\(HTTP [45]\d\d\)")
+_STATUS_IN_TEXT = re.compile(r"\(HTTP ([1-5]\d\d)\)")
 _ATTEMPT = re.compile(r"Attempt (\d+) of (\d+)")
 _CLASS_IN_TEXT = re.compile(r"<class '(?P<cls>[\w.]+)'>")
 _URL = re.compile(r"https?://[^\s'\"\]\[)(,]+")
@@ -551,7 +552,9 @@ def _text_failure(
     line = error.line if error is not None else fault_line
     text = error.text if error is not None else ""
     failure = Failure(kind="client", line=line)
-    for _l, t, _m in printed:
+    for i, (_l, t, _m) in enumerate(printed):
+        if "Expected HTTP" in t and "but got" not in t:
+            t = " ".join(x for _n, x, _k in printed[i : i + 2])  # wrapped before the URL
         gm = _CLIENT_FAILED.search(t) if "Expected HTTP" in t else None
         if gm and gm.group("gm"):
             failure.method, failure.url = gm.group("gm"), gm.group("gurl")
@@ -568,6 +571,9 @@ def _text_failure(
     if fault is not None and failure.status is None:
         code = re.match(r"\d{3}", fault.code or "")
         failure.status = int(code.group(0)) if code else None
+    if failure.status is None and text:
+        hm = _STATUS_IN_TEXT.search(text)  # after words another alternative matched first
+        failure.status = int(hm.group(1)) if hm else None
     if failure.status is None and text:
         failure.status = next((st for rx, st in _WORD_STATUS if rx.search(text)), None)
         if failure.status is None and not _REFUSAL.search(text):
@@ -598,6 +604,8 @@ def _text_failure(
         if says:
             project = says.group("name") or says.group("cls")
             stype = _PROJECTS.get(project.lower(), stype)
+    if not stype and "identity" in context:
+        stype = "identity"  # keystoneauth's discovery: "versioned identity endpoints"
     pm = _POLICY_SERVICE.search(text) if text else None
     if pm:
         target = pm.group("target")

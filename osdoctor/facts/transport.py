@@ -29,6 +29,14 @@ _DETAIL = re.compile(
 )
 
 
+# Why a certificate was refused, in OpenSSL's words.
+_VERIFY_WHY = re.compile(
+    r"(?:Hostname|IP address) mismatch, certificate is not valid for '?(?P<named>[^'\s\")]+)'?|"
+    r"unable to get local issuer certificate|self[- ]signed certificate(?: in certificate chain)?|"
+    r"certificate has expired"
+)
+
+
 def of_exchange(kind: TransportKind, detail: str | None, message: str, url: str) -> Transport:
     """The transport failure an exchange recorded, in the kind the parser gave it;
     only a discovery failure the parser could not refine is read again."""
@@ -79,7 +87,12 @@ def _transport(cause: parsed.Cause, message: str, url: str) -> Transport:
     d = _DETAIL.search(message)
     detail = d.group(1).strip() if d else ""
     if kind == "tls-verify":
-        detail = "CERTIFICATE_VERIFY_FAILED"
+        why = _VERIFY_WHY.search(message)
+        detail = (
+            f"CERTIFICATE_VERIFY_FAILED ({why.group(0)})" if why else "CERTIFICATE_VERIFY_FAILED"
+        )
+        if not host and why and why.group("named"):
+            host = why.group("named")  # the certificate does not name the host connected to
     return Transport(kind, host, port, target, detail)
 
 
