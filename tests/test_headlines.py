@@ -92,6 +92,7 @@ HEADLINES: dict[str, str | None] = {
     "generic.secret-os-token": "generic.not-found",
     "generic.secret-passphrase": None,
     "generic.secret-swift-key": None,
+    "generic.swift-v1-auth-401": "generic.swift-auth-refused",
     "generic.secret-swift-tempurl": None,
     "generic.secret-user-password-set": None,
     "generic.service-401": "generic.token-refused",

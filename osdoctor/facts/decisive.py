@@ -44,7 +44,7 @@ _CLIENT_FAILED = re.compile(
     r"(?P<sstatus>[45]\d\d): (?:Client|Server) Error for url: (?P<surl>https?://[^\s,]+)|"
     r"^Error contacting \w+ server|"
     r"(?:^|: )(?:Unable to establish connection to|SSL exception connecting to) |"
-    r"\b(?:Account|Container|Object) (?:HEAD|GET|PUT|POST|DELETE|COPY) failed: https?://|"
+    r"\b(?:Auth|Account|Container|Object) (?:HEAD|GET|PUT|POST|DELETE|COPY) failed: https?://|"
     r"^Could not find versioned identity endpoints|\[SSL: [A-Z_]+\] |"
     r"^Failed to validate: |^Invalid OpenStack \w+ credentials|"
     r"publicURL endpoint for \S+ service(?: named \S+)? not found|"
