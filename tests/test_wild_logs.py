@@ -114,6 +114,14 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "generic.tls-failure",
         ["10.10.210.11", "IP address mismatch"],
     ),
+    "swift-2019-radosgw-v1-auth-401-secret-regenerated": (
+        "generic.swift-auth-refused",
+        ["Swift's own auth", "401", "-K key"],
+    ),
+    "swift-2018-radosgw-auth-403-nginx-deny": (
+        "generic.swift-auth-refused",
+        ["Swift's own auth", "403", "proxy's rule"],
+    ),
 }
 SUCCESSES = ["keystoneclient-2017-tenant-list-success"]
 
