@@ -72,7 +72,7 @@ CASES: dict[str, tuple[str, list[str]]] = {
     ),
     "elasticluster-2017-keystoneauth-ssl-verify-failed": (
         "generic.tls-failure",
-        ["CERTIFICATE_VERIFY_FAILED"],
+        ["Keystone at <API host>:5000", "CERTIFICATE_VERIFY_FAILED"],
     ),
     "osc-2024-project-list-missing-auth-url": (
         "osc.auth-not-configured",

@@ -15,7 +15,8 @@ from osdoctor.parse import transport as parsed
 
 _HOST = re.compile(r"host='(?P<host>[^']+)',\s*port=(?P<port>[^)\s,]+)")
 _URL = re.compile(
-    r"(?P<url>https?://(?P<host>\[[^\]]+\]|[^/:\s'\"]+)(?::(?P<port>[^/\s'\"]+))?"
+    # A host the poster replaced with "<API host>" is still one host.
+    r"(?P<url>https?://(?P<host>\[[^\]]+\]|<[^<>]{1,40}>|[^/:\s'\"]+)(?::(?P<port>[^/\s'\"]+))?"
     r"[^\s'\"]*)"
 )
 _DETAIL = re.compile(
