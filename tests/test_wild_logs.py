@@ -32,7 +32,7 @@ CASES: dict[str, tuple[str, list[str]]] = {
     ),
     "heat-2016-stack-overlimit-volume-quota-413": (
         "generic.quota-exceeded",
-        ["quota exceeded", "Maximum number of volumes"],
+        ["Cinder quota exceeded", "Maximum number of volumes"],
     ),
     "heat-2016-event-list-overquota-security-group-table": (
         "known.quota-exceeded-for",

@@ -95,6 +95,18 @@ _FAULT_REPR = re.compile(
 # A resource as JSON (``-f json``, an Ansible module's result), one key a line.
 _JSON_KEY = re.compile(r'^\s*"(?P<key>status|message|name)"\s*:\s*"(?P<v>[^"]*)"')
 _POLICY_SERVICE = re.compile(r"Policy doesn't allow (?P<target>[a-z_]+)[:_]")
+# Quota error classes a relaying service (Heat, Nova) quotes, and whose quota it is.
+_QUOTA_CLASS = re.compile(
+    r"\b(Volume|Snapshot|Backup|Gigabytes)\w*(?:LimitExceeded|ExceedsAvailableQuota)\b|"
+    r"\b(OverQuotaClient)\b"
+)
+_QUOTA_SERVICE = {
+    "Volume": "volume",
+    "Snapshot": "volume",
+    "Backup": "volume",
+    "Gigabytes": "volume",
+    "OverQuotaClient": "network",
+}
 # Policy rule prefixes that are neither a project nor a service type.
 _POLICY_ALIASES = {"os_compute_api": "compute", "volume_extension": "volume"}
 _FAULT_MESSAGE = re.compile(r"""['"]message['"]\s*:\s*u?['"](?P<m>.+?)(?:['"]\s*[,}]|$)""")
@@ -604,6 +616,9 @@ def _text_failure(
         if says:
             project = says.group("name") or says.group("cls")
             stype = _PROJECTS.get(project.lower(), stype)
+    if not stype:
+        qm = _QUOTA_CLASS.search(context)  # a relayed quota error names its service's class
+        stype = _QUOTA_SERVICE[qm.group(1) or qm.group(2)] if qm else stype
     if not stype and "identity" in context:
         stype = "identity"  # keystoneauth's discovery: "versioned identity endpoints"
     pm = _POLICY_SERVICE.search(text) if text else None
