@@ -43,11 +43,24 @@ _CLIENT_FAILED = re.compile(
     r" but got (?P<gstatus>\d{3}) instead|"
     r"(?P<sstatus>[45]\d\d): (?:Client|Server) Error for url: (?P<surl>https?://[^\s,]+)|"
     r"^Error contacting \w+ server|"
-    r"^(?:Unable to establish connection to|SSL exception connecting to) |"
-    r"^Could not find versioned identity endpoints|"
+    r"(?:^|: )(?:Unable to establish connection to|SSL exception connecting to) |"
+    r"\b(?:Auth|Account|Container|Object) (?:HEAD|GET|PUT|POST|DELETE|COPY) failed: https?://|"
+    r"^Could not find versioned identity endpoints|\[SSL: [A-Z_]+\] |"
     r"^Failed to validate: |^Invalid OpenStack \w+ credentials|"
     r"publicURL endpoint for \S+ service(?: named \S+)? not found|"
     r"endpoint for \S+ service(?: in \S+ region)? not found"
+)
+# A service's refusal quoted in any printed line, a table cell or a wrapper's report
+# included: words no successful run prints.
+_REFUSAL = re.compile(
+    r"Policy doesn't allow \S+ to be performed|\bis disallowed by policy|"
+    r"No valid host was found|Quota exceeded for \w|exceeded for quota\b"
+)
+# The status a refusal's words stand for when the paste lost the "(HTTP nnn)".
+_WORD_STATUS = (
+    (re.compile(r"Policy doesn't allow|is disallowed by policy|exceptions\.Forbidden'"), 403),
+    (re.compile(r"The server has either erred or is incapable|exceptions\.ClientException'"), 500),
+    (re.compile(r"exceptions\.Unauthorized'"), 401),
 )
 _STATUS_WORDS = re.compile(
     r"\b(?P<status>[45]\d\d) (?:Not Found|Forbidden|Unauthorized|"
@@ -64,6 +77,7 @@ _NOUN = re.compile(
     r"unset|show|list|add|remove|update|rebuild|resize|start|stop|reboot)\b"
 )
 _HTTP_ERROR = re.compile(r"\(HTTP [45]\d\d\)")
+_STATUS_IN_TEXT = re.compile(r"\(HTTP ([1-5]\d\d)\)")
 _ATTEMPT = re.compile(r"Attempt (\d+) of (\d+)")
 _CLASS_IN_TEXT = re.compile(r"<class '(?P<cls>[\w.]+)'>")
 _URL = re.compile(r"https?://[^\s'\"\]\[)(,]+")
@@ -73,6 +87,28 @@ _STARTING = re.compile(
 )
 _REQ = re.compile(r"REQ: curl .*?(?P<url>https?://[^\s'\"]+)(?:.*?-X (?P<method>[A-Z]+))?")
 _TABLE_ROW = re.compile(r"^\|\s*(?P<field>[\w:.-]+)\s*\|\s*(?P<value>.*?)\s*\|?\s*$")
+# Nova's fault as a Python dict repr, wherever a wrapped table left it.
+_FAULT_REPR = re.compile(
+    r"""\{\s*u?'message'\s*:\s*u?'(?P<m>[^']+)',\s*u?'code'\s*:\s*\d+(?:.*?u?'details'\s*:"""
+    r"""\s*u?'(?P<d>[^'|\n]+))?"""
+)
+# A resource as JSON (``-f json``, an Ansible module's result), one key a line.
+_JSON_KEY = re.compile(r'^\s*"(?P<key>status|message|name)"\s*:\s*"(?P<v>[^"]*)"')
+_POLICY_SERVICE = re.compile(r"Policy doesn't allow (?P<target>[a-z_]+)[:_]")
+# Quota error classes a relaying service (Heat, Nova) quotes, and whose quota it is.
+_QUOTA_CLASS = re.compile(
+    r"\b(Volume|Snapshot|Backup|Gigabytes)\w*(?:LimitExceeded|ExceedsAvailableQuota)\b|"
+    r"\b(OverQuotaClient)\b"
+)
+_QUOTA_SERVICE = {
+    "Volume": "volume",
+    "Snapshot": "volume",
+    "Backup": "volume",
+    "Gigabytes": "volume",
+    "OverQuotaClient": "network",
+}
+# Policy rule prefixes that are neither a project nor a service type.
+_POLICY_ALIASES = {"os_compute_api": "compute", "volume_extension": "volume"}
 _FAULT_MESSAGE = re.compile(r"""['"]message['"]\s*:\s*u?['"](?P<m>.+?)(?:['"]\s*[,}]|$)""")
 _ERROR_STATUS = frozenset(
     {
@@ -319,12 +355,16 @@ def _refine_transport(failure: Failure, ex: Exchange, error: ClientError | None)
 
 
 def _printed(trace: Trace) -> list[tuple[int, str, Message]]:
-    """Every printed line worth reading for failures, escaped pastes split."""
+    """Every printed line worth reading for failures, escaped pastes split; a table
+    row only when it quotes a service's refusal (a check tool's report)."""
     out = []
     for m in trace.messages:
-        if m.kind in ("output", "command", "end"):
+        if m.kind in ("command", "end") or (m.kind == "output" and not _REFUSAL.search(m.text)):
             continue
         text = m.text
+        if m.kind == "output":
+            # The one cell that says it, not the table's other columns.
+            text = next(c for c in m.text.strip(" |").split("|") if _REFUSAL.search(c))
         if m.kind == "clean_up":
             text = text.partition(":")[2].strip()
             if not text:
@@ -348,6 +388,10 @@ _FAIL_WORDS = (
     "Invalid",
     "xx ",
     "Expected",
+    "olicy",
+    "valid host",
+    "uota",
+    "failed: ",
 )
 
 
@@ -362,7 +406,9 @@ def _client_error(printed: list[tuple[int, str, Message]]) -> ClientError | None
         em = _ERROR_LINE.match(text)
         if em:
             found = ClientError(em.group("text").strip() or text, line, em.group("cls") or "")
-        elif m.kind == "error" or (_may_fail(text) and _CLIENT_FAILED.search(text)):
+        elif m.kind == "error" or (
+            _may_fail(text) and (_CLIENT_FAILED.search(text) or _REFUSAL.search(text))
+        ):
             found = ClientError(text, line)
         elif m.kind == "clean_up":
             found = ClientError(text, line)
@@ -440,7 +486,23 @@ def _async_failure(trace: Trace) -> AsyncFailure | None:
     status = fault = name = ""
     line = 0
     prev_reported = False
+    json_message = ""
     for m in trace.messages:
+        jm = _JSON_KEY.match(m.text)
+        if jm:
+            key, value = jm.group("key"), jm.group("v")
+            if key == "message":
+                json_message = value
+            elif key == "status" and value in _ERROR_STATUS:
+                status, line = value, line or m.line
+                fault = fault or json_message
+            continue
+        fr = None if fault else _FAULT_REPR.search(m.text)
+        if fr:
+            details = (fr.group("d") or "").strip()
+            fault = f"{fr.group('m')}: {details}" if details else fr.group("m")
+            status, line = status or "ERROR", m.line
+            continue
         row = _TABLE_ROW.match(m.text)
         if row:
             field, value = row.group("field"), row.group("value").strip(" |")
@@ -482,8 +544,10 @@ def _text_failure(
     body quoted beside it (a paste of the output, an Ansible or terraform log)."""
     fault: Fault | None = None
     fault_line = 0
-    for at, (line, text, _m) in enumerate(printed):
+    for at, (line, text, m) in enumerate(printed):
         found = faults.in_text(text)
+        if found is None and text != m.text and "\\n" in m.text:
+            found = faults.in_text(m.text)  # a body whose strings hold escaped newlines
         if found is None and faults.starts_fault(text):
             # a fault body the paste wrapped onto the next lines: read it whole
             found = faults.in_text(" ".join(t for _l, t, _m in printed[at : at + _WRAPPED_BODY]))
@@ -500,7 +564,9 @@ def _text_failure(
     line = error.line if error is not None else fault_line
     text = error.text if error is not None else ""
     failure = Failure(kind="client", line=line)
-    for _l, t, _m in printed:
+    for i, (_l, t, _m) in enumerate(printed):
+        if "Expected HTTP" in t and "but got" not in t:
+            t = " ".join(x for _n, x, _k in printed[i : i + 2])  # wrapped before the URL
         gm = _CLIENT_FAILED.search(t) if "Expected HTTP" in t else None
         if gm and gm.group("gm"):
             failure.method, failure.url = gm.group("gm"), gm.group("gurl")
@@ -517,6 +583,14 @@ def _text_failure(
     if fault is not None and failure.status is None:
         code = re.match(r"\d{3}", fault.code or "")
         failure.status = int(code.group(0)) if code else None
+    if failure.status is None and text:
+        hm = _STATUS_IN_TEXT.search(text)  # after words another alternative matched first
+        failure.status = int(hm.group(1)) if hm else None
+    if failure.status is None and text:
+        failure.status = next((st for rx, st in _WORD_STATUS if rx.search(text)), None)
+        if failure.status is None and not _REFUSAL.search(text):
+            status = _STATUS_WORDS.search(text)
+            failure.status = int(status.group("status")) if status else None
     if failure.status is not None or fault is not None:
         failure.kind = "http"
     context = _context(printed, line, text)
@@ -539,8 +613,19 @@ def _text_failure(
     stype = service_for(None, failure.url, agent, command or _typed(printed))
     for _l, t, _m in printed:
         says = _SERVICE_SAYS.search(t)
-        if says and says.group("name"):
-            stype = _PROJECTS.get(says.group("name").lower(), stype)
+        if says:
+            project = says.group("name") or says.group("cls")
+            stype = _PROJECTS.get(project.lower(), stype)
+    if not stype:
+        qm = _QUOTA_CLASS.search(context)  # a relayed quota error names its service's class
+        stype = _QUOTA_SERVICE[qm.group(1) or qm.group(2)] if qm else stype
+    if not stype and "identity" in context:
+        stype = "identity"  # keystoneauth's discovery: "versioned identity endpoints"
+    pm = _POLICY_SERVICE.search(text) if text else None
+    if pm:
+        target = pm.group("target")
+        known = target if target in _PROJECTS.values() else _PROJECTS.get(target)
+        stype = _POLICY_ALIASES.get(target) or known or stype
     if fault is not None and fault.shape in ("neutron", "ironic"):
         stype = "network" if fault.shape == "neutron" else "baremetal"
     if text.startswith("Unexpected API Error") or "Unexpected API Error" in context:
@@ -698,6 +783,12 @@ _AUTH_FIELDS = [
         ),
     ),
     ("auth_type", re.compile(r"Using auth plugin: (?P<v>\S+)")),
+    # The same, typed as options on the command line.
+    ("user", re.compile(r"--os-username[ =](?P<v>[^\s-]\S*)")),
+    ("project", re.compile(r"--os-(?:project|tenant)-name[ =](?P<v>[^\s-]\S*)")),
+    ("user_domain", re.compile(r"--os-user-domain-(?:name|id)[ =](?P<v>[^\s-]\S*)")),
+    ("project_domain", re.compile(r"--os-project-domain-(?:name|id)[ =](?P<v>[^\s-]\S*)")),
+    ("auth_type", re.compile(r"--os-auth-type[ =](?P<v>[^\s-]\S*)")),
 ]
 
 
@@ -716,6 +807,7 @@ def _auth(trace: Trace) -> dict[str, str]:
             and ex.request.body.text
         ):
             texts.append(ex.request.body.text[:4000])
+    texts.extend(c.text for c in trace.commands[:5])
     found: dict[str, str] = {}
     for text in texts:
         for name, rx in _AUTH_FIELDS:
@@ -805,7 +897,7 @@ def facts_of(trace: Trace, live: bool = False) -> Facts:
                 if (
                     quoted is not None
                     and quoted.fault is not None
-                    and quoted.line > decisive.first_line
+                    and quoted.line >= decisive.first_line
                 ):
                     facts.failure.fault = quoted.fault
             return facts

@@ -207,7 +207,7 @@ def _unescape(text: str) -> str:
 
 _EMBED = re.compile(
     r'\{\s*(?:\\*")(?:NeutronError|error_message|itemNotFound|badRequest|forbidden|overLimit|'
-    r'conflictingRequest|computeFault|error|errors|explanation|faultstring)(?:\\*")\s*:'
+    r'conflictingRequest|computeFault|error|errors|explanation|faultstring|message)(?:\\*")\s*:'
 )
 
 

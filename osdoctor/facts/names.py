@@ -89,6 +89,10 @@ _COMMANDS = [
     ),
     (re.compile(r"^(?:swift\b|openstack (?:object|container)\b)"), "object-store"),
 ]
+# openstack's options before the command words (``--os-auth-url URL``, ``--insecure``).
+_GLOBAL_OPTIONS = re.compile(
+    r"\s+(?:--os-[\w-]+(?:=\S+|\s+(?!-)\S+)?|--(?:insecure|debug|verbose)|-v+)"
+)
 _IRREGULAR = {
     "policies": "policy",
     "addresses": "address",
@@ -117,6 +121,8 @@ def service_for(service: str | None, url: str, agent: str = "", command: str = "
         found = _PORTS.get(split_url(url)[0].rpartition(":")[2], "")
         if found:
             return found
+    if command.startswith("openstack -"):
+        command = " ".join(_GLOBAL_OPTIONS.sub(" ", command).split())
     for rx, stype in _COMMANDS:
         if (agent and rx.search(agent)) or (command and rx.search(command)):
             return stype

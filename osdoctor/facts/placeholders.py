@@ -150,6 +150,7 @@ def values(facts: Facts) -> dict[str, str]:
         "async_fault": "",
         "fault_note": "",
         "transport_reason": "no answer",
+        "where": "the endpoint",
         "auth_sent": "",
         "auth_hint": "",
     }
@@ -201,6 +202,8 @@ def values(facts: Facts) -> dict[str, str]:
             out.update(
                 {"transport": t.kind, "transport_detail": t.detail, "host": t.host, "port": t.port}
             )
+            if t.host:
+                out["where"] = f"{t.host}:{t.port}" if t.port else t.host
             out["transport_reason"] = _REASONS.get(t.kind, _REASONS["connection"]).format(
                 where=f"{t.host}:{t.port}" if t.host else "the endpoint",
                 host=t.host or "?",

@@ -15,7 +15,8 @@ from osdoctor.parse import transport as parsed
 
 _HOST = re.compile(r"host='(?P<host>[^']+)',\s*port=(?P<port>[^)\s,]+)")
 _URL = re.compile(
-    r"(?P<url>https?://(?P<host>\[[^\]]+\]|[^/:\s'\"]+)(?::(?P<port>[^/\s'\"]+))?"
+    # A host the poster replaced with "<API host>" is still one host.
+    r"(?P<url>https?://(?P<host>\[[^\]]+\]|<[^<>]{1,40}>|[^/:\s'\"]+)(?::(?P<port>[^/\s'\"]+))?"
     r"[^\s'\"]*)"
 )
 _DETAIL = re.compile(
@@ -26,6 +27,14 @@ _DETAIL = re.compile(
     r"Remote end closed connection without response|Connection reset by peer|"
     r"timed out|Connection refused)",
     re.I,
+)
+
+
+# Why a certificate was refused, in OpenSSL's words.
+_VERIFY_WHY = re.compile(
+    r"(?:Hostname|IP address) mismatch, certificate is not valid for '?(?P<named>[^'\s\")]+)'?|"
+    r"unable to get local issuer certificate|self[- ]signed certificate(?: in certificate chain)?|"
+    r"certificate has expired"
 )
 
 
@@ -79,7 +88,12 @@ def _transport(cause: parsed.Cause, message: str, url: str) -> Transport:
     d = _DETAIL.search(message)
     detail = d.group(1).strip() if d else ""
     if kind == "tls-verify":
-        detail = "CERTIFICATE_VERIFY_FAILED"
+        why = _VERIFY_WHY.search(message)
+        detail = (
+            f"CERTIFICATE_VERIFY_FAILED ({why.group(0)})" if why else "CERTIFICATE_VERIFY_FAILED"
+        )
+        if not host and why and why.group("named"):
+            host = why.group("named")  # the certificate does not name the host connected to
     return Transport(kind, host, port, target, detail)
 
 

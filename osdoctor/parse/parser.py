@@ -341,6 +341,7 @@ class Parser:
         self._server_tb: _TracebackCollector | None = None
         self._gopher: Exchange | None = None
         self._depth = 0  # escaped reports inside escaped reports are read once
+        self._continued = False  # the last command line ended in a backslash
 
     @property
     def secrets(self) -> SecretMemory:
@@ -921,6 +922,7 @@ class Parser:
         """A command line seen (prompt, xtrace, a note naming it): the first client
         command is the trace's command."""
         t = self.trace
+        self._continued = text.endswith("\\")
         if len(t.commands) < _MAX_COMMANDS:
             t.commands.append(Command(number, text, client))
         if client == "unknown":
@@ -931,6 +933,20 @@ class Parser:
             t.command_line = number
         if t.client == "unknown" and t.command == text:
             t.client = client
+
+    def _continue_command(self, text: str) -> None:
+        """The next line of a command typed over several lines (``\\`` at the end):
+        its options and its verb belong to the command."""
+        t = self.trace
+        self._continued = text.endswith("\\")
+        if not t.commands:
+            return
+        last = t.commands[-1]
+        head = last.text.removesuffix("\\").rstrip()
+        joined = f"{head} {text.strip()}"
+        if t.command == last.text:
+            t.command = joined
+        last.text = joined
 
     def _session_meta(self, number: int, key: str, value: str) -> None:
         t = self.trace
@@ -1156,6 +1172,10 @@ class Parser:
             return
         if "Expected HTTP response code" in text:
             self._gophercloud(number, text, time)
+        if self._continued:
+            self._continue_command(text)
+            self._message(number, "command", text)
+            return
         recognised = commands.recognise(text)
         if recognised is not None:
             command, client, _prompted = recognised
