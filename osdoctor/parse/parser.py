@@ -22,49 +22,32 @@ from osdoctor.model import (
     Command,
     Exchange,
     Fold,
-    Frame,
     Message,
     MessageKind,
-    Origin,
     Request,
     Response,
     Trace,
-    Traceback,
     TransportError,
     TransportKind,
 )
 from osdoctor.parse import commands, escaped, legacy, wraps
+from osdoctor.parse.bodies import BodyCollector, HeatResponseCollector
 from osdoctor.parse.commands import AGENTS, client_of
 from osdoctor.parse.http_text import Curl, parse_curl, split_url
 from osdoctor.parse.lines import Line, decode_line, is_clean
 from osdoctor.parse.paste import DEBUG_PREFIXES as _DEBUG_PREFIXES
 from osdoctor.parse.paste import is_elision, unpaste
 from osdoctor.parse.prefixes import PrefixStripper
+from osdoctor.parse.record_starts import URLLIB3, is_record_start
 from osdoctor.parse.rounds import RoundTemplate, build_template, log_prefix
 from osdoctor.parse.services import ServiceMap
+from osdoctor.parse.tracebacks import FRAME_ANY, TracebackCollector, from_service
 from osdoctor.parse.transport import named_in
 from osdoctor.redact import PemMasker, SecretMemory, redact_line
 from osdoctor.scrub import scrub_trace
 
-_URLLIB3 = re.compile(r'(https?://\S+) "([A-Z]+) (\S+) HTTP/[\d.]+" (\d{3}) (\S+)')
 _URLLIB3_CUT = re.compile(r'(https?://\S+) "([A-Z]+) (/\S*)(?: HTTP/[\d.]+"(?: (\d{3})\b)?.*)?$')
 _HTTP_STATUS = re.compile(r"HTTP/\d(?:\.\d)? (\d{3}) ?(.*)")
-_EXC_LINE = re.compile(
-    r"([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Failure|Failed|"
-    r"Timeout|NotFound|Conflict|Forbidden|Unauthorized|Exception\w*|"
-    r"[A-Z]\w*))(?:: ?(.*))?$"
-)
-#: A one-word exception name (``Unauthorized: msg``) that ``_EXC_LINE`` misses.
-_EXC_NAME = re.compile(r"([A-Z][a-z]+(?:[A-Z][a-z]*)*)(?:: (.*))?$")
-_FRAME = re.compile(r'\s+File "([^"]*)", line (\d+), in (.*)')
-#: Frames in a service's code, never a client's: a traceback of only such frames
-#: was pasted from the service's log.
-_SERVER_FRAME = re.compile(
-    r"/(?:site|dist)-packages/(?:nova|neutron|cinder|keystone|glance|heat|ironic|placement|"
-    r"barbican|octavia|designate|manila|swift|sysinv|webob|paste|routes|oslo_service|"
-    r"oslo_messaging|oslo_db|keystonemiddleware|eventlet|uwsgidecorators|ironic_inspector)/"
-)
-_FRAME_ANY = re.compile(r'\s*File "([^"]*)", line (\d+), in (.*)')
 _REQUEST_ID = re.compile(r"([A-Z]+) call to (?:(\S+) for )?(\S+) used request id (\S+)")
 _API_VERSION_HEADERS = (
     "OpenStack-API-Version",
@@ -115,176 +98,6 @@ _ELISION_FIRST = frozenset(".[-(<\u2026")
 _MAX_COMMANDS = 200
 
 
-class _BodyCollector:
-    """Gathers a body that continues on following lines (pretty JSON, HTML)."""
-
-    def __init__(self, body: Body, parts: list[str], closer: str | None) -> None:
-        self.body = body
-        self.parts = parts
-        self.closer = closer
-
-    def feed(self, number: int, text: str) -> bool:
-        if _is_record_start(text):
-            return False
-        if self.body.cut and self.closer in ("}", "]") and text[:1] not in _JSON_LINE_FIRST:
-            # Pretty-printed JSON goes on with indentation, a bracket or a quote: a
-            # body whose line the paste cut ends where the client's lines go on.
-            return False
-        self.body.last_line = number
-        self.body.size += len(text) + 1
-        if not self.body.truncated:
-            kept = sum(len(p) + 1 for p in self.parts)
-            if kept + len(text) > BODY_KEEP:
-                self.body.truncated = True
-            else:
-                self.parts.append(text)
-        if self.closer is None:
-            return True
-        stripped = text.strip()
-        if self.closer == "'":
-            if stripped.endswith("'"):
-                if self.parts and not self.body.truncated:
-                    self.parts[-1] = self.parts[-1].rstrip()[:-1]
-                self.closer = None
-                return True
-            return True
-        if (
-            stripped in ("}", "]", "};")
-            or (text[:1] in "}]" and self.closer == text[:1])
-            or (self.closer == "</html>" and stripped.lower().endswith("</html>"))
-        ):
-            self.closer = None
-        return True
-
-    @property
-    def open(self) -> bool:
-        return self.closer is not None
-
-    def close(self) -> None:
-        self.body.text = "\n".join(self.parts)
-
-
-#: First characters of the lines of a pretty-printed JSON body.
-_JSON_LINE_FIRST = frozenset(' \t{}[]"-0123456789tfn,')
-
-
-def _is_record_start(text: str) -> bool:
-    return (
-        text.startswith(
-            (
-                "REQ: ",
-                "RESP: ",
-                "RESP BODY:",
-                "RESP STATUS:",
-                "Starting new",
-                "Resetting dropped",
-                "Making authentication",
-                "Traceback (most recent",
-                "END return value",
-                "clean_up ",
-                "curl -g -i",
-                "START with options",
-                "send: ",
-                "reply: ",
-                "RESP:{",
-            )
-        )
-        or (text.startswith(("http://", "https://")) and _URLLIB3.match(text) is not None)
-        or (text.startswith('"') and legacy.BARE_URLLIB3.match(text) is not None)
-    )
-
-
-class _TracebackCollector:
-    """A Python traceback, however it was pasted: frames indented or not (a blog
-    that ate the indentation), the whole block indented (``indent``: the
-    exception line then has the header's indentation), its header lost."""
-
-    def __init__(self, number: int, indent: int = 0, origin: Origin = "client") -> None:
-        self.tb = Traceback(
-            first_line=number, last_line=number, exc_type="", message="", origin=origin
-        )
-        self.done = False
-        self.indent = indent
-        self._source_next = False
-
-    def feed(self, number: int, text: str) -> bool:
-        m = _FRAME_ANY.match(text)
-        if m:
-            self.tb.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3), number))
-            self.tb.last_line = number
-            self._source_next = True
-            return True
-        source_next, self._source_next = self._source_next, False
-        if text.startswith((" ", "\t")) or not text.strip():
-            body = text.lstrip()
-            if not (self.indent and body and len(text) - len(body) <= self.indent):
-                self.tb.last_line = number
-                return True
-            text = body
-        elif source_next and not _looks_like_exception(text):
-            # The frame's source line, its indentation lost.
-            self.tb.last_line = number
-            return True
-        m = _EXC_LINE.match(text) or _EXC_NAME.match(text)
-        self.done = True
-        if m and " " not in m.group(1):
-            self.tb.exc_type = m.group(1)
-            self.tb.message = (m.group(2) or "").strip()
-            self.tb.last_line = number
-            return True
-        return False
-
-
-def _looks_like_exception(text: str) -> bool:
-    m = _EXC_LINE.match(text)
-    if m is None or " " in m.group(1):
-        return False
-    name = m.group(1)
-    return (m.group(2) is not None and (name[:1].isupper() or "." in name)) or name.endswith(
-        ("Error", "Exception", "NotFound", "Failure", "Exit", "Interrupt")
-    )
-
-
-class _HeatResponseCollector:
-    """heatclient's own HTTP client dumps ``HTTP/1.1 200 OK``, headers, a blank, the body."""
-
-    def __init__(self, response: Response) -> None:
-        self.response = response
-        self.in_body = False
-        self.headers: list[str] = []
-        self.body_parts: list[str] = []
-        self.body_first = 0
-        self.open = True
-
-    def feed(self, number: int, text: str) -> bool:
-        if _is_record_start(text):
-            return False
-        if not self.in_body:
-            if not text.strip():
-                self.in_body = True
-                return True
-            if ": " in text:
-                self.headers.append(text)
-                self.response.last_line = number
-                return True
-            return False
-        if not text.strip():
-            self.open = False
-            return True
-        if not self.body_parts:
-            self.body_first = number
-        if sum(len(p) for p in self.body_parts) < BODY_KEEP:
-            self.body_parts.append(text)
-        self.response.last_line = number
-        return True
-
-    def close(self) -> None:
-        self.response.raw_headers = "\n".join(self.headers)
-        if self.body_parts:
-            text = "\n".join(self.body_parts)
-            self.response.body = Body(self.body_first, self.response.last_line, text, len(text))
-
-
 class Parser:
     """Feed it lines with :meth:`feed`; read :attr:`trace` at any time."""
 
@@ -294,7 +107,7 @@ class Parser:
         self._services = ServiceMap()
         self._pending: deque[Exchange] = deque(maxlen=32)
         self._last: Exchange | None = None
-        self._collector: _BodyCollector | _TracebackCollector | _HeatResponseCollector | None = None
+        self._collector: BodyCollector | TracebackCollector | HeatResponseCollector | None = None
         self._big: deque[Exchange] = deque()
         self._debug_messages = 0
         self._dropped_messages = 0
@@ -338,7 +151,7 @@ class Parser:
         self._line_cut = False  # whether that line was cut at the paste's width
         self._indent = 0  # indentation a paste gave the line being read
         self._connecting: tuple[int, str] | None = None  # urllib3's last connection line
-        self._server_tb: _TracebackCollector | None = None
+        self._server_tb: TracebackCollector | None = None
         self._gopher: Exchange | None = None
         self._depth = 0  # escaped reports inside escaped reports are read once
 
@@ -610,9 +423,7 @@ class Parser:
         size = len(piece)
         if size < 2:
             return False
-        escaped = (
-            piece[:1] not in "+|" and wraps.escaped_open(piece) and not _is_record_start(piece)
-        )
+        escaped = piece[:1] not in "+|" and wraps.escaped_open(piece) and not is_record_start(piece)
         if size != self.wrap_width and not escaped:
             return False
         self._held = [raw]
@@ -689,7 +500,7 @@ class Parser:
         collector = self._collector
         if collector is not None:
             if collector.feed(number, text):
-                if isinstance(collector, _TracebackCollector):
+                if isinstance(collector, TracebackCollector):
                     if collector.done:
                         self._end_collector()
                 elif not collector.open:
@@ -724,7 +535,7 @@ class Parser:
                 return
             self._end_server_traceback()
         if message.startswith("Traceback (most recent call last)"):
-            self._server_tb = _TracebackCollector(number, origin="server")
+            self._server_tb = TracebackCollector(number, origin="server")
         self._message(number, "server", text)
 
     def _end_server_traceback(self) -> None:
@@ -743,7 +554,7 @@ class Parser:
         its continuation."""
         assert self._wrapped is not None
         number, held, time, parts = self._wrapped
-        if text and not _is_record_start(text) and not text.startswith(("  ", "\t")) and parts < 8:
+        if text and not is_record_start(text) and not text.startswith(("  ", "\t")) and parts < 8:
             joined = held + text
             if not _looks_wrapped(joined):
                 self._wrapped = None
@@ -766,7 +577,7 @@ class Parser:
             self._wrapped = None
             self._request(number, redact_line(held), time)
         if self._collector is not None:
-            if isinstance(self._collector, _TracebackCollector) or self._collector.open:
+            if isinstance(self._collector, TracebackCollector) or self._collector.open:
                 self.trace.problems.append(
                     f"the log ends inside a record that began on line {self._collector_start()}"
                 )
@@ -814,20 +625,20 @@ class Parser:
     # -- helpers -----------------------------------------------------------
     def _collector_start(self) -> int:
         c = self._collector
-        if isinstance(c, _TracebackCollector):
+        if isinstance(c, TracebackCollector):
             return c.tb.first_line
-        if isinstance(c, _BodyCollector):
+        if isinstance(c, BodyCollector):
             return c.body.first_line
-        if isinstance(c, _HeatResponseCollector):
+        if isinstance(c, HeatResponseCollector):
             return c.response.line
         return 0
 
     def _end_collector(self) -> None:
         c = self._collector
         self._collector = None
-        if isinstance(c, _TracebackCollector):
+        if isinstance(c, TracebackCollector):
             if c.tb.exc_type or c.tb.frames:
-                if c.tb.frames and all(_SERVER_FRAME.search(f.file) for f in c.tb.frames):
+                if from_service(c.tb):
                     c.tb.origin = "server"  # a service's traceback pasted beside the client's
                 self.trace.tracebacks.append(c.tb)
                 if c.tb.origin == "client" and c.tb.message:
@@ -1013,7 +824,7 @@ class Parser:
                 self.trace.openstack_lines += 1
         elif c == "h":
             if text.startswith(("http://", "https://")):
-                m = _URLLIB3.match(text)
+                m = URLLIB3.match(text)
                 if m:
                     self._urllib3(number, m, time)
                     return
@@ -1069,7 +880,7 @@ class Parser:
                 return
         elif c == "T":
             if text.startswith("Traceback (most recent call last)"):
-                self._collector = _TracebackCollector(number, self._indent)
+                self._collector = TracebackCollector(number, self._indent)
                 return
         elif c == "C":
             if text.startswith("Could not find versioned identity endpoints"):
@@ -1118,7 +929,7 @@ class Parser:
                     int(m.group(1)), number, reason=m.group(2) or None, last_line=number
                 )
                 self._drop_pending(ex)
-                self._collector = _HeatResponseCollector(ex.response)
+                self._collector = HeatResponseCollector(ex.response)
                 self.trace.openstack_lines += 1
                 return
         elif c == "G" or c == "P" or c == "D":
@@ -1128,10 +939,10 @@ class Parser:
                     self._request_id(m.group(3), m.group(4))
                     return
         if c in " \tF" and 'File "' in text[:12]:
-            m = _FRAME_ANY.match(text)
+            m = FRAME_ANY.match(text)
             if m:
                 # A traceback whose header the paste lost: its frames still say it.
-                collector = _TracebackCollector(number, self._indent)
+                collector = TracebackCollector(number, self._indent)
                 collector.feed(number, text)
                 self._collector = collector
                 return
@@ -1331,7 +1142,7 @@ class Parser:
             body = Body(number, number, curl.data, len(curl.data), cut=self._line_cut)
             ex.request.body = body
             if curl.data_open:
-                self._collector = _BodyCollector(body, [curl.data], "'")
+                self._collector = BodyCollector(body, [curl.data], "'")
         if "API-Version" in curl.headers and ex.service:
             for name in _API_VERSION_HEADERS:
                 value = ex.request.header(name)
@@ -1518,9 +1329,9 @@ class Parser:
         head = text[:1]
         tail = text.rstrip()[-1:] if text.strip() else ""
         if head in "{[" and tail not in "}]":
-            self._collector = _BodyCollector(body, [kept], "}" if head == "{" else "]")
+            self._collector = BodyCollector(body, [kept], "}" if head == "{" else "]")
         elif text.lstrip()[:5].lower() in ("<html", "<!doc") and "</html>" not in text.lower():
-            self._collector = _BodyCollector(body, [kept], "</html>")
+            self._collector = BodyCollector(body, [kept], "</html>")
         elif head == "{" and text.startswith('{"access"'):
             self._learn_v2_catalog(ex)
         self._retain(ex, body)
