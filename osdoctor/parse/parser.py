@@ -13,7 +13,6 @@ import json
 import re
 from collections import deque
 from collections.abc import Iterable
-from typing import Any
 
 from osdoctor.cmdline import command_text
 from osdoctor.model import (
@@ -21,7 +20,6 @@ from osdoctor.model import (
     Body,
     Command,
     Exchange,
-    Fold,
     Message,
     MessageKind,
     Request,
@@ -39,6 +37,18 @@ from osdoctor.parse.paste import DEBUG_PREFIXES as _DEBUG_PREFIXES
 from osdoctor.parse.paste import is_elision, unpaste
 from osdoctor.parse.prefixes import PrefixStripper
 from osdoctor.parse.record_starts import URLLIB3, is_record_start
+from osdoctor.parse.retention import (
+    DROP_AT_ONCE,
+    FOLD_KEEP,
+    KEEP_FIRST,
+    KEEP_FIRST_MESSAGES,
+    KEEP_FIRST_TRACEBACKS,
+    KEEP_LAST,
+    KEEP_LAST_MESSAGES,
+    KEEP_LAST_TRACEBACKS,
+    Limits,
+    Retention,
+)
 from osdoctor.parse.rounds import RoundTemplate, build_template, log_prefix
 from osdoctor.parse.services import ServiceMap
 from osdoctor.parse.tracebacks import FRAME_ANY, TracebackCollector, from_service
@@ -60,9 +70,6 @@ _NEGOTIATED = re.compile(r"Negotiated API version is (\S+)")
 #: ones exist: rules look at error answers and at the end of a run.
 _BIG_BODY = 4096
 _BIG_BODIES_KEPT = 64
-#: Exchanges kept at each end of a run of repeating requests; the middle is folded.
-FOLD_KEEP = 100
-_MAX_PERIOD = 8
 #: Recent request lines whose reading is remembered.
 _REMEMBER_LINES = 512
 #: Lines remembered for making a round's template; longer rounds are read line by line.
@@ -73,16 +80,10 @@ _ROUNDS_AT_ONCE = 4
 _ROUND_WAIT = 256 * 1024
 #: Debug messages kept at most (the first ones).
 _MAX_DEBUG_MESSAGES = 20000
-#: Exchanges and messages kept at the start and at the end of a log; those between
-#: are counted, not kept, so that memory does not grow with a log of many runs.
-KEEP_FIRST = 1000
-KEEP_LAST = 4000
-KEEP_FIRST_MESSAGES = 2000
-KEEP_LAST_MESSAGES = 8000
-KEEP_FIRST_TRACEBACKS = 100
-KEEP_LAST_TRACEBACKS = 400
-_DROP_AT_ONCE = 1000
-_WINDOW_PATTERN = "requests not kept (the log holds too many)"
+__all__ = ["FOLD_KEEP", "KEEP_FIRST", "KEEP_LAST", "Parser", "parse_lines"]
+#: The retention limits a parser is made with (see ``parse.retention``); a test may
+#: lower them here for the parsers it makes.
+_DROP_AT_ONCE = DROP_AT_ONCE
 
 #: Lines at least this long count towards detecting a paste's fixed wrap width.
 _WRAP_MIN = 60
@@ -117,9 +118,18 @@ class Parser:
         self._exchange_count = 0
         self._wrapped: tuple[int, str, float | None, int] | None = None
         self._widths: dict[int, int] = {}
-        self._period = 0
-        self._run = 0
-        self._fold: Fold | None = None
+        self._keep = Retention(
+            self.trace,
+            Limits(
+                KEEP_FIRST,
+                KEEP_LAST,
+                KEEP_FIRST_MESSAGES,
+                KEEP_LAST_MESSAGES,
+                KEEP_FIRST_TRACEBACKS,
+                KEEP_LAST_TRACEBACKS,
+                _DROP_AT_ONCE,
+            ),
+        )
         # The fast path over a folded run (see ``feed_blocks`` and ``parse.rounds``).
         self._recent: deque[tuple[int, str, str]] = deque(maxlen=_TEMPLATE_LINES)
         self._template: RoundTemplate | None = None
@@ -131,9 +141,6 @@ class Parser:
         self._number = 0
         self._model: list[Exchange] = []
         self._repeat: Message | None = None
-        self._window: Fold | None = None
-        self._dropped_middle_messages = 0
-        self._dropped_tracebacks = 0
         #: Rounds matched whole by the fast path rather than read line by line.
         self.matched_rounds = 0
         #: The width the input was folded at, when known before it is fed (see
@@ -247,8 +254,8 @@ class Parser:
         ):
             return False
         if (
-            self._run > FOLD_KEEP
-            and self._period == template.exchanges
+            self._keep.run > FOLD_KEEP
+            and self._keep.period == template.exchanges
             and self._collector is None
             and self._wrapped is None
             and not self._pending
@@ -271,7 +278,7 @@ class Parser:
         period = len(model)
         placed: list[Exchange] = []
         for j in range(count):
-            fold = self._fold
+            fold = self._keep.fold
             rest = count - j
             if (
                 fold is not None
@@ -279,7 +286,7 @@ class Parser:
                 and rest % period == 0
             ):
                 fold.count += rest
-                self._run += rest
+                self._keep.run += rest
                 self._exchange_count += rest
                 for ex in placed[-FOLD_KEEP - 1 :]:
                     ex.index += rest
@@ -299,7 +306,7 @@ class Parser:
                 if body is not None and body.size > _BIG_BODY and 200 <= (like.status or 0) < 300:
                     self._keep_big(ex)  # newer big bodies release older ones' text
             self._exchange_count += 1
-            self._append(ex)
+            self._keep.append(ex)
             placed.append(ex)
             self._last = ex
 
@@ -598,22 +605,7 @@ class Parser:
             )
         if self._cut_lines > 5:
             self.trace.problems.append(f"{self._cut_lines} lines were longer than 1 MiB and cut")
-        if self._window is not None:
-            self.trace.problems.append(
-                f"the log holds more requests than are kept: the {self._window.count:,} "
-                f"between the first {KEEP_FIRST:,} and the last {KEEP_LAST:,} were counted, "
-                "not kept"
-            )
-        if self._dropped_middle_messages:
-            self.trace.problems.append(
-                f"{self._dropped_middle_messages:,} printed lines between the first "
-                f"{KEEP_FIRST_MESSAGES:,} and the last {KEEP_LAST_MESSAGES:,} were not kept"
-            )
-        if self._dropped_tracebacks:
-            self.trace.problems.append(
-                f"{self._dropped_tracebacks:,} tracebacks between the first "
-                f"{KEEP_FIRST_TRACEBACKS:,} and the last {KEEP_LAST_TRACEBACKS:,} were not kept"
-            )
+        self.trace.problems.extend(self._keep.problems())
         if self._dropped_messages:
             self.trace.problems.append(
                 f"{self._dropped_messages} debug lines past the first {_MAX_DEBUG_MESSAGES} "
@@ -649,9 +641,7 @@ class Parser:
                         f"{c.tb.exc_type}: {c.tb.message}",
                         message=False,
                     )
-                self._dropped_tracebacks += _trim_middle(
-                    self.trace.tracebacks, KEEP_FIRST_TRACEBACKS, KEEP_LAST_TRACEBACKS, 100
-                )
+                self._keep.trim_tracebacks()
         elif c is not None:
             c.close()
 
@@ -779,9 +769,7 @@ class Parser:
                 self._dropped_messages += 1
                 return
         messages.append(Message(number, kind, text, last_line=max(number, self._span_end)))
-        self._dropped_middle_messages += _trim_middle(
-            messages, KEEP_FIRST_MESSAGES, KEEP_LAST_MESSAGES, _DROP_AT_ONCE
-        )
+        self._keep.trim_messages()
 
     # -- dispatch ----------------------------------------------------------
     def _dispatch(self, number: int, text: str, time: float | None) -> None:
@@ -979,7 +967,7 @@ class Parser:
     def _new_exchange(self, request: Request, time: float | None) -> Exchange:
         if self.trace.exchanges:
             self._fold_repeats()
-            if self._run > FOLD_KEEP and self._template is None and not self._replaying:
+            if self._keep.run > FOLD_KEEP and self._template is None and not self._replaying:
                 self._learn_round(request)
         ex = Exchange(index=self._exchange_count, request=request, time=time)
         self._exchange_count += 1
@@ -990,89 +978,19 @@ class Parser:
             location = _location(prev.response.raw_headers) if prev.response else None
             if location and (location == request.url or request.url.startswith(location)):
                 ex.redirected_from = prev.index
-        self._append(ex)
+        self._keep.append(ex)
         self.trace.openstack_lines += 1
         self._last = ex
         return ex
 
-    def _append(self, ex: Exchange) -> None:
-        exchanges = self.trace.exchanges
-        exchanges.append(ex)
-        if len(exchanges) > KEEP_FIRST + KEEP_LAST + _DROP_AT_ONCE:
-            self._count_dropped(exchanges[KEEP_FIRST : KEEP_FIRST + _DROP_AT_ONCE])
-            _trim_middle(exchanges, KEEP_FIRST, KEEP_LAST, _DROP_AT_ONCE)
-
-    def _count_dropped(self, gone: list[Exchange]) -> None:
-        """Memory is bounded on a log of many runs (a ``--log-file`` kept for days):
-        ``gone``, exchanges between the first and the last ones, are about to be
-        dropped. Count them, with the runs folded among them, in one fold."""
-        exchanges = self.trace.exchanges
-        folds = self.trace.folds
-        window = self._window
-        if window is None:
-            window = self._window = Fold(
-                exchanges[KEEP_FIRST - 1].index, 0, gone[0].first_line, 0, [_WINDOW_PATTERN]
-            )
-        # Runs folded between the dropped exchanges are dropped with them.
-        low, high = gone[0].index - 1, gone[-1].index
-        kept_folds = []
-        for fold in folds:
-            if fold is not window and fold is not self._fold and low <= fold.after <= high:
-                window.count += fold.count
-                window.last_line = max(window.last_line, fold.last_line)
-            else:
-                kept_folds.append(fold)
-        if not any(fold is window for fold in kept_folds):
-            kept_folds.append(window)
-            kept_folds.sort(key=lambda f: f.after)
-        self.trace.folds = kept_folds
-        window.count += len(gone)
-        self.trace.dropped += len(gone)
-        window.last_line = max(window.last_line, max(ex.last_line for ex in gone))
-
     def _fold_repeats(self) -> None:
-        """Fold the middle of a run of repeating requests, keeping its two ends.
-
-        Called when a new request starts, so the latest exchange is complete.
-        A run repeats with a period of up to eight requests (a poll and its
-        redirect hop alternate with period two).
-        """
-        exchanges = self.trace.exchanges
-        n = len(exchanges)
-        last = _fold_key(exchanges[-1])
-        p = self._period
-        if p and n > p and _fold_key(exchanges[-1 - p]) == last:
-            self._run += 1
-        else:
-            self._period = self._run = 0
-            self._fold = None
-            self._template = None
-            for p in range(1, min(_MAX_PERIOD, n - 1) + 1):
-                if _fold_key(exchanges[-1 - p]) == last:
-                    self._period, self._run = p, 1
-                    break
-            return
-        if self._run <= 2 * FOLD_KEEP:
-            return
-        victim = exchanges.pop(n - 1 - FOLD_KEEP)
-        fold = self._fold
-        if fold is None:
-            before = exchanges[n - 2 - FOLD_KEEP]
-            fold = self._fold = Fold(
-                before.index,
-                0,
-                victim.first_line,
-                victim.last_line,
-                [_describe(e) for e in exchanges[-self._period :]],
-            )
-            self.trace.folds.append(fold)
-        fold.count += 1
-        fold.last_line = max(fold.last_line, victim.last_line)
+        if not self._keep.fold_repeats():
+            self._template = None  # the run broke: its round no longer leads
 
     def _learn_round(self, request: Request) -> None:
         """At the start of a round of a folded run, make the template of the round
         that just ended (see ``parse.rounds``)."""
-        period = self._period
+        period = self._keep.period
         first = self.trace.exchanges[-period]
         if (
             first.request.logged_as != "curl"
@@ -1557,15 +1475,6 @@ class Parser:
 _BAREMETAL_SHELL = ("Using bare metal API version ", "usage: baremetal ")
 
 
-def _trim_middle(items: list[Any], first: int, last: int, chunk: int) -> int:
-    """Bound a list that grows with the log: past ``first + last + chunk`` items,
-    the ``chunk`` after the first ``first`` go. Returns how many went."""
-    if len(items) <= first + last + chunk:
-        return 0
-    del items[first : first + chunk]
-    return chunk
-
-
 def _looks_wrapped(text: str) -> bool:
     """keystoneauth's and swiftclient's request lines end with a quoted header or
     body; one that stops elsewhere, or with an open quote, was cut by a wrap."""
@@ -1584,15 +1493,6 @@ def _location(raw_headers: str) -> str | None:
     value = raw_headers[at + 10 :]
     end = value.find(" ")
     return value if end < 0 else value[:end]
-
-
-def _fold_key(ex: Exchange) -> tuple[str, str | None, str, int | None, str | None]:
-    return (ex.request.method, ex.service, ex.path, ex.status, ex.error.kind if ex.error else None)
-
-
-def _describe(ex: Exchange) -> str:
-    status = ex.error.kind if ex.error else str(ex.status)
-    return f"{ex.request.method} {ex.path or ex.request.url} {status}"
 
 
 #: Session header lines that are messages: osdoctor's notes, the user's cancel.
