@@ -14,11 +14,9 @@ import re
 from collections import deque
 from collections.abc import Iterable
 
-from osdoctor.cmdline import command_text
 from osdoctor.model import (
     BODY_KEEP,
     Body,
-    Command,
     Exchange,
     Message,
     MessageKind,
@@ -30,10 +28,16 @@ from osdoctor.model import (
 )
 from osdoctor.parse import commands, escaped, legacy, wraps
 from osdoctor.parse.bodies import BodyCollector, HeatResponseCollector
-from osdoctor.parse.commands import AGENTS, client_of
+from osdoctor.parse.clients import (
+    BAREMETAL_SHELL,
+    client_from_agents,
+    note_command,
+    session_meta,
+    start_command,
+)
 from osdoctor.parse.http_text import Curl, parse_curl, split_url
 from osdoctor.parse.lines import Line, decode_line, is_clean
-from osdoctor.parse.paste import DEBUG_PREFIXES as _DEBUG_PREFIXES
+from osdoctor.parse.messages import classify, join_wrapped_messages
 from osdoctor.parse.paste import is_elision, unpaste
 from osdoctor.parse.prefixes import PrefixStripper
 from osdoctor.parse.record_starts import URLLIB3, is_record_start
@@ -95,8 +99,6 @@ _PLAIN_FIRST = frozenset("RhGPUKBHLQVXYZabcdefgijklmnopqrstuvwxyz{}]()<\"' \t|+-
 _PASTE_FIRST = frozenset(" \t`<")
 #: First characters of a poster's elision marks.
 _ELISION_FIRST = frozenset(".[-(<\u2026")
-#: Command lines kept in ``Trace.commands`` at most (the first ones).
-_MAX_COMMANDS = 200
 
 
 class Parser:
@@ -466,7 +468,7 @@ class Parser:
         else:
             stripped = self._strip.strip(raw)
             if stripped.meta is not None:
-                self._session_meta(number, *stripped.meta)
+                session_meta(self.trace, number, *stripped.meta)
                 return
             if stripped.server is not None:
                 self._server_line(number, stripped.text, stripped.server)
@@ -526,7 +528,7 @@ class Parser:
             self._end_collector()
         named = commands.named_in(text)
         if named is not None:
-            self._command(number, named[0], named[1])
+            note_command(self.trace, number, named[0], named[1])
         self._message(number, "elision", text)
 
     def _server_line(self, number: int, text: str, message: str) -> None:
@@ -578,7 +580,7 @@ class Parser:
         if self._server_tb is not None:
             self._end_server_traceback()
         if self.trace.client == "unknown":
-            self.trace.client = _client_from_agents(self.trace.exchanges[:20])
+            self.trace.client = client_from_agents(self.trace.exchanges[:20])
         if self._wrapped is not None:
             number, held, time, _parts = self._wrapped
             self._wrapped = None
@@ -598,7 +600,7 @@ class Parser:
         elif self.trace.openstack_lines:
             self.trace.format = "debug"
         if self.wrap_width is None:
-            self._join_wrapped_messages()
+            join_wrapped_messages(self.trace, self._widths)
         else:
             self.trace.problems.append(
                 f"the log looks wrapped at {self.wrap_width} characters: wrapped lines were joined"
@@ -645,51 +647,6 @@ class Parser:
         elif c is not None:
             c.close()
 
-    def _join_wrapped_messages(self) -> None:
-        """A log pasted through a tool that wraps at a fixed width has many lines of
-        exactly that width: a message line of that width continues on the next line.
-
-        Used when the width was not known before parsing (a live run); each run
-        of pieces is joined and redacted once, so the cost is linear."""
-        long_lines = sum(self._widths.values())
-        if long_lines < 10:
-            return
-        width, count = max(self._widths.items(), key=lambda item: item[1])
-        if count < 5 or count * 3 < long_lines:
-            return
-        self.trace.problems.append(
-            f"the log looks wrapped at {width} characters: wrapped message lines were joined"
-        )
-        joined: list[Message] = []
-        parts: list[str] = []
-
-        def close() -> None:
-            if len(parts) > 1:
-                joined[-1].text = redact_line("".join(parts))
-            parts.clear()
-
-        for message in self.trace.messages:
-            last = joined[-1] if joined else None
-            # The continuation's own kind says nothing: it is the middle of a line.
-            if (
-                last is not None
-                and parts
-                and len(parts[-1]) >= width - 2
-                and last.kind != "output"
-                and message.kind != "output"
-                and message.line == last.last_line + 1
-                and message.repeats == 1
-                and len(parts) < wraps.MAX_PIECES
-            ):
-                parts.append(message.text)
-                last.last_line = message.last_line
-                continue
-            close()
-            joined.append(message)
-            parts.append(message.text)
-        close()
-        self.trace.messages = joined
-
     def _no_answer(self) -> None:
         """A log that ends inside a request: the client was still waiting (it hung,
         or was killed) for the host it last connected to."""
@@ -717,43 +674,6 @@ class Parser:
             detail=host,
         )
         self._drop_pending(ex)
-
-    def _command(self, number: int, text: str, client: str) -> None:
-        """A command line seen (prompt, xtrace, a note naming it): the first client
-        command is the trace's command."""
-        t = self.trace
-        if len(t.commands) < _MAX_COMMANDS:
-            t.commands.append(Command(number, text, client))
-        if client == "unknown":
-            return
-        t.openstack_lines += 1
-        if t.command is None:
-            t.command = text
-            t.command_line = number
-        if t.client == "unknown" and t.command == text:
-            t.client = client
-
-    def _session_meta(self, number: int, key: str, value: str) -> None:
-        t = self.trace
-        if key == "command":
-            try:
-                argv = json.loads(value)
-            except ValueError:
-                argv = value.split()
-            if isinstance(argv, list):
-                words = [str(a) for a in argv if a not in ("--debug", "-d")]
-                t.command = command_text(words)
-                t.command_line = number
-                t.client = _client_of(words[0]) if words else t.client
-                t.commands.append(Command(number, t.command, t.client))
-        elif key == "exit":
-            try:
-                t.exit_code = int(value.split()[0])
-                t.exit_line = number
-            except (ValueError, IndexError):
-                pass
-        elif key in _SESSION_MESSAGES:
-            t.messages.append(Message(number, _SESSION_MESSAGES[key], value, last_line=number))
 
     def _message(self, number: int, kind: MessageKind, text: str) -> None:
         messages = self.trace.messages
@@ -882,7 +802,7 @@ class Parser:
                 self._named_transport(number, text)
                 return
             if text.startswith("START with options:"):
-                self._start(number, text[19:].strip())
+                self._message(number, "debug", start_command(self.trace, number, text[19:].strip()))
                 return
             if text.startswith(_SKIP_PREFIXES):
                 return
@@ -941,7 +861,7 @@ class Parser:
                 self.trace.command = text[1 : text.index('"', 1)]
                 self.trace.command_line = number
                 self.trace.client = "heatclient"
-        if c in "Uu" and text.startswith(_BAREMETAL_SHELL):
+        if c in "Uu" and text.startswith(BAREMETAL_SHELL):
             # The standalone baremetal shell logs no command line: these are its own words.
             self.trace.openstack_lines += 1
             if self.trace.client == "unknown":
@@ -958,10 +878,10 @@ class Parser:
         recognised = commands.recognise(text)
         if recognised is not None:
             command, client, _prompted = recognised
-            self._command(number, command, client)
+            note_command(self.trace, number, command, client)
             self._message(number, "command", text)
             return
-        self._message(number, _classify(text), text)
+        self._message(number, classify(text), text)
 
     # -- records -----------------------------------------------------------
     def _new_exchange(self, request: Request, time: float | None) -> Exchange:
@@ -1362,20 +1282,6 @@ class Parser:
                 ex.response.request_id = request_id
                 return
 
-    def _start(self, number: int, args: str) -> None:
-        self.trace.openstack_lines += 1
-        if self.trace.client == "unknown":
-            self.trace.client = "openstackclient"
-        words = [w for w in _option_words(args) if w not in ("--debug", "-d")]
-        command = "openstack " + " ".join(words) if words else "openstack"
-        if self.trace.command is None or self.trace.command.startswith("openstack "):
-            self.trace.command = command
-            self.trace.command_line = number
-        if not self.trace.commands or self.trace.commands[-1].text != command:
-            if len(self.trace.commands) < _MAX_COMMANDS:
-                self.trace.commands.append(Command(number, command, "openstackclient"))
-        self._message(number, "debug", "START with options: " + args)
-
     # -- legacy shapes -----------------------------------------------------
     def _httplib_send(self, number: int, text: str, time: float | None) -> None:
         sent = legacy.parse_send(text)
@@ -1459,10 +1365,10 @@ class Parser:
             for part in command.split("\n"):
                 recognised = commands.recognise(part)
                 if recognised is not None and recognised[1] != "unknown":
-                    self._command(number, recognised[0], recognised[1])
+                    note_command(self.trace, number, recognised[0], recognised[1])
                     break
         if head is not None:
-            self._message(number, _classify(head) if head else "text", head)
+            self._message(number, classify(head) if head else "text", head)
         self._depth += 1
         try:
             for line in lines:
@@ -1470,9 +1376,6 @@ class Parser:
                     self._read(number, redact_line(line), time)
         finally:
             self._depth -= 1
-
-
-_BAREMETAL_SHELL = ("Using bare metal API version ", "usage: baremetal ")
 
 
 def _looks_wrapped(text: str) -> bool:
@@ -1493,51 +1396,6 @@ def _location(raw_headers: str) -> str | None:
     value = raw_headers[at + 10 :]
     end = value.find(" ")
     return value if end < 0 else value[:end]
-
-
-#: Session header lines that are messages: osdoctor's notes, the user's cancel.
-_SESSION_MESSAGES: dict[str, MessageKind] = {"note": "note", "cancelled": "cancelled"}
-
-
-def _classify(text: str) -> MessageKind:
-    if text.startswith(
-        ("ERROR: ", "ERROR ", "Error: ", "error: ", "4xx Client error: ", "5xx Server error: ")
-    ):
-        return "error"
-    first = text[0]
-    if first in "+|" and (text.startswith(("+-", "| ", "|-")) or text.endswith(("+", "|"))):
-        return "output"
-    if text.startswith(("WARNING", "Warning", "warning:")) or "Warning: " in text[:40]:
-        return "warning"
-    if text.startswith(_DEBUG_PREFIXES):
-        return "debug"
-    return "text"
-
-
-def _client_from_agents(exchanges: list[Exchange]) -> str:
-    for ex in exchanges:
-        agent = ex.request.header("User-Agent") or ""
-        for word, client in AGENTS:
-            if word in agent:
-                return client
-    return "unknown"
-
-
-_client_of = client_of
-
-
-_LIST_WORD = re.compile(r"u?'((?:[^'\\]|\\.)*)'|u?\"((?:[^\"\\]|\\.)*)\"")
-
-
-def _option_words(args: str) -> list[str]:
-    """osc's ``START with options`` words: plain (``--debug server list``) or, from
-    older releases, a Python list (``[u'--debug', u'server', u'list']``)."""
-    stripped = args.strip()
-    if stripped.startswith("[") and stripped.endswith("]"):
-        words = _LIST_WORD.findall(stripped)
-        if words:
-            return [a or b for a, b in words]
-    return stripped.split()
 
 
 def parse_lines(lines: Iterable[Line], source: str = "-") -> Trace:
