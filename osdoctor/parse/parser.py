@@ -4,19 +4,26 @@ It is a small state machine fed one line at a time, so that a live run, a
 followed file and a 200 MB saved log go through the same code. Most lines are
 classified by their first characters; only the few that can start an HTTP
 record pay for a regular expression.
+
+This module keeps the way in (blocks, lines, wrapped pieces, tool prefixes),
+the dispatch of a line to its reader and the pairing of records into exchanges.
+The readers of each kind of record are apart, over one shared state
+(``parse.records``): request lines (``request_lines``), answers and their
+bodies (``responses``, ``bodies``), connection lines (``connections``),
+tracebacks (``tracebacks``), printed messages (``messages``), who ran what
+(``clients``), older shapes (``legacy_records``). What is kept of a log that
+grows without bound is ``retention``'s; the fast path over the rounds of a long
+wait is ``rounds``' template, engaged from ``feed_block``.
 """
 
 from __future__ import annotations
 
 import itertools
-import json
 import re
 from collections import deque
 from collections.abc import Iterable
 
 from osdoctor.model import (
-    BODY_KEEP,
-    Body,
     Exchange,
     Message,
     MessageKind,
@@ -24,7 +31,6 @@ from osdoctor.model import (
     Response,
     Trace,
     TransportError,
-    TransportKind,
 )
 from osdoctor.parse import commands, escaped, legacy, wraps
 from osdoctor.parse.bodies import BodyCollector, HeatResponseCollector
@@ -35,12 +41,16 @@ from osdoctor.parse.clients import (
     session_meta,
     start_command,
 )
-from osdoctor.parse.http_text import Curl, parse_curl, split_url
+from osdoctor.parse.connections import URLLIB3_CUT, ConnectionReader
+from osdoctor.parse.http_text import Curl, split_url
+from osdoctor.parse.legacy_records import LegacyReader
 from osdoctor.parse.lines import Line, decode_line, is_clean
 from osdoctor.parse.messages import classify, join_wrapped_messages
 from osdoctor.parse.paste import is_elision, unpaste
 from osdoctor.parse.prefixes import PrefixStripper
 from osdoctor.parse.record_starts import URLLIB3, is_record_start
+from osdoctor.parse.request_lines import RequestReader
+from osdoctor.parse.responses import BIG_BODIES_KEPT, BIG_BODY, ResponseReader, header_location
 from osdoctor.parse.retention import (
     DROP_AT_ONCE,
     FOLD_KEEP,
@@ -56,26 +66,13 @@ from osdoctor.parse.retention import (
 from osdoctor.parse.rounds import RoundTemplate, build_template, log_prefix
 from osdoctor.parse.services import ServiceMap
 from osdoctor.parse.tracebacks import FRAME_ANY, TracebackCollector, from_service
-from osdoctor.parse.transport import named_in
 from osdoctor.redact import PemMasker, SecretMemory, redact_line
 from osdoctor.scrub import scrub_trace
 
-_URLLIB3_CUT = re.compile(r'(https?://\S+) "([A-Z]+) (/\S*)(?: HTTP/[\d.]+"(?: (\d{3})\b)?.*)?$')
 _HTTP_STATUS = re.compile(r"HTTP/\d(?:\.\d)? (\d{3}) ?(.*)")
 _REQUEST_ID = re.compile(r"([A-Z]+) call to (?:(\S+) for )?(\S+) used request id (\S+)")
-_API_VERSION_HEADERS = (
-    "OpenStack-API-Version",
-    "X-OpenStack-Nova-API-Version",
-    "X-OpenStack-Ironic-API-Version",
-)
 _NEGOTIATED = re.compile(r"Negotiated API version is (\S+)")
 
-#: Bodies larger than this on successful answers are released once 64 newer
-#: ones exist: rules look at error answers and at the end of a run.
-_BIG_BODY = 4096
-_BIG_BODIES_KEPT = 64
-#: Recent request lines whose reading is remembered.
-_REMEMBER_LINES = 512
 #: Lines remembered for making a round's template; longer rounds are read line by line.
 _TEMPLATE_LINES = 64
 #: Rounds matched by one call when they are many (fewer calls, same result).
@@ -101,7 +98,7 @@ _PASTE_FIRST = frozenset(" \t`<")
 _ELISION_FIRST = frozenset(".[-(<\u2026")
 
 
-class Parser:
+class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader):
     """Feed it lines with :meth:`feed`; read :attr:`trace` at any time."""
 
     def __init__(self, source: str = "-") -> None:
@@ -284,7 +281,7 @@ class Parser:
             rest = count - j
             if (
                 fold is not None
-                and len(placed) > FOLD_KEEP + _BIG_BODIES_KEPT
+                and len(placed) > FOLD_KEEP + BIG_BODIES_KEPT
                 and rest % period == 0
             ):
                 fold.count += rest
@@ -305,7 +302,7 @@ class Parser:
             if like.response is not None:
                 ex.response = Response(like.status, 0, raw_headers=like.response.raw_headers)
                 body = like.response.body
-                if body is not None and body.size > _BIG_BODY and 200 <= (like.status or 0) < 300:
+                if body is not None and body.size > BIG_BODY and 200 <= (like.status or 0) < 300:
                     self._keep_big(ex)  # newer big bodies release older ones' text
             self._exchange_count += 1
             self._keep.append(ex)
@@ -737,7 +734,7 @@ class Parser:
                     self._urllib3(number, m, time)
                     return
                 if self._line_cut:
-                    m = _URLLIB3_CUT.match(text)
+                    m = URLLIB3_CUT.match(text)
                     if m and m.group(4):
                         self._urllib3(number, m, time)
                         return
@@ -895,7 +892,7 @@ class Parser:
         ex.query = request.url.partition("?")[2]
         prev = self._last
         if prev is not None and prev.status is not None and 300 <= prev.status < 400:
-            location = _location(prev.response.raw_headers) if prev.response else None
+            location = header_location(prev.response.raw_headers) if prev.response else None
             if location and (location == request.url or request.url.startswith(location)):
                 ex.redirected_from = prev.index
         self._keep.append(ex)
@@ -948,434 +945,7 @@ class Parser:
             self._repeat = self.trace.messages[-1]
         self._template = template
 
-    def _request(self, number: int, text: str, time: float | None) -> None:
-        curl = self._curls.get(text)
-        if curl is None:
-            curl = parse_curl(text)
-            if len(self._curls) >= _REMEMBER_LINES:
-                self._curls.clear()
-            self._curls[text] = curl
-        if curl is None:
-            self._message(number, "debug", text)
-            return
-        prev = self._last
-        # swiftclient logs its request after the connection pool logged the answer.
-        if (
-            prev is not None
-            and prev.request.logged_as == "urllib3"
-            and number - prev.request.line <= 3
-            and prev.request.method == curl.method
-            and split_url(prev.request.url)[1] == split_url(curl.url)[1]
-        ):
-            prev.request.url = curl.url
-            prev.request.raw_headers = curl.headers
-            prev.request.logged_as = "curl"
-            prev.request.line = number
-            ex = prev
-        else:
-            req = Request(curl.method, curl.url, number, raw_headers=curl.headers)
-            ex = self._new_exchange(req, time)
-            self._pending.append(ex)
-        if curl.data is not None:
-            body = Body(number, number, curl.data, len(curl.data), cut=self._line_cut)
-            ex.request.body = body
-            if curl.data_open:
-                self._collector = BodyCollector(body, [curl.data], "'")
-        if "API-Version" in curl.headers and ex.service:
-            for name in _API_VERSION_HEADERS:
-                value = ex.request.header(name)
-                if value:
-                    self.trace.api_versions[ex.service] = value.split()[-1]
-
-    def _auth_request(self, number: int, url: str, time: float | None) -> None:
-        req = Request("POST", url, number, logged_as="auth")
-        ex = self._new_exchange(req, time)
-        ex.service = "identity"
-        self._pending.append(ex)
-
-    def _find_pending(self, url: str, method: str | None = None) -> Exchange | None:
-        for ex in reversed(self._pending):
-            if method is not None and ex.request.method != method:
-                continue
-            if ex.request.url == url or ex.request.url.split("?")[0] == url.split("?")[0]:
-                return ex
-        return None
-
-    def _drop_pending(self, ex: Exchange) -> None:
-        try:
-            self._pending.remove(ex)
-        except ValueError:
-            pass
-
-    def _urllib3(
-        self, number: int, m: re.Match[str], time: float | None, bare: bool = False
-    ) -> None:
-        """urllib3's connection-pool line; ``bare`` for requests 1.x's, which has no
-        scheme and host (the last connection line gives the host)."""
-        if bare:
-            method, target, status = m.group(1), m.group(2), int(m.group(3))
-            host = self._connecting[1] if self._connecting is not None else "unknown-host"
-            base = host if "://" in host else "http://" + host
-        else:
-            base, method, target, status = m.group(1), m.group(2), m.group(3), int(m.group(4))
-        found = None
-        for ex in reversed(self._pending):
-            if ex.request.method != method or ex.response is not None:
-                continue
-            _b, path, query = split_url(ex.request.url)
-            if target == path + ("?" + query if query else "") or target.split("?")[0] == path:
-                found = ex
-                break
-        if found is None:
-            req = Request(method, base + target, number, logged_as="urllib3")
-            found = self._new_exchange(req, time)
-        else:
-            self._drop_pending(found)
-            url = found.request.url
-            if (
-                self._line_cut is False
-                and self.cut_width is not None
-                and len(base + target) > len(url)
-                and (base + target).startswith(url)
-            ):
-                # The request line was cut by the paste: the pool line has the whole URL.
-                found.request.url = base + target
-                found.query = target.partition("?")[2]
-        found.response = Response(status, number, last_line=number)
-        self._last = found
-
-    def _urllib3_cut(self, number: int, m: re.Match[str], time: float | None) -> None:
-        base, method, target = m.group(1), m.group(2), m.group(3)
-        for ex in reversed(self._pending):
-            if (
-                ex.request.method == method
-                and ex.response is None
-                and (base + target).startswith(ex.request.url.partition("?")[0])
-            ):
-                self._last = ex
-                return
-        req = Request(method, base + target, number, logged_as="urllib3")
-        self._pending.append(self._new_exchange(req, time))
-
-    def _resp_line(self, number: int, text: str) -> None:
-        self.trace.openstack_lines += 1
-        status: int | None = None
-        rest = text
-        if text.startswith("["):
-            code, _, rest = text[1:].partition("]")
-            try:
-                status = int(code)
-            except ValueError:
-                status = None
-        ex = self._last
-        if ex is None:
-            return
-        body: str | None = None
-        stripped_rest = rest.strip()
-        if stripped_rest[:1] == "{" or stripped_rest.startswith("CaseInsensitiveDict("):
-            # requests-era and httplib-era novaclient: a dict repr, perhaps the body after it.
-            in_dict, rest, body = legacy.split_dict_resp(stripped_rest)
-            status = status if status is not None else in_dict
-        if ex.response is None:
-            ex.response = Response(status, number)
-            self._drop_pending(ex)
-        elif (
-            status is not None
-            and ex.response.raw_headers
-            and ex.response.status is not None
-            and 300 <= ex.response.status < 400
-            and _location(ex.response.raw_headers)
-        ):
-            # A second answer to one request: keystoneauth followed the redirect and
-            # nothing logged the new request (the heat shell has no urllib3 lines).
-            location = _location(ex.response.raw_headers) or ""
-            hop = self._new_exchange(
-                Request(ex.request.method, location, number, logged_as="redirect"), None
-            )
-            hop.response = Response(status, number, raw_headers=rest.strip(), last_line=number)
-            return
-        elif status is not None and ex.response.status != status:
-            ex.response.status = status
-        ex.response.raw_headers = rest.strip()
-        ex.response.last_line = number
-        if body is not None:
-            ex.response.body = Body(
-                number, number, body[:BODY_KEEP], len(body), truncated=len(body) > BODY_KEEP
-            )
-            self._learn_v2_catalog(ex)
-
-    def _learn_v2_catalog(self, ex: Exchange) -> None:
-        """Keystone v2's token answer (``{"access": {"serviceCatalog": ...}}``) maps
-        the later requests to their services, as a v3 token does."""
-        body = ex.response.body if ex.response else None
-        if (
-            self.trace.catalog
-            or body is None
-            or not body.text
-            or not body.text.startswith('{"access"')
-        ):
-            return
-        catalog = self._services.learn_catalog(body.json())
-        if catalog:
-            self.trace.catalog = catalog
-            for other in self.trace.exchanges:
-                if other.request.logged_as != "auth":
-                    other.service, other.path = self._services.locate(other.request.url)
-
-    def _resp_status(self, number: int, text: str) -> None:
-        self.trace.openstack_lines += 1
-        code, _, reason = text.partition(" ")
-        ex = self._last
-        if ex is None:
-            return
-        try:
-            status: int | None = int(code)
-        except ValueError:
-            status = None
-        if ex.response is None:
-            ex.response = Response(status, number, reason=reason or None, last_line=number)
-            self._drop_pending(ex)
-        else:
-            ex.response.status = status or ex.response.status
-            ex.response.reason = reason or None
-            ex.response.last_line = number
-
-    def _answer_line(self, number: int, label: str, text: str) -> tuple[Exchange, Response] | None:
-        """The answer a line of it (a body, an httplib header) belongs to: the last
-        exchange's; None, and the line kept as a debug message, when there is none."""
-        self.trace.openstack_lines += 1
-        ex = self._last
-        if ex is None or ex.response is None:
-            self._message(number, "debug", label + text)
-            return None
-        return ex, ex.response
-
-    def _resp_body(self, number: int, text: str) -> None:
-        answer = self._answer_line(number, "RESP BODY: ", text)
-        if answer is None:
-            return
-        ex, response = answer
-        response.last_line = max(response.last_line, number)
-        if text.startswith("Omitted, Content-Type is set to"):
-            response.body = Body(number, number, None, 0, omitted=text)
-            return
-        size = len(text)
-        truncated = size > BODY_KEEP
-        kept = text[:BODY_KEEP] if truncated else text
-        body = Body(number, number, kept, size, truncated=truncated, cut=self._line_cut)
-        response.body = body
-        head = text[:1]
-        tail = text.rstrip()[-1:] if text.strip() else ""
-        if head in "{[" and tail not in "}]":
-            self._collector = BodyCollector(body, [kept], "}" if head == "{" else "]")
-        elif text.lstrip()[:5].lower() in ("<html", "<!doc") and "</html>" not in text.lower():
-            self._collector = BodyCollector(body, [kept], "</html>")
-        elif head == "{" and text.startswith('{"access"'):
-            self._learn_v2_catalog(ex)
-        self._retain(ex, body)
-
-    def _retain(self, ex: Exchange, body: Body) -> None:
-        """Release the text of old, large, successful bodies so memory stays bounded."""
-        status = ex.status or 0
-        if body.size <= _BIG_BODY or not (200 <= status < 300):
-            return
-        self._keep_big(ex)
-
-    def _keep_big(self, ex: Exchange) -> None:
-        self._big.append(ex)
-        while len(self._big) > _BIG_BODIES_KEPT:
-            old = self._big.popleft()
-            if old.response is not None and old.response.body is not None:
-                old.response.body.text = None
-                old.response.body.dropped = True
-
-    def _token_body(self, number: int, text: str) -> None:
-        ex = self._last
-        self.trace.openstack_lines += 1
-        if ex is None:
-            return
-        if ex.response is None and ex.request.logged_as == "auth":
-            # Clients that log no connection-pool line (the heat shell) still print
-            # the token, which keystoneauth logs only for a successful answer.
-            status = 201 if "/v3/" in ex.request.url else 200
-            ex.response = Response(
-                status, number, reason="(inferred from the logged token)", last_line=number
-            )
-            self._drop_pending(ex)
-        if ex.response is None:
-            return
-        try:
-            data = json.loads(text)
-        except ValueError:
-            data = None
-        if data is not None and not self.trace.catalog:
-            # The first catalog is the one the run used; a later token (a retry,
-            # another run pasted after this one) does not move earlier requests.
-            catalog = self._services.learn_catalog(data)
-            if catalog:
-                self.trace.catalog = catalog
-                for other in self.trace.exchanges:
-                    if other.request.logged_as != "auth":
-                        other.service, other.path = self._services.locate(other.request.url)
-        # The token body is long and the catalog is now known: keep a marker only.
-        ex.response.body = Body(number, number, None, len(text), dropped=True)
-        ex.response.last_line = number
-
-    def _refine_discovery(self, text: str) -> None:
-        """keystoneauth's summary of a failed discovery names the transport
-        cause (refused, TLS, dropped) that its earlier "Failed to discover"
-        line did not: give the discovery exchange that kind."""
-        named = named_in(text)
-        if named is None:
-            return
-        url, kind, detail = named
-        for ex in reversed(self.trace.exchanges[-8:]):
-            if ex.request.url == url and ex.error is not None and ex.error.kind == "discovery":
-                ex.error.kind = kind
-                ex.error.detail = detail
-                return
-
-    def _transport(
-        self,
-        number: int,
-        url: str,
-        kind: TransportKind,
-        text: str,
-        detail: str | None = None,
-        message: bool = True,
-    ) -> None:
-        self.trace.openstack_lines += 1
-        ex = self._find_pending(url)
-        if ex is None:
-            req = Request("GET", url, number, logged_as="error")
-            ex = self._new_exchange(req, None)
-        if ex.response is None:
-            ex.error = TransportError(kind, text, number, detail)
-            self._drop_pending(ex)
-        if message:
-            self._message(number, "error", text)
-
-    def _named_transport(self, number: int, text: str) -> None:
-        """A line that starts with keystoneauth's words for a request without answer."""
-        named = named_in(text)
-        if named is not None:
-            url, kind, detail = named
-            self._transport(number, url, kind, text, detail)
-
-    def _transport_text(self, number: int, cause: str, text: str, message: bool = True) -> bool:
-        """A transport failure named inside another message (``ERROR
-        (ConnectFailure): Unable to establish connection to URL: ...``, an
-        exception's text): True when ``cause`` was one."""
-        named = named_in(cause)
-        if named is None or not named[0].startswith(("http://", "https://")):
-            return False
-        if any(ex.error is not None for ex in self.trace.exchanges[-8:]):
-            return False  # already read from the line that reported it
-        url, kind, detail = named
-        self._transport(number, url, kind, text, detail, message)
-        return True
-
-    def _request_id(self, url: str, request_id: str) -> None:
-        self.trace.openstack_lines += 1
-        for ex in reversed(self.trace.exchanges[-8:]):
-            if ex.request.url == url and ex.response is not None:
-                ex.response.request_id = request_id
-                return
-
     # -- legacy shapes -----------------------------------------------------
-    def _httplib_send(self, number: int, text: str, time: float | None) -> None:
-        sent = legacy.parse_send(text)
-        self.trace.openstack_lines += 1
-        ex = self._last
-        if isinstance(sent, str):
-            # The body, sent apart from the request line and headers.
-            if ex is not None and ex.request.body is None and ex.response is None:
-                ex.request.body = Body(number, number, sent, len(sent))
-            return
-        if sent is None:
-            self._message(number, "debug", "send: " + text)
-            return
-        for pending in reversed(self._pending):
-            _b, path, query = split_url(pending.request.url)
-            if (
-                pending.request.method == sent.method
-                and pending.response is None
-                and (
-                    sent.path == path + ("?" + query if query else "")
-                    or sent.path.split("?")[0] == path
-                )
-            ):
-                ex = pending  # the REQ line that logged it as curl
-                break
-        else:
-            base = "http://" + sent.host if sent.host else ""
-            if not base and self._connecting is not None:
-                base = "http://" + self._connecting[1]
-            req = Request(
-                sent.method, base + sent.path, number, raw_headers=sent.headers, logged_as="httplib"
-            )
-            ex = self._new_exchange(req, time)
-            self._pending.append(ex)
-        if sent.body is not None and ex.request.body is None:
-            ex.request.body = Body(number, number, sent.body, len(sent.body))
-
-    def _httplib_reply(self, number: int, status: int, reason: str | None) -> None:
-        self.trace.openstack_lines += 1
-        for ex in reversed(self._pending):
-            if ex.response is None:
-                ex.response = Response(status, number, reason=reason, last_line=number)
-                self._drop_pending(ex)
-                self._last = ex
-                return
-
-    def _httplib_header(self, number: int, text: str) -> None:
-        answer = self._answer_line(number, "header: ", text)
-        if answer is None:
-            return
-        response = answer[1]
-        response.raw_headers = (response.raw_headers + " " + text) if response.raw_headers else text
-        response.last_line = number
-        rid = text.partition(": ")
-        if rid[0].lower() in ("x-compute-request-id", "x-openstack-request-id") and rid[2]:
-            response.request_id = response.request_id or rid[2].strip()
-
-    def _gophercloud(self, number: int, text: str, time: float | None) -> None:
-        found = legacy.gophercloud(text)
-        if found is None:
-            return
-        method, url, status = found
-        ex = self._new_exchange(Request(method, url, number, logged_as="gophercloud"), time)
-        ex.response = Response(status, number, last_line=number)
-        self._gopher = ex
-
-    def _gopher_body(self, number: int, text: str) -> None:
-        """gophercloud prints the answer's body on the line after its error."""
-        ex, self._gopher = self._gopher, None
-        if ex is None or ex.response is None or ex.response.line != number - 1:
-            return
-        if text[:1] in "{[":
-            ex.response.body = Body(number, number, text, len(text))
-            ex.response.last_line = number
-
-    def _escaped(self, number: int, text: str, time: float | None) -> None:
-        """An escaped report (Ansible, ``level=debug msg=``): its inner lines are read
-        as lines, each at the report's line."""
-        head, lines, command = escaped.expand(text)
-        if command is not None:
-            for part in command.split("\n"):
-                recognised = commands.recognise(part)
-                if recognised is not None and recognised[1] != "unknown":
-                    note_command(self.trace, number, recognised[0], recognised[1])
-                    break
-        if head is not None:
-            self._message(number, classify(head) if head else "text", head)
-        self._depth += 1
-        try:
-            for line in lines:
-                if line.strip():
-                    self._read(number, redact_line(line), time)
-        finally:
-            self._depth -= 1
 
 
 def _looks_wrapped(text: str) -> bool:
@@ -1384,18 +954,6 @@ def _looks_wrapped(text: str) -> bool:
     if " -d '" in text:
         return False
     return text.count('"') % 2 == 1 or not text.endswith('"')
-
-
-def _location(raw_headers: str) -> str | None:
-    """The Location header of a logged response, without parsing all headers."""
-    at = raw_headers.find("Location: ")
-    if at < 0:
-        at = raw_headers.lower().find("location: ")
-        if at < 0:
-            return None
-    value = raw_headers[at + 10 :]
-    end = value.find(" ")
-    return value if end < 0 else value[:end]
 
 
 def parse_lines(lines: Iterable[Line], source: str = "-") -> Trace:
