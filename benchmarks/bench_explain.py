@@ -44,6 +44,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "tests" / "fixtures" / "logs"
+SMALL = LOGS / "osc.find-by-name.not-found.log"
 POLL_SOURCE = "heat.stack-create.create-complete"
 #: Real captures with a polling round, and the request line that starts the round.
 WAITS = [
@@ -176,6 +177,17 @@ def parse_only(log: Path) -> float:
     return time.perf_counter() - start
 
 
+def warm_up(env: dict[str, str]) -> None:
+    """A first run writes the bytecode and the knowledge cache, as any first use
+    does: not measured."""
+    subprocess.run(
+        [sys.executable, "-m", "osdoctor", "explain", str(SMALL)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
+
+
 def median_time(argv: list[str], env: dict[str, str], runs: int = 7) -> float:
     times = []
     for _ in range(runs):
@@ -204,14 +216,8 @@ def main() -> int:
     folder.mkdir(parents=True, exist_ok=True)
     env = env_for_osdoctor()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, mix {args.mix}")
-    small = LOGS / "osc.find-by-name.not-found.log"
-    # A first run builds the knowledge cache, as any first use does: not measured.
-    subprocess.run(
-        [sys.executable, "-m", "osdoctor", "explain", str(small)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=env,
-    )
+    small = SMALL
+    warm_up(env)
     try:
         for size in [int(s) for s in args.sizes.split(",") if s]:
             log = folder / f"big-{size}mb-{args.mix}.log"

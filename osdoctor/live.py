@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from osdoctor.cmdline import command_text
 from osdoctor.commandsecrets import known_secrets, prints_bare_secret
 from osdoctor.model import Message, Trace
+from osdoctor.parse.commands import client_of
 from osdoctor.parse.lines import Line, clean
-from osdoctor.parse.parser import Parser, _client_of
+from osdoctor.parse.parser import Parser
 from osdoctor.runner import OutputLine, RunResult
 from osdoctor.secretnames import MASK
 
@@ -37,7 +38,7 @@ class LiveTrace:
         secrets.update(known_secrets(argv))
         trace.command = secrets.literals.mask(command_text(words))
         trace.command_line = 2
-        trace.client = _client_of(words[0]) if words else "unknown"
+        trace.client = client_of(words[0]) if words else "unknown"
         self._bare = prints_bare_secret(argv)
         self._number = SESSION_HEADER_LINES
         self._lock = threading.Lock()

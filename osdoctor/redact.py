@@ -796,7 +796,9 @@ class StreamRedactor:
                 literals.add(defaults)
                 line = literals.mask(line)
         low = line.lower()
-        if memory.names or _may_hold_secret(low):
+        # A name learnt from the log (a hidden Heat parameter) matters only on a
+        # line that holds it: the others take the same rules as any line.
+        if _may_hold_secret(low) or (memory.names and any(name in line for name in memory.names)):
             found: list[str] = []
             line = _redact(line, low, memory.names, found)
             if found:

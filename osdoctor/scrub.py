@@ -42,16 +42,28 @@ def _scrub(obj: Any, mask: Callable[[str], str], seen: set[int]) -> None:
                 obj[key] = replaced
     elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         changed = False
-        for field in dataclasses.fields(obj):
-            if field.name.startswith("_"):
-                continue
-            item = getattr(obj, field.name)
+        for name in _public_fields(type(obj)):
+            item = getattr(obj, name)
             replaced = _scrubbed(item, mask, seen)
             if replaced is not item:
-                setattr(obj, field.name, replaced)
+                setattr(obj, name, replaced)
                 changed = True
         if changed and isinstance(obj, Body):
             obj._json = _UNPARSED  # parsed from the text before it was masked
+
+
+#: The public fields of each dataclass met, looked up once: a trace holds thousands
+#: of exchanges, and asking ``dataclasses.fields`` of each cost more than masking.
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _public_fields(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(
+            f.name for f in dataclasses.fields(cls) if not f.name.startswith("_")
+        )
+    return names
 
 
 def _scrubbed(item: Any, mask: Callable[[str], str], seen: set[int]) -> Any:
@@ -62,6 +74,8 @@ def _scrubbed(item: Any, mask: Callable[[str], str], seen: set[int]) -> Any:
     if isinstance(item, tuple):
         parts = tuple(_scrubbed(part, mask, seen) for part in item)
         return parts if any(a is not b for a, b in zip(parts, item, strict=True)) else item
+    if item is None or isinstance(item, (int, float)):
+        return item
     if isinstance(item, (list, dict)) or dataclasses.is_dataclass(item):
         _scrub(item, mask, seen)
     return item

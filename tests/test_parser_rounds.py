@@ -9,19 +9,17 @@ it, a block boundary anywhere.
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from osdoctor.model import Trace
 from osdoctor.parse.lines import decode_line, read_blocks, read_numbered
 from osdoctor.parse.parser import FOLD_KEEP, Parser
+from tests.helpers.traces import by_blocks, by_lines, comparable
 
 LOGS = Path(__file__).parent / "fixtures" / "logs"
 
@@ -80,30 +78,9 @@ def polling_log(
     return "\n".join(out).encode()
 
 
-def comparable(trace: Trace) -> dict[str, Any]:
-    data = dataclasses.asdict(trace)
-    data.pop("openstack_lines")  # a count of client lines, approximate on the fast path
-    return data
-
-
-def both(data: bytes, block: int = 1 << 20) -> tuple[dict[str, Any], dict[str, Any], Parser]:
-    slow = Parser("x").feed_numbered(read_numbered(io.BytesIO(data)))
-    parser = Parser("x")
-    fast = parser.feed_blocks(read_blocks(io.BytesIO(data), block=block))
-    return comparable(slow), comparable(fast), parser
-
-
-def _strip_json(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _strip_json(v) for k, v in value.items() if k != "_json"}
-    if isinstance(value, list):
-        return [_strip_json(v) for v in value]
-    return value
-
-
 def assert_same(data: bytes, block: int = 1 << 20) -> Parser:
-    slow, fast, parser = both(data, block)
-    assert _strip_json(fast) == _strip_json(slow)
+    parser = by_blocks(data, block)
+    assert comparable(parser.trace) == comparable(by_lines(data).trace)
     return parser
 
 

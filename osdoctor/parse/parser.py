@@ -4,102 +4,84 @@ It is a small state machine fed one line at a time, so that a live run, a
 followed file and a 200 MB saved log go through the same code. Most lines are
 classified by their first characters; only the few that can start an HTTP
 record pay for a regular expression.
+
+This module keeps the way in (blocks, lines, wrapped pieces, tool prefixes),
+the dispatch of a line to its reader and the pairing of records into exchanges.
+The readers of each kind of record are apart, over one shared state
+(``parse.records``): request lines (``request_lines``), answers and their
+bodies (``responses``, ``bodies``), connection lines (``connections``),
+tracebacks (``tracebacks``), printed messages (``messages``), who ran what
+(``clients``), older shapes (``legacy_records``). What is kept of a log that
+grows without bound is ``retention``'s; the fast path over the rounds of a long
+wait is ``rounds``' template, engaged from ``feed_block``.
 """
 
 from __future__ import annotations
 
 import itertools
-import json
 import re
 from collections import deque
 from collections.abc import Iterable
-from typing import Any
 
-from osdoctor.cmdline import command_text
 from osdoctor.model import (
-    BODY_KEEP,
-    Body,
-    Command,
     Exchange,
-    Fold,
-    Frame,
     Message,
     MessageKind,
-    Origin,
     Request,
     Response,
     Trace,
-    Traceback,
     TransportError,
-    TransportKind,
 )
 from osdoctor.parse import commands, escaped, legacy, wraps
-from osdoctor.parse.commands import AGENTS, client_of
-from osdoctor.parse.http_text import Curl, parse_curl, split_url
+from osdoctor.parse.bodies import BodyCollector, HeatResponseCollector
+from osdoctor.parse.clients import (
+    BAREMETAL_SHELL,
+    client_from_agents,
+    note_command,
+    session_meta,
+    start_command,
+)
+from osdoctor.parse.connections import URLLIB3_CUT, ConnectionReader
+from osdoctor.parse.http_text import Curl, split_url
+from osdoctor.parse.legacy_records import LegacyReader
 from osdoctor.parse.lines import Line, decode_line, is_clean
-from osdoctor.parse.paste import DEBUG_PREFIXES as _DEBUG_PREFIXES
+from osdoctor.parse.messages import classify, join_wrapped_messages
 from osdoctor.parse.paste import is_elision, unpaste
 from osdoctor.parse.prefixes import PrefixStripper
-from osdoctor.parse.rounds import RoundTemplate, build_template, log_prefix
+from osdoctor.parse.record_starts import URLLIB3, is_record_start
+from osdoctor.parse.request_lines import RequestReader
+from osdoctor.parse.responses import ResponseReader, header_location
+from osdoctor.parse.retention import (
+    DROP_AT_ONCE,
+    FOLD_KEEP,
+    KEEP_FIRST,
+    KEEP_FIRST_MESSAGES,
+    KEEP_FIRST_TRACEBACKS,
+    KEEP_LAST,
+    KEEP_LAST_MESSAGES,
+    KEEP_LAST_TRACEBACKS,
+    Limits,
+    Retention,
+)
+from osdoctor.parse.round_path import RoundPath
+from osdoctor.parse.rounds import RoundTemplate
 from osdoctor.parse.services import ServiceMap
-from osdoctor.parse.transport import named_in
+from osdoctor.parse.tracebacks import FRAME_ANY, TracebackCollector, from_service
 from osdoctor.redact import PemMasker, SecretMemory, redact_line
 from osdoctor.scrub import scrub_trace
 
-_URLLIB3 = re.compile(r'(https?://\S+) "([A-Z]+) (\S+) HTTP/[\d.]+" (\d{3}) (\S+)')
-_URLLIB3_CUT = re.compile(r'(https?://\S+) "([A-Z]+) (/\S*)(?: HTTP/[\d.]+"(?: (\d{3})\b)?.*)?$')
 _HTTP_STATUS = re.compile(r"HTTP/\d(?:\.\d)? (\d{3}) ?(.*)")
-_EXC_LINE = re.compile(
-    r"([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Failure|Failed|"
-    r"Timeout|NotFound|Conflict|Forbidden|Unauthorized|Exception\w*|"
-    r"[A-Z]\w*))(?:: ?(.*))?$"
-)
-#: A one-word exception name (``Unauthorized: msg``) that ``_EXC_LINE`` misses.
-_EXC_NAME = re.compile(r"([A-Z][a-z]+(?:[A-Z][a-z]*)*)(?:: (.*))?$")
-_FRAME = re.compile(r'\s+File "([^"]*)", line (\d+), in (.*)')
-#: Frames in a service's code, never a client's: a traceback of only such frames
-#: was pasted from the service's log.
-_SERVER_FRAME = re.compile(
-    r"/(?:site|dist)-packages/(?:nova|neutron|cinder|keystone|glance|heat|ironic|placement|"
-    r"barbican|octavia|designate|manila|swift|sysinv|webob|paste|routes|oslo_service|"
-    r"oslo_messaging|oslo_db|keystonemiddleware|eventlet|uwsgidecorators|ironic_inspector)/"
-)
-_FRAME_ANY = re.compile(r'\s*File "([^"]*)", line (\d+), in (.*)')
 _REQUEST_ID = re.compile(r"([A-Z]+) call to (?:(\S+) for )?(\S+) used request id (\S+)")
-_API_VERSION_HEADERS = (
-    "OpenStack-API-Version",
-    "X-OpenStack-Nova-API-Version",
-    "X-OpenStack-Ironic-API-Version",
-)
 _NEGOTIATED = re.compile(r"Negotiated API version is (\S+)")
 
-#: Bodies larger than this on successful answers are released once 64 newer
-#: ones exist: rules look at error answers and at the end of a run.
-_BIG_BODY = 4096
-_BIG_BODIES_KEPT = 64
-#: Exchanges kept at each end of a run of repeating requests; the middle is folded.
-FOLD_KEEP = 100
-_MAX_PERIOD = 8
-#: Recent request lines whose reading is remembered.
-_REMEMBER_LINES = 512
 #: Lines remembered for making a round's template; longer rounds are read line by line.
 _TEMPLATE_LINES = 64
-#: Rounds matched by one call when they are many (fewer calls, same result).
-_ROUNDS_AT_ONCE = 4
-#: A failed round match this close to a block's end waits for the next block.
-_ROUND_WAIT = 256 * 1024
 #: Debug messages kept at most (the first ones).
 _MAX_DEBUG_MESSAGES = 20000
-#: Exchanges and messages kept at the start and at the end of a log; those between
-#: are counted, not kept, so that memory does not grow with a log of many runs.
-KEEP_FIRST = 1000
-KEEP_LAST = 4000
-KEEP_FIRST_MESSAGES = 2000
-KEEP_LAST_MESSAGES = 8000
-KEEP_FIRST_TRACEBACKS = 100
-KEEP_LAST_TRACEBACKS = 400
-_DROP_AT_ONCE = 1000
-_WINDOW_PATTERN = "requests not kept (the log holds too many)"
+__all__ = ["FOLD_KEEP", "KEEP_FIRST", "KEEP_LAST", "Parser", "parse_lines"]
+#: The retention limits a parser is made with (see ``parse.retention``); a test may
+#: lower them here for the parsers it makes.
+_DROP_AT_ONCE = DROP_AT_ONCE
 
 #: Lines at least this long count towards detecting a paste's fixed wrap width.
 _WRAP_MIN = 60
@@ -111,181 +93,9 @@ _PLAIN_FIRST = frozenset("RhGPUKBHLQVXYZabcdefgijklmnopqrstuvwxyz{}]()<\"' \t|+-
 _PASTE_FIRST = frozenset(" \t`<")
 #: First characters of a poster's elision marks.
 _ELISION_FIRST = frozenset(".[-(<\u2026")
-#: Command lines kept in ``Trace.commands`` at most (the first ones).
-_MAX_COMMANDS = 200
 
 
-class _BodyCollector:
-    """Gathers a body that continues on following lines (pretty JSON, HTML)."""
-
-    def __init__(self, body: Body, parts: list[str], closer: str | None) -> None:
-        self.body = body
-        self.parts = parts
-        self.closer = closer
-
-    def feed(self, number: int, text: str) -> bool:
-        if _is_record_start(text):
-            return False
-        if self.body.cut and self.closer in ("}", "]") and text[:1] not in _JSON_LINE_FIRST:
-            # Pretty-printed JSON goes on with indentation, a bracket or a quote: a
-            # body whose line the paste cut ends where the client's lines go on.
-            return False
-        self.body.last_line = number
-        self.body.size += len(text) + 1
-        if not self.body.truncated:
-            kept = sum(len(p) + 1 for p in self.parts)
-            if kept + len(text) > BODY_KEEP:
-                self.body.truncated = True
-            else:
-                self.parts.append(text)
-        if self.closer is None:
-            return True
-        stripped = text.strip()
-        if self.closer == "'":
-            if stripped.endswith("'"):
-                if self.parts and not self.body.truncated:
-                    self.parts[-1] = self.parts[-1].rstrip()[:-1]
-                self.closer = None
-                return True
-            return True
-        if (
-            stripped in ("}", "]", "};")
-            or (text[:1] in "}]" and self.closer == text[:1])
-            or (self.closer == "</html>" and stripped.lower().endswith("</html>"))
-        ):
-            self.closer = None
-        return True
-
-    @property
-    def open(self) -> bool:
-        return self.closer is not None
-
-    def close(self) -> None:
-        self.body.text = "\n".join(self.parts)
-
-
-#: First characters of the lines of a pretty-printed JSON body.
-_JSON_LINE_FIRST = frozenset(' \t{}[]"-0123456789tfn,')
-
-
-def _is_record_start(text: str) -> bool:
-    return (
-        text.startswith(
-            (
-                "REQ: ",
-                "RESP: ",
-                "RESP BODY:",
-                "RESP STATUS:",
-                "Starting new",
-                "Resetting dropped",
-                "Making authentication",
-                "Traceback (most recent",
-                "END return value",
-                "clean_up ",
-                "curl -g -i",
-                "START with options",
-                "send: ",
-                "reply: ",
-                "RESP:{",
-            )
-        )
-        or (text.startswith(("http://", "https://")) and _URLLIB3.match(text) is not None)
-        or (text.startswith('"') and legacy.BARE_URLLIB3.match(text) is not None)
-    )
-
-
-class _TracebackCollector:
-    """A Python traceback, however it was pasted: frames indented or not (a blog
-    that ate the indentation), the whole block indented (``indent``: the
-    exception line then has the header's indentation), its header lost."""
-
-    def __init__(self, number: int, indent: int = 0, origin: Origin = "client") -> None:
-        self.tb = Traceback(
-            first_line=number, last_line=number, exc_type="", message="", origin=origin
-        )
-        self.done = False
-        self.indent = indent
-        self._source_next = False
-
-    def feed(self, number: int, text: str) -> bool:
-        m = _FRAME_ANY.match(text)
-        if m:
-            self.tb.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3), number))
-            self.tb.last_line = number
-            self._source_next = True
-            return True
-        source_next, self._source_next = self._source_next, False
-        if text.startswith((" ", "\t")) or not text.strip():
-            body = text.lstrip()
-            if not (self.indent and body and len(text) - len(body) <= self.indent):
-                self.tb.last_line = number
-                return True
-            text = body
-        elif source_next and not _looks_like_exception(text):
-            # The frame's source line, its indentation lost.
-            self.tb.last_line = number
-            return True
-        m = _EXC_LINE.match(text) or _EXC_NAME.match(text)
-        self.done = True
-        if m and " " not in m.group(1):
-            self.tb.exc_type = m.group(1)
-            self.tb.message = (m.group(2) or "").strip()
-            self.tb.last_line = number
-            return True
-        return False
-
-
-def _looks_like_exception(text: str) -> bool:
-    m = _EXC_LINE.match(text)
-    if m is None or " " in m.group(1):
-        return False
-    name = m.group(1)
-    return (m.group(2) is not None and (name[:1].isupper() or "." in name)) or name.endswith(
-        ("Error", "Exception", "NotFound", "Failure", "Exit", "Interrupt")
-    )
-
-
-class _HeatResponseCollector:
-    """heatclient's own HTTP client dumps ``HTTP/1.1 200 OK``, headers, a blank, the body."""
-
-    def __init__(self, response: Response) -> None:
-        self.response = response
-        self.in_body = False
-        self.headers: list[str] = []
-        self.body_parts: list[str] = []
-        self.body_first = 0
-        self.open = True
-
-    def feed(self, number: int, text: str) -> bool:
-        if _is_record_start(text):
-            return False
-        if not self.in_body:
-            if not text.strip():
-                self.in_body = True
-                return True
-            if ": " in text:
-                self.headers.append(text)
-                self.response.last_line = number
-                return True
-            return False
-        if not text.strip():
-            self.open = False
-            return True
-        if not self.body_parts:
-            self.body_first = number
-        if sum(len(p) for p in self.body_parts) < BODY_KEEP:
-            self.body_parts.append(text)
-        self.response.last_line = number
-        return True
-
-    def close(self) -> None:
-        self.response.raw_headers = "\n".join(self.headers)
-        if self.body_parts:
-            text = "\n".join(self.body_parts)
-            self.response.body = Body(self.body_first, self.response.last_line, text, len(text))
-
-
-class Parser:
+class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, RoundPath):
     """Feed it lines with :meth:`feed`; read :attr:`trace` at any time."""
 
     def __init__(self, source: str = "-") -> None:
@@ -294,7 +104,7 @@ class Parser:
         self._services = ServiceMap()
         self._pending: deque[Exchange] = deque(maxlen=32)
         self._last: Exchange | None = None
-        self._collector: _BodyCollector | _TracebackCollector | _HeatResponseCollector | None = None
+        self._collector: BodyCollector | TracebackCollector | HeatResponseCollector | None = None
         self._big: deque[Exchange] = deque()
         self._debug_messages = 0
         self._dropped_messages = 0
@@ -304,9 +114,18 @@ class Parser:
         self._exchange_count = 0
         self._wrapped: tuple[int, str, float | None, int] | None = None
         self._widths: dict[int, int] = {}
-        self._period = 0
-        self._run = 0
-        self._fold: Fold | None = None
+        self._keep = Retention(
+            self.trace,
+            Limits(
+                KEEP_FIRST,
+                KEEP_LAST,
+                KEEP_FIRST_MESSAGES,
+                KEEP_LAST_MESSAGES,
+                KEEP_FIRST_TRACEBACKS,
+                KEEP_LAST_TRACEBACKS,
+                _DROP_AT_ONCE,
+            ),
+        )
         # The fast path over a folded run (see ``feed_blocks`` and ``parse.rounds``).
         self._recent: deque[tuple[int, str, str]] = deque(maxlen=_TEMPLATE_LINES)
         self._template: RoundTemplate | None = None
@@ -318,9 +137,6 @@ class Parser:
         self._number = 0
         self._model: list[Exchange] = []
         self._repeat: Message | None = None
-        self._window: Fold | None = None
-        self._dropped_middle_messages = 0
-        self._dropped_tracebacks = 0
         #: Rounds matched whole by the fast path rather than read line by line.
         self.matched_rounds = 0
         #: The width the input was folded at, when known before it is fed (see
@@ -338,7 +154,7 @@ class Parser:
         self._line_cut = False  # whether that line was cut at the paste's width
         self._indent = 0  # indentation a paste gave the line being read
         self._connecting: tuple[int, str] | None = None  # urllib3's last connection line
-        self._server_tb: _TracebackCollector | None = None
+        self._server_tb: TracebackCollector | None = None
         self._gopher: Exchange | None = None
         self._depth = 0  # escaped reports inside escaped reports are read once
         self._continued = False  # the last command line ended in a backslash
@@ -428,144 +244,6 @@ class Parser:
         self._number = number
         return carry
 
-    def _may_skip(self, template: RoundTemplate) -> bool:
-        """True at a round's start, in a run whose head (kept for good) is read."""
-        if template.repeats and (
-            not self.trace.messages or self.trace.messages[-1] is not self._repeat
-        ):
-            return False
-        if (
-            self._run > FOLD_KEEP
-            and self._period == template.exchanges
-            and self._collector is None
-            and self._wrapped is None
-            and not self._pending
-            and self._held is None
-        ):
-            self._model = self.trace.exchanges[-template.exchanges :]
-            return True
-        return False
-
-    def _stand_in(self, count: int) -> None:
-        """Account for ``count`` exchanges matched as whole rounds, not read, exactly
-        as reading them would have: the run's fold grows, the run's kept end moves.
-
-        Each is a stand-in copied from the last round read: it carries the fold
-        key, and is itself folded away by the rounds read afterwards (they are
-        more than ``FOLD_KEEP`` exchanges). Once the kept end holds only
-        stand-ins, the rest only add to the count.
-        """
-        model = self._model
-        period = len(model)
-        placed: list[Exchange] = []
-        for j in range(count):
-            fold = self._fold
-            rest = count - j
-            if (
-                fold is not None
-                and len(placed) > FOLD_KEEP + _BIG_BODIES_KEPT
-                and rest % period == 0
-            ):
-                fold.count += rest
-                self._run += rest
-                self._exchange_count += rest
-                for ex in placed[-FOLD_KEEP - 1 :]:
-                    ex.index += rest
-                return
-            self._fold_repeats()
-            like = model[j % period]
-            ex = Exchange(
-                self._exchange_count,
-                Request(like.request.method, like.request.url, 0, logged_as=like.request.logged_as),
-                service=like.service,
-                path=like.path,
-                query=like.query,
-            )
-            if like.response is not None:
-                ex.response = Response(like.status, 0, raw_headers=like.response.raw_headers)
-                body = like.response.body
-                if body is not None and body.size > _BIG_BODY and 200 <= (like.status or 0) < 300:
-                    self._keep_big(ex)  # newer big bodies release older ones' text
-            self._exchange_count += 1
-            self._append(ex)
-            placed.append(ex)
-            self._last = ex
-
-    def _skip_rounds(self, data: bytes, pos: int, number: int, more: bool) -> tuple[int, int, bool]:
-        """Match whole rounds from ``pos``: (where matching stopped, the line number
-        there, whether to wait for the next block before deciding)."""
-        template = self._template
-        assert template is not None
-        if not self._engaged:
-            self._engaged = True
-            self._skipped.clear()
-            self._kept_rounds = 0
-        # The last rounds matched are kept (as spans) to be read again at the end.
-        need = FOLD_KEEP // template.exchanges + 1
-        skipped = self._skipped
-        keep = skipped.append
-        kept = self._kept_rounds
-        several, one = template.several.match, template.pattern.match
-        rounds = extra = 0
-        while True:
-            m = several(data, pos)
-            n = _ROUNDS_AT_ONCE
-            if m is None:
-                m = one(data, pos)
-                n = 1
-                if m is None:
-                    break
-            end = m.end()
-            if m.lastindex is not None:
-                # Connection lines came with these rounds: count their lines.
-                extra += data.count(b"\n", pos, end) - n * template.lines
-            keep((data, pos, end, n))
-            kept += n
-            while kept - skipped[0][3] >= need:
-                kept -= skipped.popleft()[3]
-            pos = end
-            rounds += n
-        self._kept_rounds = kept
-        if rounds:
-            self._skipped_rounds += rounds
-            self.matched_rounds += rounds
-            number += rounds * template.lines + extra
-        if more and len(data) - pos < _ROUND_WAIT:
-            # The block may end inside a round: decide with the next one.
-            return pos, number, True
-        self._disengage(number)
-        return pos, number, False
-
-    def _disengage(self, number: int) -> None:
-        """Leave the fast path: count the rounds matched, except the last ones, which
-        are read line by line so that the run's kept end is complete."""
-        template = self._template
-        assert template is not None
-        self._engaged = False
-        self._template = None
-        replay = list(self._skipped)
-        self._skipped.clear()
-        counted = self._skipped_rounds - self._kept_rounds
-        self._skipped_rounds = 0
-        if counted:
-            self._stand_in(counted * template.exchanges)
-            if template.repeats:
-                self.trace.messages[-1].repeats += counted * template.repeats
-            self.trace.openstack_lines += counted * template.record_lines
-            widths = self._widths
-            for width in template.widths:
-                widths[width] = widths.get(width, 0) + counted
-        lines: list[bytes] = []
-        for data, start, end, _rounds in replay:
-            lines.extend(data[start : end - 1].split(b"\n"))
-        first = number - len(lines) + 1
-        self._replaying = True
-        try:
-            for offset, line in enumerate(lines):
-                self.feed_text(first + offset, decode_line(line))
-        finally:
-            self._replaying = False
-
     def feed(self, line: Line) -> None:
         self.feed_text(line.number, line.text, line.cut, line.time)
 
@@ -611,9 +289,7 @@ class Parser:
         size = len(piece)
         if size < 2:
             return False
-        escaped = (
-            piece[:1] not in "+|" and wraps.escaped_open(piece) and not _is_record_start(piece)
-        )
+        escaped = piece[:1] not in "+|" and wraps.escaped_open(piece) and not is_record_start(piece)
         if size != self.wrap_width and not escaped:
             return False
         self._held = [raw]
@@ -649,7 +325,7 @@ class Parser:
         else:
             stripped = self._strip.strip(raw)
             if stripped.meta is not None:
-                self._session_meta(number, *stripped.meta)
+                session_meta(self.trace, number, *stripped.meta)
                 return
             if stripped.server is not None:
                 self._server_line(number, stripped.text, stripped.server)
@@ -690,7 +366,7 @@ class Parser:
         collector = self._collector
         if collector is not None:
             if collector.feed(number, text):
-                if isinstance(collector, _TracebackCollector):
+                if isinstance(collector, TracebackCollector):
                     if collector.done:
                         self._end_collector()
                 elif not collector.open:
@@ -709,7 +385,7 @@ class Parser:
             self._end_collector()
         named = commands.named_in(text)
         if named is not None:
-            self._command(number, named[0], named[1])
+            note_command(self.trace, number, named[0], named[1])
         self._message(number, "elision", text)
 
     def _server_line(self, number: int, text: str, message: str) -> None:
@@ -725,7 +401,7 @@ class Parser:
                 return
             self._end_server_traceback()
         if message.startswith("Traceback (most recent call last)"):
-            self._server_tb = _TracebackCollector(number, origin="server")
+            self._server_tb = TracebackCollector(number, origin="server")
         self._message(number, "server", text)
 
     def _end_server_traceback(self) -> None:
@@ -744,7 +420,7 @@ class Parser:
         its continuation."""
         assert self._wrapped is not None
         number, held, time, parts = self._wrapped
-        if text and not _is_record_start(text) and not text.startswith(("  ", "\t")) and parts < 8:
+        if text and not is_record_start(text) and not text.startswith(("  ", "\t")) and parts < 8:
             joined = held + text
             if not _looks_wrapped(joined):
                 self._wrapped = None
@@ -761,13 +437,13 @@ class Parser:
         if self._server_tb is not None:
             self._end_server_traceback()
         if self.trace.client == "unknown":
-            self.trace.client = _client_from_agents(self.trace.exchanges[:20])
+            self.trace.client = client_from_agents(self.trace.exchanges[:20])
         if self._wrapped is not None:
             number, held, time, _parts = self._wrapped
             self._wrapped = None
             self._request(number, redact_line(held), time)
         if self._collector is not None:
-            if isinstance(self._collector, _TracebackCollector) or self._collector.open:
+            if isinstance(self._collector, TracebackCollector) or self._collector.open:
                 self.trace.problems.append(
                     f"the log ends inside a record that began on line {self._collector_start()}"
                 )
@@ -781,29 +457,14 @@ class Parser:
         elif self.trace.openstack_lines:
             self.trace.format = "debug"
         if self.wrap_width is None:
-            self._join_wrapped_messages()
+            join_wrapped_messages(self.trace, self._widths)
         else:
             self.trace.problems.append(
                 f"the log looks wrapped at {self.wrap_width} characters: wrapped lines were joined"
             )
         if self._cut_lines > 5:
             self.trace.problems.append(f"{self._cut_lines} lines were longer than 1 MiB and cut")
-        if self._window is not None:
-            self.trace.problems.append(
-                f"the log holds more requests than are kept: the {self._window.count:,} "
-                f"between the first {KEEP_FIRST:,} and the last {KEEP_LAST:,} were counted, "
-                "not kept"
-            )
-        if self._dropped_middle_messages:
-            self.trace.problems.append(
-                f"{self._dropped_middle_messages:,} printed lines between the first "
-                f"{KEEP_FIRST_MESSAGES:,} and the last {KEEP_LAST_MESSAGES:,} were not kept"
-            )
-        if self._dropped_tracebacks:
-            self.trace.problems.append(
-                f"{self._dropped_tracebacks:,} tracebacks between the first "
-                f"{KEEP_FIRST_TRACEBACKS:,} and the last {KEEP_LAST_TRACEBACKS:,} were not kept"
-            )
+        self.trace.problems.extend(self._keep.problems())
         if self._dropped_messages:
             self.trace.problems.append(
                 f"{self._dropped_messages} debug lines past the first {_MAX_DEBUG_MESSAGES} "
@@ -815,20 +476,20 @@ class Parser:
     # -- helpers -----------------------------------------------------------
     def _collector_start(self) -> int:
         c = self._collector
-        if isinstance(c, _TracebackCollector):
+        if isinstance(c, TracebackCollector):
             return c.tb.first_line
-        if isinstance(c, _BodyCollector):
+        if isinstance(c, BodyCollector):
             return c.body.first_line
-        if isinstance(c, _HeatResponseCollector):
+        if isinstance(c, HeatResponseCollector):
             return c.response.line
         return 0
 
     def _end_collector(self) -> None:
         c = self._collector
         self._collector = None
-        if isinstance(c, _TracebackCollector):
+        if isinstance(c, TracebackCollector):
             if c.tb.exc_type or c.tb.frames:
-                if c.tb.frames and all(_SERVER_FRAME.search(f.file) for f in c.tb.frames):
+                if from_service(c.tb):
                     c.tb.origin = "server"  # a service's traceback pasted beside the client's
                 self.trace.tracebacks.append(c.tb)
                 if c.tb.origin == "client" and c.tb.message:
@@ -839,56 +500,9 @@ class Parser:
                         f"{c.tb.exc_type}: {c.tb.message}",
                         message=False,
                     )
-                self._dropped_tracebacks += _trim_middle(
-                    self.trace.tracebacks, KEEP_FIRST_TRACEBACKS, KEEP_LAST_TRACEBACKS, 100
-                )
+                self._keep.trim_tracebacks()
         elif c is not None:
             c.close()
-
-    def _join_wrapped_messages(self) -> None:
-        """A log pasted through a tool that wraps at a fixed width has many lines of
-        exactly that width: a message line of that width continues on the next line.
-
-        Used when the width was not known before parsing (a live run); each run
-        of pieces is joined and redacted once, so the cost is linear."""
-        long_lines = sum(self._widths.values())
-        if long_lines < 10:
-            return
-        width, count = max(self._widths.items(), key=lambda item: item[1])
-        if count < 5 or count * 3 < long_lines:
-            return
-        self.trace.problems.append(
-            f"the log looks wrapped at {width} characters: wrapped message lines were joined"
-        )
-        joined: list[Message] = []
-        parts: list[str] = []
-
-        def close() -> None:
-            if len(parts) > 1:
-                joined[-1].text = redact_line("".join(parts))
-            parts.clear()
-
-        for message in self.trace.messages:
-            last = joined[-1] if joined else None
-            # The continuation's own kind says nothing: it is the middle of a line.
-            if (
-                last is not None
-                and parts
-                and len(parts[-1]) >= width - 2
-                and last.kind != "output"
-                and message.kind != "output"
-                and message.line == last.last_line + 1
-                and message.repeats == 1
-                and len(parts) < wraps.MAX_PIECES
-            ):
-                parts.append(message.text)
-                last.last_line = message.last_line
-                continue
-            close()
-            joined.append(message)
-            parts.append(message.text)
-        close()
-        self.trace.messages = joined
 
     def _no_answer(self) -> None:
         """A log that ends inside a request: the client was still waiting (it hung,
@@ -918,22 +532,6 @@ class Parser:
         )
         self._drop_pending(ex)
 
-    def _command(self, number: int, text: str, client: str) -> None:
-        """A command line seen (prompt, xtrace, a note naming it): the first client
-        command is the trace's command."""
-        t = self.trace
-        self._continued = text.endswith("\\")
-        if len(t.commands) < _MAX_COMMANDS:
-            t.commands.append(Command(number, text, client))
-        if client == "unknown":
-            return
-        t.openstack_lines += 1
-        if t.command is None:
-            t.command = text
-            t.command_line = number
-        if t.client == "unknown" and t.command == text:
-            t.client = client
-
     def _continue_command(self, text: str) -> None:
         """The next line of a command typed over several lines (``\\`` at the end):
         its options and its verb belong to the command."""
@@ -947,28 +545,6 @@ class Parser:
         if t.command == last.text:
             t.command = joined
         last.text = joined
-
-    def _session_meta(self, number: int, key: str, value: str) -> None:
-        t = self.trace
-        if key == "command":
-            try:
-                argv = json.loads(value)
-            except ValueError:
-                argv = value.split()
-            if isinstance(argv, list):
-                words = [str(a) for a in argv if a not in ("--debug", "-d")]
-                t.command = command_text(words)
-                t.command_line = number
-                t.client = _client_of(words[0]) if words else t.client
-                t.commands.append(Command(number, t.command, t.client))
-        elif key == "exit":
-            try:
-                t.exit_code = int(value.split()[0])
-                t.exit_line = number
-            except (ValueError, IndexError):
-                pass
-        elif key in _SESSION_MESSAGES:
-            t.messages.append(Message(number, _SESSION_MESSAGES[key], value, last_line=number))
 
     def _message(self, number: int, kind: MessageKind, text: str) -> None:
         messages = self.trace.messages
@@ -984,9 +560,7 @@ class Parser:
                 self._dropped_messages += 1
                 return
         messages.append(Message(number, kind, text, last_line=max(number, self._span_end)))
-        self._dropped_middle_messages += _trim_middle(
-            messages, KEEP_FIRST_MESSAGES, KEEP_LAST_MESSAGES, _DROP_AT_ONCE
-        )
+        self._keep.trim_messages()
 
     # -- dispatch ----------------------------------------------------------
     def _dispatch(self, number: int, text: str, time: float | None) -> None:
@@ -1029,12 +603,12 @@ class Parser:
                 self.trace.openstack_lines += 1
         elif c == "h":
             if text.startswith(("http://", "https://")):
-                m = _URLLIB3.match(text)
+                m = URLLIB3.match(text)
                 if m:
                     self._urllib3(number, m, time)
                     return
                 if self._line_cut:
-                    m = _URLLIB3_CUT.match(text)
+                    m = URLLIB3_CUT.match(text)
                     if m and m.group(4):
                         self._urllib3(number, m, time)
                         return
@@ -1085,7 +659,7 @@ class Parser:
                 return
         elif c == "T":
             if text.startswith("Traceback (most recent call last)"):
-                self._collector = _TracebackCollector(number, self._indent)
+                self._collector = TracebackCollector(number, self._indent)
                 return
         elif c == "C":
             if text.startswith("Could not find versioned identity endpoints"):
@@ -1099,7 +673,7 @@ class Parser:
                 self._named_transport(number, text)
                 return
             if text.startswith("START with options:"):
-                self._start(number, text[19:].strip())
+                self._message(number, "debug", start_command(self.trace, number, text[19:].strip()))
                 return
             if text.startswith(_SKIP_PREFIXES):
                 return
@@ -1134,7 +708,7 @@ class Parser:
                     int(m.group(1)), number, reason=m.group(2) or None, last_line=number
                 )
                 self._drop_pending(ex)
-                self._collector = _HeatResponseCollector(ex.response)
+                self._collector = HeatResponseCollector(ex.response)
                 self.trace.openstack_lines += 1
                 return
         elif c == "G" or c == "P" or c == "D":
@@ -1144,10 +718,10 @@ class Parser:
                     self._request_id(m.group(3), m.group(4))
                     return
         if c in " \tF" and 'File "' in text[:12]:
-            m = _FRAME_ANY.match(text)
+            m = FRAME_ANY.match(text)
             if m:
                 # A traceback whose header the paste lost: its frames still say it.
-                collector = _TracebackCollector(number, self._indent)
+                collector = TracebackCollector(number, self._indent)
                 collector.feed(number, text)
                 self._collector = collector
                 return
@@ -1158,7 +732,7 @@ class Parser:
                 self.trace.command = text[1 : text.index('"', 1)]
                 self.trace.command_line = number
                 self.trace.client = "heatclient"
-        if c in "Uu" and text.startswith(_BAREMETAL_SHELL):
+        if c in "Uu" and text.startswith(BAREMETAL_SHELL):
             # The standalone baremetal shell logs no command line: these are its own words.
             self.trace.openstack_lines += 1
             if self.trace.client == "unknown":
@@ -1179,16 +753,17 @@ class Parser:
         recognised = commands.recognise(text)
         if recognised is not None:
             command, client, _prompted = recognised
-            self._command(number, command, client)
+            note_command(self.trace, number, command, client)
+            self._continued = command.endswith("\\")
             self._message(number, "command", text)
             return
-        self._message(number, _classify(text), text)
+        self._message(number, classify(text), text)
 
     # -- records -----------------------------------------------------------
     def _new_exchange(self, request: Request, time: float | None) -> Exchange:
         if self.trace.exchanges:
             self._fold_repeats()
-            if self._run > FOLD_KEEP and self._template is None and not self._replaying:
+            if self._keep.run > FOLD_KEEP and self._template is None and not self._replaying:
                 self._learn_round(request)
         ex = Exchange(index=self._exchange_count, request=request, time=time)
         self._exchange_count += 1
@@ -1196,583 +771,19 @@ class Parser:
         ex.query = request.url.partition("?")[2]
         prev = self._last
         if prev is not None and prev.status is not None and 300 <= prev.status < 400:
-            location = _location(prev.response.raw_headers) if prev.response else None
+            location = header_location(prev.response.raw_headers) if prev.response else None
             if location and (location == request.url or request.url.startswith(location)):
                 ex.redirected_from = prev.index
-        self._append(ex)
+        self._keep.append(ex)
         self.trace.openstack_lines += 1
         self._last = ex
         return ex
 
-    def _append(self, ex: Exchange) -> None:
-        exchanges = self.trace.exchanges
-        exchanges.append(ex)
-        if len(exchanges) > KEEP_FIRST + KEEP_LAST + _DROP_AT_ONCE:
-            self._count_dropped(exchanges[KEEP_FIRST : KEEP_FIRST + _DROP_AT_ONCE])
-            _trim_middle(exchanges, KEEP_FIRST, KEEP_LAST, _DROP_AT_ONCE)
-
-    def _count_dropped(self, gone: list[Exchange]) -> None:
-        """Memory is bounded on a log of many runs (a ``--log-file`` kept for days):
-        ``gone``, exchanges between the first and the last ones, are about to be
-        dropped. Count them, with the runs folded among them, in one fold."""
-        exchanges = self.trace.exchanges
-        folds = self.trace.folds
-        window = self._window
-        if window is None:
-            window = self._window = Fold(
-                exchanges[KEEP_FIRST - 1].index, 0, gone[0].first_line, 0, [_WINDOW_PATTERN]
-            )
-        # Runs folded between the dropped exchanges are dropped with them.
-        low, high = gone[0].index - 1, gone[-1].index
-        kept_folds = []
-        for fold in folds:
-            if fold is not window and fold is not self._fold and low <= fold.after <= high:
-                window.count += fold.count
-                window.last_line = max(window.last_line, fold.last_line)
-            else:
-                kept_folds.append(fold)
-        if not any(fold is window for fold in kept_folds):
-            kept_folds.append(window)
-            kept_folds.sort(key=lambda f: f.after)
-        self.trace.folds = kept_folds
-        window.count += len(gone)
-        self.trace.dropped += len(gone)
-        window.last_line = max(window.last_line, max(ex.last_line for ex in gone))
-
     def _fold_repeats(self) -> None:
-        """Fold the middle of a run of repeating requests, keeping its two ends.
-
-        Called when a new request starts, so the latest exchange is complete.
-        A run repeats with a period of up to eight requests (a poll and its
-        redirect hop alternate with period two).
-        """
-        exchanges = self.trace.exchanges
-        n = len(exchanges)
-        last = _fold_key(exchanges[-1])
-        p = self._period
-        if p and n > p and _fold_key(exchanges[-1 - p]) == last:
-            self._run += 1
-        else:
-            self._period = self._run = 0
-            self._fold = None
-            self._template = None
-            for p in range(1, min(_MAX_PERIOD, n - 1) + 1):
-                if _fold_key(exchanges[-1 - p]) == last:
-                    self._period, self._run = p, 1
-                    break
-            return
-        if self._run <= 2 * FOLD_KEEP:
-            return
-        victim = exchanges.pop(n - 1 - FOLD_KEEP)
-        fold = self._fold
-        if fold is None:
-            before = exchanges[n - 2 - FOLD_KEEP]
-            fold = self._fold = Fold(
-                before.index,
-                0,
-                victim.first_line,
-                victim.last_line,
-                [_describe(e) for e in exchanges[-self._period :]],
-            )
-            self.trace.folds.append(fold)
-        fold.count += 1
-        fold.last_line = max(fold.last_line, victim.last_line)
-
-    def _learn_round(self, request: Request) -> None:
-        """At the start of a round of a folded run, make the template of the round
-        that just ended (see ``parse.rounds``)."""
-        period = self._period
-        first = self.trace.exchanges[-period]
-        if (
-            first.request.logged_as != "curl"
-            or request.logged_as != "curl"
-            or first.request.method != request.method
-            or split_url(first.request.url)[1] != split_url(request.url)[1]
-        ):
-            return
-        start, end = first.request.line, request.line
-        recent = [(raw, text) for number, raw, text in self._recent if start <= number < end]
-        if len(recent) != end - start:
-            return
-        lines = [text for _raw, text in recent]
-        # Either every line is bare, or every line has a --log-file prefix, which
-        # must be exactly what the stripper removed.
-        prefixes: list[bytes] | None = None
-        if any(raw != text for raw, text in recent):
-            prefixes = []
-            for raw, text in recent:
-                prefix = log_prefix(raw, text)
-                if prefix is None:
-                    return
-                prefixes.append(prefix)
-        # A message printed in every round (a wait's "Still waiting ...") is one
-        # message repeated: the round may hold it, if it holds no other.
-        repeats: set[int] = set()
-        for message in reversed(self.trace.messages[-4:]):
-            if message.last_line < start:
-                break
-            if message.line >= start or message is not self.trace.messages[-1]:
-                return
-            repeats = {i for i, text in enumerate(lines) if redact_line(text) == message.text}
-        template = build_template(lines, period, frozenset(repeats), prefixes)
-        if template is not None and template.repeats:
-            self._repeat = self.trace.messages[-1]
-        self._template = template
-
-    def _request(self, number: int, text: str, time: float | None) -> None:
-        curl = self._curls.get(text)
-        if curl is None:
-            curl = parse_curl(text)
-            if len(self._curls) >= _REMEMBER_LINES:
-                self._curls.clear()
-            self._curls[text] = curl
-        if curl is None:
-            self._message(number, "debug", text)
-            return
-        prev = self._last
-        # swiftclient logs its request after the connection pool logged the answer.
-        if (
-            prev is not None
-            and prev.request.logged_as == "urllib3"
-            and number - prev.request.line <= 3
-            and prev.request.method == curl.method
-            and split_url(prev.request.url)[1] == split_url(curl.url)[1]
-        ):
-            prev.request.url = curl.url
-            prev.request.raw_headers = curl.headers
-            prev.request.logged_as = "curl"
-            prev.request.line = number
-            ex = prev
-        else:
-            req = Request(curl.method, curl.url, number, raw_headers=curl.headers)
-            ex = self._new_exchange(req, time)
-            self._pending.append(ex)
-        if curl.data is not None:
-            body = Body(number, number, curl.data, len(curl.data), cut=self._line_cut)
-            ex.request.body = body
-            if curl.data_open:
-                self._collector = _BodyCollector(body, [curl.data], "'")
-        if "API-Version" in curl.headers and ex.service:
-            for name in _API_VERSION_HEADERS:
-                value = ex.request.header(name)
-                if value:
-                    self.trace.api_versions[ex.service] = value.split()[-1]
-
-    def _auth_request(self, number: int, url: str, time: float | None) -> None:
-        req = Request("POST", url, number, logged_as="auth")
-        ex = self._new_exchange(req, time)
-        ex.service = "identity"
-        self._pending.append(ex)
-
-    def _find_pending(self, url: str, method: str | None = None) -> Exchange | None:
-        for ex in reversed(self._pending):
-            if method is not None and ex.request.method != method:
-                continue
-            if ex.request.url == url or ex.request.url.split("?")[0] == url.split("?")[0]:
-                return ex
-        return None
-
-    def _drop_pending(self, ex: Exchange) -> None:
-        try:
-            self._pending.remove(ex)
-        except ValueError:
-            pass
-
-    def _urllib3(
-        self, number: int, m: re.Match[str], time: float | None, bare: bool = False
-    ) -> None:
-        """urllib3's connection-pool line; ``bare`` for requests 1.x's, which has no
-        scheme and host (the last connection line gives the host)."""
-        if bare:
-            method, target, status = m.group(1), m.group(2), int(m.group(3))
-            host = self._connecting[1] if self._connecting is not None else "unknown-host"
-            base = host if "://" in host else "http://" + host
-        else:
-            base, method, target, status = m.group(1), m.group(2), m.group(3), int(m.group(4))
-        found = None
-        for ex in reversed(self._pending):
-            if ex.request.method != method or ex.response is not None:
-                continue
-            _b, path, query = split_url(ex.request.url)
-            if target == path + ("?" + query if query else "") or target.split("?")[0] == path:
-                found = ex
-                break
-        if found is None:
-            req = Request(method, base + target, number, logged_as="urllib3")
-            found = self._new_exchange(req, time)
-        else:
-            self._drop_pending(found)
-            url = found.request.url
-            if (
-                self._line_cut is False
-                and self.cut_width is not None
-                and len(base + target) > len(url)
-                and (base + target).startswith(url)
-            ):
-                # The request line was cut by the paste: the pool line has the whole URL.
-                found.request.url = base + target
-                found.query = target.partition("?")[2]
-        found.response = Response(status, number, last_line=number)
-        self._last = found
-
-    def _urllib3_cut(self, number: int, m: re.Match[str], time: float | None) -> None:
-        base, method, target = m.group(1), m.group(2), m.group(3)
-        for ex in reversed(self._pending):
-            if (
-                ex.request.method == method
-                and ex.response is None
-                and (base + target).startswith(ex.request.url.partition("?")[0])
-            ):
-                self._last = ex
-                return
-        req = Request(method, base + target, number, logged_as="urllib3")
-        self._pending.append(self._new_exchange(req, time))
-
-    def _resp_line(self, number: int, text: str) -> None:
-        self.trace.openstack_lines += 1
-        status: int | None = None
-        rest = text
-        if text.startswith("["):
-            code, _, rest = text[1:].partition("]")
-            try:
-                status = int(code)
-            except ValueError:
-                status = None
-        ex = self._last
-        if ex is None:
-            return
-        body: str | None = None
-        stripped_rest = rest.strip()
-        if stripped_rest[:1] == "{" or stripped_rest.startswith("CaseInsensitiveDict("):
-            # requests-era and httplib-era novaclient: a dict repr, perhaps the body after it.
-            in_dict, rest, body = legacy.split_dict_resp(stripped_rest)
-            status = status if status is not None else in_dict
-        if ex.response is None:
-            ex.response = Response(status, number)
-            self._drop_pending(ex)
-        elif (
-            status is not None
-            and ex.response.raw_headers
-            and ex.response.status is not None
-            and 300 <= ex.response.status < 400
-            and _location(ex.response.raw_headers)
-        ):
-            # A second answer to one request: keystoneauth followed the redirect and
-            # nothing logged the new request (the heat shell has no urllib3 lines).
-            location = _location(ex.response.raw_headers) or ""
-            hop = self._new_exchange(
-                Request(ex.request.method, location, number, logged_as="redirect"), None
-            )
-            hop.response = Response(status, number, raw_headers=rest.strip(), last_line=number)
-            return
-        elif status is not None and ex.response.status != status:
-            ex.response.status = status
-        ex.response.raw_headers = rest.strip()
-        ex.response.last_line = number
-        if body is not None:
-            ex.response.body = Body(
-                number, number, body[:BODY_KEEP], len(body), truncated=len(body) > BODY_KEEP
-            )
-            self._learn_v2_catalog(ex)
-
-    def _learn_v2_catalog(self, ex: Exchange) -> None:
-        """Keystone v2's token answer (``{"access": {"serviceCatalog": ...}}``) maps
-        the later requests to their services, as a v3 token does."""
-        body = ex.response.body if ex.response else None
-        if (
-            self.trace.catalog
-            or body is None
-            or not body.text
-            or not body.text.startswith('{"access"')
-        ):
-            return
-        catalog = self._services.learn_catalog(body.json())
-        if catalog:
-            self.trace.catalog = catalog
-            for other in self.trace.exchanges:
-                if other.request.logged_as != "auth":
-                    other.service, other.path = self._services.locate(other.request.url)
-
-    def _resp_status(self, number: int, text: str) -> None:
-        self.trace.openstack_lines += 1
-        code, _, reason = text.partition(" ")
-        ex = self._last
-        if ex is None:
-            return
-        try:
-            status: int | None = int(code)
-        except ValueError:
-            status = None
-        if ex.response is None:
-            ex.response = Response(status, number, reason=reason or None, last_line=number)
-            self._drop_pending(ex)
-        else:
-            ex.response.status = status or ex.response.status
-            ex.response.reason = reason or None
-            ex.response.last_line = number
-
-    def _answer_line(self, number: int, label: str, text: str) -> tuple[Exchange, Response] | None:
-        """The answer a line of it (a body, an httplib header) belongs to: the last
-        exchange's; None, and the line kept as a debug message, when there is none."""
-        self.trace.openstack_lines += 1
-        ex = self._last
-        if ex is None or ex.response is None:
-            self._message(number, "debug", label + text)
-            return None
-        return ex, ex.response
-
-    def _resp_body(self, number: int, text: str) -> None:
-        answer = self._answer_line(number, "RESP BODY: ", text)
-        if answer is None:
-            return
-        ex, response = answer
-        response.last_line = max(response.last_line, number)
-        if text.startswith("Omitted, Content-Type is set to"):
-            response.body = Body(number, number, None, 0, omitted=text)
-            return
-        size = len(text)
-        truncated = size > BODY_KEEP
-        kept = text[:BODY_KEEP] if truncated else text
-        body = Body(number, number, kept, size, truncated=truncated, cut=self._line_cut)
-        response.body = body
-        head = text[:1]
-        tail = text.rstrip()[-1:] if text.strip() else ""
-        if head in "{[" and tail not in "}]":
-            self._collector = _BodyCollector(body, [kept], "}" if head == "{" else "]")
-        elif text.lstrip()[:5].lower() in ("<html", "<!doc") and "</html>" not in text.lower():
-            self._collector = _BodyCollector(body, [kept], "</html>")
-        elif head == "{" and text.startswith('{"access"'):
-            self._learn_v2_catalog(ex)
-        self._retain(ex, body)
-
-    def _retain(self, ex: Exchange, body: Body) -> None:
-        """Release the text of old, large, successful bodies so memory stays bounded."""
-        status = ex.status or 0
-        if body.size <= _BIG_BODY or not (200 <= status < 300):
-            return
-        self._keep_big(ex)
-
-    def _keep_big(self, ex: Exchange) -> None:
-        self._big.append(ex)
-        while len(self._big) > _BIG_BODIES_KEPT:
-            old = self._big.popleft()
-            if old.response is not None and old.response.body is not None:
-                old.response.body.text = None
-                old.response.body.dropped = True
-
-    def _token_body(self, number: int, text: str) -> None:
-        ex = self._last
-        self.trace.openstack_lines += 1
-        if ex is None:
-            return
-        if ex.response is None and ex.request.logged_as == "auth":
-            # Clients that log no connection-pool line (the heat shell) still print
-            # the token, which keystoneauth logs only for a successful answer.
-            status = 201 if "/v3/" in ex.request.url else 200
-            ex.response = Response(
-                status, number, reason="(inferred from the logged token)", last_line=number
-            )
-            self._drop_pending(ex)
-        if ex.response is None:
-            return
-        try:
-            data = json.loads(text)
-        except ValueError:
-            data = None
-        if data is not None and not self.trace.catalog:
-            # The first catalog is the one the run used; a later token (a retry,
-            # another run pasted after this one) does not move earlier requests.
-            catalog = self._services.learn_catalog(data)
-            if catalog:
-                self.trace.catalog = catalog
-                for other in self.trace.exchanges:
-                    if other.request.logged_as != "auth":
-                        other.service, other.path = self._services.locate(other.request.url)
-        # The token body is long and the catalog is now known: keep a marker only.
-        ex.response.body = Body(number, number, None, len(text), dropped=True)
-        ex.response.last_line = number
-
-    def _refine_discovery(self, text: str) -> None:
-        """keystoneauth's summary of a failed discovery names the transport
-        cause (refused, TLS, dropped) that its earlier "Failed to discover"
-        line did not: give the discovery exchange that kind."""
-        named = named_in(text)
-        if named is None:
-            return
-        url, kind, detail = named
-        for ex in reversed(self.trace.exchanges[-8:]):
-            if ex.request.url == url and ex.error is not None and ex.error.kind == "discovery":
-                ex.error.kind = kind
-                ex.error.detail = detail
-                return
-
-    def _transport(
-        self,
-        number: int,
-        url: str,
-        kind: TransportKind,
-        text: str,
-        detail: str | None = None,
-        message: bool = True,
-    ) -> None:
-        self.trace.openstack_lines += 1
-        ex = self._find_pending(url)
-        if ex is None:
-            req = Request("GET", url, number, logged_as="error")
-            ex = self._new_exchange(req, None)
-        if ex.response is None:
-            ex.error = TransportError(kind, text, number, detail)
-            self._drop_pending(ex)
-        if message:
-            self._message(number, "error", text)
-
-    def _named_transport(self, number: int, text: str) -> None:
-        """A line that starts with keystoneauth's words for a request without answer."""
-        named = named_in(text)
-        if named is not None:
-            url, kind, detail = named
-            self._transport(number, url, kind, text, detail)
-
-    def _transport_text(self, number: int, cause: str, text: str, message: bool = True) -> bool:
-        """A transport failure named inside another message (``ERROR
-        (ConnectFailure): Unable to establish connection to URL: ...``, an
-        exception's text): True when ``cause`` was one."""
-        named = named_in(cause)
-        if named is None or not named[0].startswith(("http://", "https://")):
-            return False
-        if any(ex.error is not None for ex in self.trace.exchanges[-8:]):
-            return False  # already read from the line that reported it
-        url, kind, detail = named
-        self._transport(number, url, kind, text, detail, message)
-        return True
-
-    def _request_id(self, url: str, request_id: str) -> None:
-        self.trace.openstack_lines += 1
-        for ex in reversed(self.trace.exchanges[-8:]):
-            if ex.request.url == url and ex.response is not None:
-                ex.response.request_id = request_id
-                return
-
-    def _start(self, number: int, args: str) -> None:
-        self.trace.openstack_lines += 1
-        if self.trace.client == "unknown":
-            self.trace.client = "openstackclient"
-        words = [w for w in _option_words(args) if w not in ("--debug", "-d")]
-        command = "openstack " + " ".join(words) if words else "openstack"
-        if self.trace.command is None or self.trace.command.startswith("openstack "):
-            self.trace.command = command
-            self.trace.command_line = number
-        if not self.trace.commands or self.trace.commands[-1].text != command:
-            if len(self.trace.commands) < _MAX_COMMANDS:
-                self.trace.commands.append(Command(number, command, "openstackclient"))
-        self._message(number, "debug", "START with options: " + args)
+        if not self._keep.fold_repeats():
+            self._template = None  # the run broke: its round no longer leads
 
     # -- legacy shapes -----------------------------------------------------
-    def _httplib_send(self, number: int, text: str, time: float | None) -> None:
-        sent = legacy.parse_send(text)
-        self.trace.openstack_lines += 1
-        ex = self._last
-        if isinstance(sent, str):
-            # The body, sent apart from the request line and headers.
-            if ex is not None and ex.request.body is None and ex.response is None:
-                ex.request.body = Body(number, number, sent, len(sent))
-            return
-        if sent is None:
-            self._message(number, "debug", "send: " + text)
-            return
-        for pending in reversed(self._pending):
-            _b, path, query = split_url(pending.request.url)
-            if (
-                pending.request.method == sent.method
-                and pending.response is None
-                and (
-                    sent.path == path + ("?" + query if query else "")
-                    or sent.path.split("?")[0] == path
-                )
-            ):
-                ex = pending  # the REQ line that logged it as curl
-                break
-        else:
-            base = "http://" + sent.host if sent.host else ""
-            if not base and self._connecting is not None:
-                base = "http://" + self._connecting[1]
-            req = Request(
-                sent.method, base + sent.path, number, raw_headers=sent.headers, logged_as="httplib"
-            )
-            ex = self._new_exchange(req, time)
-            self._pending.append(ex)
-        if sent.body is not None and ex.request.body is None:
-            ex.request.body = Body(number, number, sent.body, len(sent.body))
-
-    def _httplib_reply(self, number: int, status: int, reason: str | None) -> None:
-        self.trace.openstack_lines += 1
-        for ex in reversed(self._pending):
-            if ex.response is None:
-                ex.response = Response(status, number, reason=reason, last_line=number)
-                self._drop_pending(ex)
-                self._last = ex
-                return
-
-    def _httplib_header(self, number: int, text: str) -> None:
-        answer = self._answer_line(number, "header: ", text)
-        if answer is None:
-            return
-        response = answer[1]
-        response.raw_headers = (response.raw_headers + " " + text) if response.raw_headers else text
-        response.last_line = number
-        rid = text.partition(": ")
-        if rid[0].lower() in ("x-compute-request-id", "x-openstack-request-id") and rid[2]:
-            response.request_id = response.request_id or rid[2].strip()
-
-    def _gophercloud(self, number: int, text: str, time: float | None) -> None:
-        found = legacy.gophercloud(text)
-        if found is None:
-            return
-        method, url, status = found
-        ex = self._new_exchange(Request(method, url, number, logged_as="gophercloud"), time)
-        ex.response = Response(status, number, last_line=number)
-        self._gopher = ex
-
-    def _gopher_body(self, number: int, text: str) -> None:
-        """gophercloud prints the answer's body on the line after its error."""
-        ex, self._gopher = self._gopher, None
-        if ex is None or ex.response is None or ex.response.line != number - 1:
-            return
-        if text[:1] in "{[":
-            ex.response.body = Body(number, number, text, len(text))
-            ex.response.last_line = number
-
-    def _escaped(self, number: int, text: str, time: float | None) -> None:
-        """An escaped report (Ansible, ``level=debug msg=``): its inner lines are read
-        as lines, each at the report's line."""
-        head, lines, command = escaped.expand(text)
-        if command is not None:
-            for part in command.split("\n"):
-                recognised = commands.recognise(part)
-                if recognised is not None and recognised[1] != "unknown":
-                    self._command(number, recognised[0], recognised[1])
-                    break
-        if head is not None:
-            self._message(number, _classify(head) if head else "text", head)
-        self._depth += 1
-        try:
-            for line in lines:
-                if line.strip():
-                    self._read(number, redact_line(line), time)
-        finally:
-            self._depth -= 1
-
-
-_BAREMETAL_SHELL = ("Using bare metal API version ", "usage: baremetal ")
-
-
-def _trim_middle(items: list[Any], first: int, last: int, chunk: int) -> int:
-    """Bound a list that grows with the log: past ``first + last + chunk`` items,
-    the ``chunk`` after the first ``first`` go. Returns how many went."""
-    if len(items) <= first + last + chunk:
-        return 0
-    del items[first : first + chunk]
-    return chunk
 
 
 def _looks_wrapped(text: str) -> bool:
@@ -1781,72 +792,6 @@ def _looks_wrapped(text: str) -> bool:
     if " -d '" in text:
         return False
     return text.count('"') % 2 == 1 or not text.endswith('"')
-
-
-def _location(raw_headers: str) -> str | None:
-    """The Location header of a logged response, without parsing all headers."""
-    at = raw_headers.find("Location: ")
-    if at < 0:
-        at = raw_headers.lower().find("location: ")
-        if at < 0:
-            return None
-    value = raw_headers[at + 10 :]
-    end = value.find(" ")
-    return value if end < 0 else value[:end]
-
-
-def _fold_key(ex: Exchange) -> tuple[str, str | None, str, int | None, str | None]:
-    return (ex.request.method, ex.service, ex.path, ex.status, ex.error.kind if ex.error else None)
-
-
-def _describe(ex: Exchange) -> str:
-    status = ex.error.kind if ex.error else str(ex.status)
-    return f"{ex.request.method} {ex.path or ex.request.url} {status}"
-
-
-#: Session header lines that are messages: osdoctor's notes, the user's cancel.
-_SESSION_MESSAGES: dict[str, MessageKind] = {"note": "note", "cancelled": "cancelled"}
-
-
-def _classify(text: str) -> MessageKind:
-    if text.startswith(
-        ("ERROR: ", "ERROR ", "Error: ", "error: ", "4xx Client error: ", "5xx Server error: ")
-    ):
-        return "error"
-    first = text[0]
-    if first in "+|" and (text.startswith(("+-", "| ", "|-")) or text.endswith(("+", "|"))):
-        return "output"
-    if text.startswith(("WARNING", "Warning", "warning:")) or "Warning: " in text[:40]:
-        return "warning"
-    if text.startswith(_DEBUG_PREFIXES):
-        return "debug"
-    return "text"
-
-
-def _client_from_agents(exchanges: list[Exchange]) -> str:
-    for ex in exchanges:
-        agent = ex.request.header("User-Agent") or ""
-        for word, client in AGENTS:
-            if word in agent:
-                return client
-    return "unknown"
-
-
-_client_of = client_of
-
-
-_LIST_WORD = re.compile(r"u?'((?:[^'\\]|\\.)*)'|u?\"((?:[^\"\\]|\\.)*)\"")
-
-
-def _option_words(args: str) -> list[str]:
-    """osc's ``START with options`` words: plain (``--debug server list``) or, from
-    older releases, a Python list (``[u'--debug', u'server', u'list']``)."""
-    stripped = args.strip()
-    if stripped.startswith("[") and stripped.endswith("]"):
-        words = _LIST_WORD.findall(stripped)
-        if words:
-            return [a or b for a, b in words]
-    return stripped.split()
 
 
 def parse_lines(lines: Iterable[Line], source: str = "-") -> Trace:

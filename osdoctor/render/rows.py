@@ -15,6 +15,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from osdoctor.model import Exchange
+from osdoctor.parse.retention import fold_key
 
 _ID_SEGMENT = re.compile(
     r"^(?:[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}"
@@ -45,10 +46,6 @@ def status_text(ex: Exchange, short: bool = False) -> str:
     if ex.error is not None:
         return SHORT_ERRORS.get(ex.error.kind, ex.error.kind) if short else ex.error.kind
     return str(ex.status) if ex.status is not None else "…"
-
-
-def _key(ex: Exchange) -> tuple[str, str | None, str, int | None, str | None]:
-    return (ex.request.method, ex.service, ex.path, ex.status, ex.error.kind if ex.error else None)
 
 
 @dataclass(slots=True)
@@ -111,7 +108,7 @@ class RowBuilder:
         rows = self.rows
         if gap > 0 and rows:
             last = rows[-1]
-            if _key(ex) in (_key(last.last), _key(last.first)):
+            if fold_key(ex) in (fold_key(last.last), fold_key(last.first)):
                 # The parser folded the middle of a long run out: count it on its row.
                 last.folded += gap
             else:
@@ -128,7 +125,11 @@ class RowBuilder:
                 last.last = ex
                 self._fold_hop()
                 return
-            if ex.redirected_from is None and last.redirect is None and _key(last.last) == _key(ex):
+            if (
+                ex.redirected_from is None
+                and last.redirect is None
+                and fold_key(last.last) == fold_key(ex)
+            ):
                 last.last = ex
                 last.count += 1
                 return
@@ -144,8 +145,8 @@ class RowBuilder:
         if (
             before.redirect is not None
             and hop.redirect is not None
-            and _key(before.redirect) == _key(hop.redirect)
-            and _key(before.last) == _key(hop.last)
+            and fold_key(before.redirect) == fold_key(hop.redirect)
+            and fold_key(before.last) == fold_key(hop.last)
         ):
             before.last = hop.last
             before.count += 1

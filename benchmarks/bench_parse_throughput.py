@@ -1,0 +1,130 @@
+"""Benchmark: how fast ``osdoctor explain`` reads a log where nothing repeats.
+
+The goals of the record-reader parser, measured in one run and printed (timing
+goals are not tests, so nothing is asserted):
+
+- a log of ``--size`` MB (200 by default) made by concatenating every real
+  fixture again and again (no polling round, so no fast path): ``explain`` in
+  text and in JSON against a plain Python loop that reads the same file and
+  tests each line with ``startswith`` (goals: at most 3 and 4 times the loop);
+- a log of the same size of long waits (polling rounds): explain in text
+  against the loop (goal: at most 1.5 times);
+- ``lnav`` on the first file, when it is installed, for comparison;
+- peak RSS of explain on the concatenation at 1/4, 1 and 2 times the size
+  (50, 200 and 400 MB by default; goal: at most 100 MB, flat);
+- explain of a small fixture against a bare ``python -c pass`` (goal: 0.12 s).
+
+    python benchmarks/bench_parse_throughput.py [--size 200] [--keep DIR]
+
+``--size 20`` gives a quick run in well under a minute.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_explain import (  # noqa: E402
+    SMALL,
+    baseline,
+    build_log,
+    env_for_osdoctor,
+    median_time,
+    run_measured,
+    warm_up,
+)
+
+
+def explain(log: Path, fmt: str, env: dict[str, str]) -> tuple[float, int]:
+    """(best of two wall times, peak RSS in KiB) of ``osdoctor explain``."""
+    argv = [sys.executable, "-m", "osdoctor", "explain", str(log), "--format", fmt]
+    runs = [run_measured(argv, env) for _ in range(2)]
+    return min(r[0] for r in runs), max(r[1] for r in runs)
+
+
+def lnav_time(log: Path) -> float | None:
+    lnav = shutil.which("lnav")
+    if lnav is None:
+        return None
+    start = time.perf_counter()
+    subprocess.run(
+        [lnav, "-n", "-c", ";SELECT count(*) FROM all_logs", str(log)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=False,
+    )
+    return time.perf_counter() - start
+
+
+def built(folder: Path, size: int, mix: str) -> Path:
+    log = folder / f"{mix}-{size}mb.log"
+    if not log.exists():
+        build_log(log, size, mix)
+    return log
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--size", type=int, default=200, help="the main logs' size in MB")
+    parser.add_argument("--keep", help="keep the generated logs in this folder")
+    parser.add_argument("--no-rss", action="store_true", help="skip the peak RSS series")
+    args = parser.parse_args()
+    folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="osdoctor-bench-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    env = env_for_osdoctor()
+    small = SMALL
+    warm_up(env)
+    try:
+        runs = built(folder, args.size, "runs")
+        mb = runs.stat().st_size / 1e6
+        loop = min(baseline(runs) for _ in range(2))
+        print(f"concatenated real runs, {mb:.1f} MB: line loop {loop:6.2f} s")
+        for fmt, goal in (("text", 3), ("json", 4)):
+            secs, rss = explain(runs, fmt, env)
+            print(
+                f"  explain {fmt:4}  {secs:6.2f} s = {mb / secs:6.1f} MB/s  "
+                f"{secs / loop:5.1f} x the loop (goal {goal})  peak RSS {rss / 1024:6.1f} MiB"
+            )
+        lnav = lnav_time(runs)
+        print(f"  lnav           {lnav:6.2f} s" if lnav is not None else "  lnav: not installed")
+        waits = built(folder, args.size, "waits")
+        mb = waits.stat().st_size / 1e6
+        loop = min(baseline(waits) for _ in range(2))
+        secs, rss = explain(waits, "text", env)
+        print(
+            f"long waits, {mb:.1f} MB: line loop {loop:6.2f} s\n"
+            f"  explain text  {secs:6.2f} s = {mb / secs:6.1f} MB/s  "
+            f"{secs / loop:5.1f} x the loop (goal 1.5)  peak RSS {rss / 1024:6.1f} MiB"
+        )
+        if not args.no_rss:
+            for size in (args.size // 4, args.size * 2):
+                log = built(folder, size, "runs")
+                secs, rss = explain(log, "text", env)
+                print(
+                    f"concatenated real runs, {log.stat().st_size / 1e6:6.1f} MB: "
+                    f"explain text {secs:6.2f} s  peak RSS {rss / 1024:6.1f} MiB"
+                )
+                log.unlink()
+        t_explain = median_time([sys.executable, "-m", "osdoctor", "explain", str(small)], env)
+        t_python = median_time([sys.executable, "-c", "pass"], env)
+        print(
+            f"start-up: explain of {small.name} {t_explain * 1000:5.0f} ms "
+            f"(goal 120), python -c pass {t_python * 1000:5.0f} ms"
+        )
+    finally:
+        if not args.keep:
+            shutil.rmtree(folder, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,130 @@
+"""The reader of connection lines: urllib3's connection-pool line for each answer,
+and the lines that say a request got no answer (refused, timed out, TLS,
+discovery failed), with the request ids the clients log after an answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from osdoctor.model import Request, Response, TransportError, TransportKind
+from osdoctor.parse.http_text import split_url
+from osdoctor.parse.records import Records
+from osdoctor.parse.transport import named_in
+
+URLLIB3_CUT = re.compile(r'(https?://\S+) "([A-Z]+) (/\S*)(?: HTTP/[\d.]+"(?: (\d{3})\b)?.*)?$')
+
+
+class ConnectionReader(Records):
+    """Reads connection lines."""
+
+    def _urllib3(
+        self, number: int, m: re.Match[str], time: float | None, bare: bool = False
+    ) -> None:
+        """urllib3's connection-pool line; ``bare`` for requests 1.x's, which has no
+        scheme and host (the last connection line gives the host)."""
+        if bare:
+            method, target, status = m.group(1), m.group(2), int(m.group(3))
+            host = self._connecting[1] if self._connecting is not None else "unknown-host"
+            base = host if "://" in host else "http://" + host
+        else:
+            base, method, target, status = m.group(1), m.group(2), m.group(3), int(m.group(4))
+        found = None
+        for ex in reversed(self._pending):
+            if ex.request.method != method or ex.response is not None:
+                continue
+            _b, path, query = split_url(ex.request.url)
+            if target == path + ("?" + query if query else "") or target.split("?")[0] == path:
+                found = ex
+                break
+        if found is None:
+            req = Request(method, base + target, number, logged_as="urllib3")
+            found = self._new_exchange(req, time)
+        else:
+            self._drop_pending(found)
+            url = found.request.url
+            if (
+                self._line_cut is False
+                and self.cut_width is not None
+                and len(base + target) > len(url)
+                and (base + target).startswith(url)
+            ):
+                # The request line was cut by the paste: the pool line has the whole URL.
+                found.request.url = base + target
+                found.query = target.partition("?")[2]
+        found.response = Response(status, number, last_line=number)
+        self._last = found
+
+    def _urllib3_cut(self, number: int, m: re.Match[str], time: float | None) -> None:
+        base, method, target = m.group(1), m.group(2), m.group(3)
+        for ex in reversed(self._pending):
+            if (
+                ex.request.method == method
+                and ex.response is None
+                and (base + target).startswith(ex.request.url.partition("?")[0])
+            ):
+                self._last = ex
+                return
+        req = Request(method, base + target, number, logged_as="urllib3")
+        self._pending.append(self._new_exchange(req, time))
+
+    def _refine_discovery(self, text: str) -> None:
+        """keystoneauth's summary of a failed discovery names the transport
+        cause (refused, TLS, dropped) that its earlier "Failed to discover"
+        line did not: give the discovery exchange that kind."""
+        named = named_in(text)
+        if named is None:
+            return
+        url, kind, detail = named
+        for ex in reversed(self.trace.exchanges[-8:]):
+            if ex.request.url == url and ex.error is not None and ex.error.kind == "discovery":
+                ex.error.kind = kind
+                ex.error.detail = detail
+                return
+
+    def _transport(
+        self,
+        number: int,
+        url: str,
+        kind: TransportKind,
+        text: str,
+        detail: str | None = None,
+        message: bool = True,
+    ) -> None:
+        self.trace.openstack_lines += 1
+        ex = self._find_pending(url)
+        if ex is None:
+            req = Request("GET", url, number, logged_as="error")
+            ex = self._new_exchange(req, None)
+        if ex.response is None:
+            ex.error = TransportError(kind, text, number, detail)
+            self._drop_pending(ex)
+        if message:
+            self._message(number, "error", text)
+
+    def _named_transport(self, number: int, text: str) -> None:
+        """A line that starts with keystoneauth's words for a request without answer."""
+        named = named_in(text)
+        if named is not None:
+            url, kind, detail = named
+            self._transport(number, url, kind, text, detail)
+
+    def _transport_text(self, number: int, cause: str, text: str, message: bool = True) -> bool:
+        """A transport failure named inside another message (``ERROR
+        (ConnectFailure): Unable to establish connection to URL: ...``, an
+        exception's text): True when ``cause`` was one."""
+        named = named_in(cause)
+        if named is None or not named[0].startswith(("http://", "https://")):
+            return False
+        if any(ex.error is not None for ex in self.trace.exchanges[-8:]):
+            return False  # already read from the line that reported it
+        url, kind, detail = named
+        self._transport(number, url, kind, text, detail, message)
+        return True
+
+    def _request_id(self, url: str, request_id: str) -> None:
+        self.trace.openstack_lines += 1
+        for ex in reversed(self.trace.exchanges[-8:]):
+            if ex.request.url == url and ex.response is not None:
+                ex.response.request_id = request_id
+                return

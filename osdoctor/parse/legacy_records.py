@@ -1,0 +1,112 @@
+"""The reader of older and foreign shapes: httplib's ``send:``/``reply:``/``header:``
+lines, gophercloud's error lines, and escaped reports (Ansible, ``level=debug
+msg=``) whose inner lines are read as lines.
+"""
+
+from __future__ import annotations
+
+from osdoctor.model import Body, Request, Response
+from osdoctor.parse import commands, escaped, legacy
+from osdoctor.parse.clients import note_command
+from osdoctor.parse.http_text import split_url
+from osdoctor.parse.messages import classify
+from osdoctor.parse.records import Records
+from osdoctor.redact import redact_line
+
+
+class LegacyReader(Records):
+    """Reads httplib, gophercloud and escaped lines."""
+
+    def _httplib_send(self, number: int, text: str, time: float | None) -> None:
+        sent = legacy.parse_send(text)
+        self.trace.openstack_lines += 1
+        ex = self._last
+        if isinstance(sent, str):
+            # The body, sent apart from the request line and headers.
+            if ex is not None and ex.request.body is None and ex.response is None:
+                ex.request.body = Body(number, number, sent, len(sent))
+            return
+        if sent is None:
+            self._message(number, "debug", "send: " + text)
+            return
+        for pending in reversed(self._pending):
+            _b, path, query = split_url(pending.request.url)
+            if (
+                pending.request.method == sent.method
+                and pending.response is None
+                and (
+                    sent.path == path + ("?" + query if query else "")
+                    or sent.path.split("?")[0] == path
+                )
+            ):
+                ex = pending  # the REQ line that logged it as curl
+                break
+        else:
+            base = "http://" + sent.host if sent.host else ""
+            if not base and self._connecting is not None:
+                base = "http://" + self._connecting[1]
+            req = Request(
+                sent.method, base + sent.path, number, raw_headers=sent.headers, logged_as="httplib"
+            )
+            ex = self._new_exchange(req, time)
+            self._pending.append(ex)
+        if sent.body is not None and ex.request.body is None:
+            ex.request.body = Body(number, number, sent.body, len(sent.body))
+
+    def _httplib_reply(self, number: int, status: int, reason: str | None) -> None:
+        self.trace.openstack_lines += 1
+        for ex in reversed(self._pending):
+            if ex.response is None:
+                ex.response = Response(status, number, reason=reason, last_line=number)
+                self._drop_pending(ex)
+                self._last = ex
+                return
+
+    def _httplib_header(self, number: int, text: str) -> None:
+        answer = self._answer_line(number, "header: ", text)
+        if answer is None:
+            return
+        response = answer[1]
+        response.raw_headers = (response.raw_headers + " " + text) if response.raw_headers else text
+        response.last_line = number
+        rid = text.partition(": ")
+        if rid[0].lower() in ("x-compute-request-id", "x-openstack-request-id") and rid[2]:
+            response.request_id = response.request_id or rid[2].strip()
+
+    def _gophercloud(self, number: int, text: str, time: float | None) -> None:
+        found = legacy.gophercloud(text)
+        if found is None:
+            return
+        method, url, status = found
+        ex = self._new_exchange(Request(method, url, number, logged_as="gophercloud"), time)
+        ex.response = Response(status, number, last_line=number)
+        self._gopher = ex
+
+    def _gopher_body(self, number: int, text: str) -> None:
+        """gophercloud prints the answer's body on the line after its error."""
+        ex, self._gopher = self._gopher, None
+        if ex is None or ex.response is None or ex.response.line != number - 1:
+            return
+        if text[:1] in "{[":
+            ex.response.body = Body(number, number, text, len(text))
+            ex.response.last_line = number
+
+    def _escaped(self, number: int, text: str, time: float | None) -> None:
+        """An escaped report (Ansible, ``level=debug msg=``): its inner lines are read
+        as lines, each at the report's line."""
+        head, lines, command = escaped.expand(text)
+        if command is not None:
+            for part in command.split("\n"):
+                recognised = commands.recognise(part)
+                if recognised is not None and recognised[1] != "unknown":
+                    note_command(self.trace, number, recognised[0], recognised[1])
+                    break
+        if head is not None:
+            self._message(number, classify(head) if head else "text", head)
+        self._depth += 1
+        try:
+            for line in lines:
+                if line.strip():
+                    self._read(number, redact_line(line), time)
+        finally:
+            self._depth -= 1

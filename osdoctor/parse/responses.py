@@ -1,0 +1,188 @@
+"""The reader of answers: keystoneauth's ``RESP:`` lines (headers, status, body),
+the dict reprs of older clients, the token body, and how long big bodies are
+kept.
+"""
+
+from __future__ import annotations
+
+import json
+
+from osdoctor.model import BODY_KEEP, Body, Exchange, Request, Response
+from osdoctor.parse import legacy
+from osdoctor.parse.bodies import BodyCollector
+from osdoctor.parse.records import Records
+
+#: Bodies larger than this on successful answers are released once 64 newer
+#: ones exist: rules look at error answers and at the end of a run.
+BIG_BODY = 4096
+BIG_BODIES_KEPT = 64
+
+
+class ResponseReader(Records):
+    """Reads answers."""
+
+    def _resp_line(self, number: int, text: str) -> None:
+        self.trace.openstack_lines += 1
+        status: int | None = None
+        rest = text
+        if text.startswith("["):
+            code, _, rest = text[1:].partition("]")
+            try:
+                status = int(code)
+            except ValueError:
+                status = None
+        ex = self._last
+        if ex is None:
+            return
+        body: str | None = None
+        stripped_rest = rest.strip()
+        if stripped_rest[:1] == "{" or stripped_rest.startswith("CaseInsensitiveDict("):
+            # requests-era and httplib-era novaclient: a dict repr, perhaps the body after it.
+            in_dict, rest, body = legacy.split_dict_resp(stripped_rest)
+            status = status if status is not None else in_dict
+        if ex.response is None:
+            ex.response = Response(status, number)
+            self._drop_pending(ex)
+        elif (
+            status is not None
+            and ex.response.raw_headers
+            and ex.response.status is not None
+            and 300 <= ex.response.status < 400
+            and header_location(ex.response.raw_headers)
+        ):
+            # A second answer to one request: keystoneauth followed the redirect and
+            # nothing logged the new request (the heat shell has no urllib3 lines).
+            location = header_location(ex.response.raw_headers) or ""
+            hop = self._new_exchange(
+                Request(ex.request.method, location, number, logged_as="redirect"), None
+            )
+            hop.response = Response(status, number, raw_headers=rest.strip(), last_line=number)
+            return
+        elif status is not None and ex.response.status != status:
+            ex.response.status = status
+        ex.response.raw_headers = rest.strip()
+        ex.response.last_line = number
+        if body is not None:
+            ex.response.body = Body(
+                number, number, body[:BODY_KEEP], len(body), truncated=len(body) > BODY_KEEP
+            )
+            self._learn_v2_catalog(ex)
+
+    def _learn_v2_catalog(self, ex: Exchange) -> None:
+        """Keystone v2's token answer (``{"access": {"serviceCatalog": ...}}``) maps
+        the later requests to their services, as a v3 token does."""
+        body = ex.response.body if ex.response else None
+        if (
+            self.trace.catalog
+            or body is None
+            or not body.text
+            or not body.text.startswith('{"access"')
+        ):
+            return
+        catalog = self._services.learn_catalog(body.json())
+        if catalog:
+            self.trace.catalog = catalog
+            for other in self.trace.exchanges:
+                if other.request.logged_as != "auth":
+                    other.service, other.path = self._services.locate(other.request.url)
+
+    def _resp_status(self, number: int, text: str) -> None:
+        self.trace.openstack_lines += 1
+        code, _, reason = text.partition(" ")
+        ex = self._last
+        if ex is None:
+            return
+        try:
+            status: int | None = int(code)
+        except ValueError:
+            status = None
+        if ex.response is None:
+            ex.response = Response(status, number, reason=reason or None, last_line=number)
+            self._drop_pending(ex)
+        else:
+            ex.response.status = status or ex.response.status
+            ex.response.reason = reason or None
+            ex.response.last_line = number
+
+    def _resp_body(self, number: int, text: str) -> None:
+        answer = self._answer_line(number, "RESP BODY: ", text)
+        if answer is None:
+            return
+        ex, response = answer
+        response.last_line = max(response.last_line, number)
+        if text.startswith("Omitted, Content-Type is set to"):
+            response.body = Body(number, number, None, 0, omitted=text)
+            return
+        size = len(text)
+        truncated = size > BODY_KEEP
+        kept = text[:BODY_KEEP] if truncated else text
+        body = Body(number, number, kept, size, truncated=truncated, cut=self._line_cut)
+        response.body = body
+        head = text[:1]
+        tail = text.rstrip()[-1:] if text.strip() else ""
+        if head in "{[" and tail not in "}]":
+            self._collector = BodyCollector(body, [kept], "}" if head == "{" else "]")
+        elif text.lstrip()[:5].lower() in ("<html", "<!doc") and "</html>" not in text.lower():
+            self._collector = BodyCollector(body, [kept], "</html>")
+        elif head == "{" and text.startswith('{"access"'):
+            self._learn_v2_catalog(ex)
+        self._retain(ex, body)
+
+    def _retain(self, ex: Exchange, body: Body) -> None:
+        """Release the text of old, large, successful bodies so memory stays bounded."""
+        status = ex.status or 0
+        if body.size <= BIG_BODY or not (200 <= status < 300):
+            return
+        self._keep_big(ex)
+
+    def _keep_big(self, ex: Exchange) -> None:
+        self._big.append(ex)
+        while len(self._big) > BIG_BODIES_KEPT:
+            old = self._big.popleft()
+            if old.response is not None and old.response.body is not None:
+                old.response.body.text = None
+                old.response.body.dropped = True
+
+    def _token_body(self, number: int, text: str) -> None:
+        ex = self._last
+        self.trace.openstack_lines += 1
+        if ex is None:
+            return
+        if ex.response is None and ex.request.logged_as == "auth":
+            # Clients that log no connection-pool line (the heat shell) still print
+            # the token, which keystoneauth logs only for a successful answer.
+            status = 201 if "/v3/" in ex.request.url else 200
+            ex.response = Response(
+                status, number, reason="(inferred from the logged token)", last_line=number
+            )
+            self._drop_pending(ex)
+        if ex.response is None:
+            return
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = None
+        if data is not None and not self.trace.catalog:
+            # The first catalog is the one the run used; a later token (a retry,
+            # another run pasted after this one) does not move earlier requests.
+            catalog = self._services.learn_catalog(data)
+            if catalog:
+                self.trace.catalog = catalog
+                for other in self.trace.exchanges:
+                    if other.request.logged_as != "auth":
+                        other.service, other.path = self._services.locate(other.request.url)
+        # The token body is long and the catalog is now known: keep a marker only.
+        ex.response.body = Body(number, number, None, len(text), dropped=True)
+        ex.response.last_line = number
+
+
+def header_location(raw_headers: str) -> str | None:
+    """The Location header of a logged response, without parsing all headers."""
+    at = raw_headers.find("Location: ")
+    if at < 0:
+        at = raw_headers.lower().find("location: ")
+        if at < 0:
+            return None
+    value = raw_headers[at + 10 :]
+    end = value.find(" ")
+    return value if end < 0 else value[:end]
