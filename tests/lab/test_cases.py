@@ -63,3 +63,16 @@ def test_interrupt_and_network_take_only_their_known_values(tmp_path: Path) -> N
     path.write_text(base + "network: none\n")
     with pytest.raises(ConfigError, match="network"):
         load_case(path)
+
+
+def test_a_case_the_user_interrupts_says_when_by_an_answer_not_a_time() -> None:
+    """An interrupted client (130: Ctrl-C, 143: SIGTERM) must be interrupted at a
+    point of its run, an answer marked ``interrupt``: interrupted by the case's
+    timeout, it would have done more or less depending on the machine's load."""
+    timed = [
+        case.id
+        for case in all_cases()
+        if case.expect.exit_code in (130, 143)
+        and not any(answer.interrupt for route in case.stub.routes for answer in route.answers)
+    ]
+    assert timed == []
