@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import OptionList
+from textual.widgets._toast import Toast
 
 from osdoctor.tui.screens.dialogs import ConfirmRun
 from tests.test_public_logs import public_logs
 from tests.tui.conftest import steady_app, wait_until
-from tests.tui.screen import screen_text
+from tests.tui.screen import screen_text, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -36,7 +37,8 @@ async def test_toast_keeps_square_brackets() -> None:
     async with app.run_test(size=(160, 50), notifications=True) as pilot:
         await wait_until(pilot, lambda: app.main.state == "read")
         app.main.say("not found: [neutron] auth_url")
-        await pilot.pause()
+        await wait_until(pilot, lambda: bool(app.screen.query(Toast)))
+        await settle(pilot)
         assert "not found: [neutron] auth_url" in screen_text(app)
 
 
@@ -45,5 +47,6 @@ async def test_confirm_dialog_shows_the_command_as_typed() -> None:
     async with app.run_test(size=(160, 50)) as pilot:
         await wait_until(pilot, lambda: app.main.state == "read")
         app.push_screen(ConfirmRun(["openstack", "server", "delete", "[bold]vm[/bold]"], "delete"))
-        await pilot.pause()
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmRun))
+        await settle(pilot)
         assert "openstack server delete [bold]vm[/bold]" in screen_text(app)

@@ -20,9 +20,10 @@ pytestmark = pytest.mark.anyio
 @pytest.fixture(scope="module")
 def long_wait(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("wait") / "long-wait.log"
-    # Over two blocks of the reader, so that a round is cut between two reads.
+    # Over two blocks of the reader, so that a round is cut between two reads; one
+    # run (two copies of it would be a log of two runs, which opens on its run list).
     path.write_bytes(
-        polling_log(*POLLS[0], rounds=10 * FOLD_KEEP, noise_every=9, odd_line_at=7 * FOLD_KEEP) * 2
+        polling_log(*POLLS[0], rounds=20 * FOLD_KEEP, noise_every=9, odd_line_at=7 * FOLD_KEEP)
     )
     assert path.stat().st_size > 2 << 20
     return path
