@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator
 from itertools import accumulate, islice
 
 from osdoctor.commandsecrets import redact_echoed_values, redact_typed_values
+from osdoctor.programs import PROGRAMS
 from osdoctor.secretnames import MASK, is_secret_name
 from osdoctor.secretstream import SecretMemory, TableColumns, hidden_parameters
 
@@ -407,9 +408,9 @@ _START = "start with options:"
 #: secrets only an argv reveals (swift's ``-K``, ``tempurl``'s key, ``credential
 #: create``'s blob, ``token revoke``'s token) are found by the command-line rules.
 _TYPED_CLIENT = re.compile(
-    r"(?:^|(?<=[\s$#>+`'\"(]))(?:openstack|swift|heat|baremetal|ironic|nova|cinder|neutron"
-    r"|glance|keystone|barbican|designate|manila|magnum|octavia|gnocchi|aodh|trove|system)"
-    r"(?=[ \t])"
+    r"(?:^|(?<=[\s$#>+`'\"(]))(?:"
+    + "|".join(re.escape(p) for p in sorted(PROGRAMS, key=len, reverse=True))
+    + r")(?=[ \t])"
 )
 #: Words without which no typed line holds an argv-only secret.
 _ARGV_ONLY = (" -k", "tempurl", "credential", "revoke")

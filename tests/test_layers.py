@@ -27,6 +27,7 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
         (
             "osdoctor",
             "osdoctor.secretnames",
+            "osdoctor.programs",
             "osdoctor.secretstream",
             "osdoctor.commandsecrets",
             "osdoctor.redact",

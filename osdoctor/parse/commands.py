@@ -12,41 +12,8 @@ from __future__ import annotations
 
 import re
 
-#: Program name -> client, for every keystoneauth-based CLI people run with --debug.
-PROGRAMS: dict[str, str] = {
-    "openstack": "openstackclient",
-    "heat": "heatclient",
-    "baremetal": "ironicclient",
-    "ironic": "ironicclient",
-    "swift": "swiftclient",
-    "nova": "novaclient",
-    "cinder": "cinderclient",
-    "neutron": "neutronclient",
-    "glance": "glanceclient",
-    "keystone": "keystoneclient",
-    "gnocchi": "gnocchiclient",
-    "system": "cgtsclient",
-    "aodh": "aodhclient",
-    "manila": "manilaclient",
-    "designate": "designateclient",
-    "barbican": "barbicanclient",
-    "magnum": "magnumclient",
-    "trove": "troveclient",
-    "sahara": "saharaclient",
-    "senlin": "senlinclient",
-    "mistral": "mistralclient",
-    "monasca": "monascaclient",
-    "murano": "muranoclient",
-    "ceilometer": "ceilometerclient",
-    "zaqar": "zaqarclient",
-    "watcher": "watcherclient",
-    "tacker": "tackerclient",
-    "cloudkitty": "cloudkittyclient",
-    "masakari": "masakariclient",
-    "zun": "zunclient",
-    "octavia": "octaviaclient",
-    "placement": "osc_placement",
-}
+from osdoctor.programs import PROGRAMS
+
 #: Every client name a trace can carry (``Trace.client``), "unknown" last.
 CLIENTS: tuple[str, ...] = tuple(dict.fromkeys([*PROGRAMS.values(), "unknown"]))
 

@@ -30,9 +30,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from osdoctor.parse.commands import PROGRAMS, recognise
+from osdoctor.parse.commands import recognise
 from osdoctor.parse.lines import decode_line
 from osdoctor.parse.prefixes import PrefixStripper, _is_server_logger
+from osdoctor.programs import PROGRAMS
 
 _MARKS = re.compile(
     rb"START with options|#osdoctor-session|\" is deprecated, please use \"|"
