@@ -9,6 +9,8 @@ goals are not tests, so nothing is asserted):
   tests each line with ``startswith`` (goals: at most 3 and 4 times the loop);
 - a log of the same size of long waits (polling rounds): explain in text
   against the loop (goal: at most 1.5 times);
+- the parser alone on that log, in this process (one trace, no diagnosis of
+  its runs), which is what the line loop compares with most closely;
 - ``lnav`` on the first file, when it is installed, for comparison;
 - peak RSS of explain on the concatenation at 1/4, 1 and 2 times the size
   (50, 200 and 400 MB by default; goal: at most 100 MB, flat);
@@ -37,6 +39,7 @@ from bench_explain import (  # noqa: E402
     build_log,
     env_for_osdoctor,
     median_time,
+    parse_only,
     run_measured,
     warm_up,
 )
@@ -94,6 +97,11 @@ def main() -> int:
                 f"  explain {fmt:4}  {secs:6.2f} s = {mb / secs:6.1f} MB/s  "
                 f"{secs / loop:5.1f} x the loop (goal {goal})  peak RSS {rss / 1024:6.1f} MiB"
             )
+        secs = min(parse_only(runs) for _ in range(2))
+        print(
+            f"  parser alone  {secs:6.2f} s = {mb / secs:6.1f} MB/s  "
+            f"{secs / loop:5.1f} x the loop (in this process: one trace, no diagnosis)"
+        )
         lnav = lnav_time(runs)
         print(f"  lnav           {lnav:6.2f} s" if lnav is not None else "  lnav: not installed")
         waits = built(folder, args.size, "waits")
