@@ -12,26 +12,27 @@ from __future__ import annotations
 
 import re
 
+from osdoctor import regex
 from osdoctor.facts import report_facts
 from osdoctor.model import Finding, Report
 from osdoctor.parse.commands import _NOUNS as COMMAND_WORDS
 
 _NORMALISE: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\b[a-z][a-z0-9+.\-]*://\S+", re.I), "<url>"),
-    (re.compile(r"\breq-[0-9a-f\-]{8,}\b", re.I), "<request-id>"),
+    (regex.compile(r"\b[a-z][a-z0-9+.\-]*://\S+", re.I), "<url>"),
+    (regex.compile(r"\breq-[0-9a-f\-]{8,}\b", re.I), "<request-id>"),
     (
-        re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I),
+        regex.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I),
         "<uuid>",
     ),
-    (re.compile(r"\b[0-9a-f]{12,}\b", re.I), "<id>"),
-    (re.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b"), "<host>"),
-    (re.compile(r"\[[0-9a-f:]*:[0-9a-f:]+\](?::\d+)?", re.I), "<host>"),
-    (re.compile(r"\b(?:[a-z0-9\-]+\.)+[a-z]{2,}(?::\d+)?\b", re.I), "<host>"),
-    (re.compile(r"""(["'\u201c\u2018])[^"'\u201d\u2019]{1,80}["'\u201d\u2019]"""), "<name>"),
-    (re.compile(r"\(\w[\w.\-]*\)"), "(<name>)"),
-    (re.compile(r"\b\d+(?:\.\d+)*\b"), "<n>"),
+    (regex.compile(r"\b[0-9a-f]{12,}\b", re.I), "<id>"),
+    (regex.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b"), "<host>"),
+    (regex.compile(r"\[[0-9a-f:]*:[0-9a-f:]+\](?::\d+)?", re.I), "<host>"),
+    (regex.compile(r"\b(?:[a-z0-9\-]+\.)+[a-z]{2,}(?::\d+)?\b", re.I), "<host>"),
+    (regex.compile(r"""(["'\u201c\u2018])[^"'\u201d\u2019]{1,80}["'\u201d\u2019]"""), "<name>"),
+    (regex.compile(r"\(\w[\w.\-]*\)"), "(<name>)"),
+    (regex.compile(r"\b\d+(?:\.\d+)*\b"), "<n>"),
 )
-_SPACES = re.compile(r"\s+")
+_SPACES = regex.compile(r"\s+")
 #: Longest normalised message kept in a fingerprint.
 MAX_MESSAGE = 160
 

@@ -7,10 +7,10 @@ the rest of osdoctor.
 
 from __future__ import annotations
 
-import re
+from osdoctor import regex
 
-_HEADER_NAME = re.compile(r"(?:^|(?<=\s))([A-Za-z][A-Za-z0-9_\-]*): ")
-_DICT_PAIR = re.compile(r"""['"]([^'"]+)['"]\s*:\s*(?:'([^']*)'|"([^"]*)"|([^,}]+))""")
+_HEADER_NAME = regex.compile(r"(?:^|(?<=\s))([A-Za-z][A-Za-z0-9_\-]*): ")
+_DICT_PAIR = regex.compile(r"""['"]([^'"]+)['"]\s*:\s*(?:'([^']*)'|"([^"]*)"|([^,}]+))""")
 
 
 def curl_headers(raw: str) -> dict[str, str]:

@@ -9,11 +9,11 @@ exchanges, not the size of the bodies.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal, get_args
 
+from osdoctor import regex
 from osdoctor.headers import curl_headers, resp_headers
 
 # The closed sets of words the model uses. They are Literal types rather than
@@ -77,7 +77,7 @@ BODY_KEEP = 256 * 1024
 _UNPARSED: Any = object()
 #: Frames that are never where a client defect is: argument helpers, the
 #: standard library, HTTP plumbing.
-_HELPER_FRAME = re.compile(
+_HELPER_FRAME = regex.compile(
     r"/(?:positional|six|debtcollector|requests|urllib3|http|httplib2?|socket|ssl|"
     r"importlib|runpy|functools|contextlib|abc)(?:/|\.py)|/python\d(?:\.\d+)?/[\w]+\.py$"
 )

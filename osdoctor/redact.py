@@ -27,6 +27,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from itertools import accumulate, islice
 
+from osdoctor import regex
 from osdoctor.commandsecrets import redact_echoed_values, redact_typed_values
 from osdoctor.programs import PROGRAMS
 from osdoctor.secretnames import MASK, is_secret_name
@@ -67,7 +68,7 @@ _TRIGGERS = (
 
 #: Characters that end a line for ``str.splitlines``: a value never runs past one.
 _BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
-_BREAK_RE = re.compile("[" + _BREAKS + "]")
+_BREAK_RE = regex.compile("[" + _BREAKS + "]")
 
 #: Scalar values that say nothing secret and stay as they are.
 _HARMLESS_VALUES = frozenset(
@@ -118,11 +119,11 @@ def _line_end(text: str, start: int) -> int:
 _NOT_BREAK = "\n\r\v\f\x1c-\x1e\x85\u2028\u2029"
 #: A quoted value's inside, honouring backslash escapes, stopping at a line break.
 _QUOTED = {
-    quote: re.compile(r"(?:[^" + quote + r"\\" + _NOT_BREAK + r"]|\\[^" + _NOT_BREAK + r"])*")
+    quote: regex.compile(r"(?:[^" + quote + r"\\" + _NOT_BREAK + r"]|\\[^" + _NOT_BREAK + r"])*")
     for quote in "'\""
 }
-_BARE = re.compile(r"[^\s'\",;&)\]}]*")
-_NON_SPACE = re.compile(r"\S*")
+_BARE = regex.compile(r"[^\s'\",;&)\]}]*")
+_NON_SPACE = regex.compile(r"\S*")
 
 
 def _quoted_end(text: str, start: int, quote: str) -> int:
@@ -145,28 +146,28 @@ def _bare_end(text: str, start: int) -> int:
 # matches from known positions), and each rule masks by collecting spans: no
 # rule rescans what it has passed, so any line is redacted in linear time.
 
-_TEMP_URL_SIG = re.compile(r"(temp_url_sig=)([^&\s'\"]+)", re.IGNORECASE)
-_FERNET = re.compile(r"gAAAAA[A-Za-z0-9_-]{20,}={0,2}")
-_PEM_INLINE = re.compile(
+_TEMP_URL_SIG = regex.compile(r"(temp_url_sig=)([^&\s'\"]+)", re.IGNORECASE)
+_FERNET = regex.compile(r"gAAAAA[A-Za-z0-9_-]{20,}={0,2}")
+_PEM_INLINE = regex.compile(
     r"(-----BEGIN [A-Z ]*PRIVATE KEY-----)(.+?)(-----END [A-Z ]*PRIVATE KEY-----|$)"
 )
-_URL_USER = re.compile(r"[^\s/@:'\"]+:")
-_URL_PASSWORD = re.compile(r"[^\s/@'\"]+")
-_JWT_RUN = re.compile(r"[A-Za-z0-9_.-]+")
+_URL_USER = regex.compile(r"[^\s/@:'\"]+:")
+_URL_PASSWORD = regex.compile(r"[^\s/@'\"]+")
+_JWT_RUN = regex.compile(r"[A-Za-z0-9_.-]+")
 #: Query parameters that carry a secret, after ``?``/``&`` or their URL-encoded forms
 #: (a console URL's ``?path=%3Ftoken%3D...``, encoded once or twice more).
-_QUERY = re.compile(
+_QUERY = regex.compile(
     r"(?:[?&;]|%(?:25){0,2}(?:3[Ff]|26))(?:temp_url_sig|signature|sig|x-amz-signature"
     r"|x-amz-security-token|access_token|auth_token|token|secret|client_secret|api_key"
     r"|apikey|key|password|passwd)(?P<sep>=|%(?:25){0,2}3[Dd])",
     re.IGNORECASE,
 )
-_QUERY_VALUE = re.compile(r"[^&\s'\"#<>]*")
-_ENCODED_VALUE = re.compile(r"(?:[^%&\s'\"#<>\\]|%(?!(?:25){0,2}26)[0-9A-Fa-f]{2})*")
+_QUERY_VALUE = regex.compile(r"[^&\s'\"#<>]*")
+_ENCODED_VALUE = regex.compile(r"(?:[^%&\s'\"#<>\\]|%(?!(?:25){0,2}26)[0-9A-Fa-f]{2})*")
 #: A JSON patch operation's ``"path"`` (Ironic's ``node set``); its value is masked
 #: when the path's last segment names a secret.
-_PATCH_PATH = re.compile(r"\"path\"[ \t]*:[ \t]*\"(?P<path>[^\"\\]*)\"")
-_PATCH_VALUE = re.compile(r"\"value\"[ \t]*:[ \t]*")
+_PATCH_PATH = regex.compile(r"\"path\"[ \t]*:[ \t]*\"(?P<path>[^\"\\]*)\"")
+_PATCH_VALUE = regex.compile(r"\"value\"[ \t]*:[ \t]*")
 
 #: Words, lowercase, of which a secret key's name holds at least one.
 _KEY_WORDS = (
@@ -186,12 +187,12 @@ _KEY_WORDS = (
     "auth",
 )
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
-_WORD_RUN = re.compile(r"[A-Za-z0-9_-]*")
+_WORD_RUN = regex.compile(r"[A-Za-z0-9_-]*")
 #: From a key's first character: the key, its closing quote and the separator.
-_KEY_TAIL = re.compile(r"[A-Za-z_][\w-]*(?P<rq>\\*['\"]|)[ \t]*(?P<sep>[:=])[ \t]*")
-_BACKSLASHES = re.compile(r"\\*")
+_KEY_TAIL = regex.compile(r"[A-Za-z_][\w-]*(?P<rq>\\*['\"]|)[ \t]*(?P<sep>[:=])[ \t]*")
+_BACKSLASHES = regex.compile(r"\\*")
 #: A following header in keystoneauth's one-line ``RESP: [200] A: x B: y`` form.
-_NEXT_HEADER = re.compile(r"[ \t]+[A-Za-z][A-Za-z0-9-]*:[ \t]")
+_NEXT_HEADER = regex.compile(r"[ \t]+[A-Za-z][A-Za-z0-9-]*:[ \t]")
 #: How far back before a ``:`` a namespaced key (``"OS-EXT-SRV-ATTR:user_data"``)
 #: looks for its opening quote.
 _NAMESPACE_REACH = 64
@@ -381,7 +382,7 @@ def _redact_key_values(
     return splice.result()
 
 
-_SEPARATOR = re.compile(r"[:=]")
+_SEPARATOR = regex.compile(r"[:=]")
 
 
 def _keys_before_separators(line: str) -> list[int]:
@@ -398,16 +399,16 @@ def _keys_before_separators(line: str) -> list[int]:
     return found
 
 
-_OPTION = re.compile(
+_OPTION = regex.compile(
     r"(?<!\S)(?P<name>--[A-Za-z][\w-]*(?:\*\*\*)?|--os\*\*\*)(?P<sep>=|[ \t]+)(?=[^\s-])"
 )
-_CREDENTIAL_COMMAND = re.compile(r"(?<!application )\bcredential (?:create|set)\b")
+_CREDENTIAL_COMMAND = regex.compile(r"(?<!application )\bcredential (?:create|set)\b")
 _START = "start with options:"
 #: A client's name where a typed command line starts it (after a shell prompt, an
 #: xtrace ``+``, a quote or a backtick): from there on the line is an argv, and the
 #: secrets only an argv reveals (swift's ``-K``, ``tempurl``'s key, ``credential
 #: create``'s blob, ``token revoke``'s token) are found by the command-line rules.
-_TYPED_CLIENT = re.compile(
+_TYPED_CLIENT = regex.compile(
     r"(?:^|(?<=[\s$#>+`'\"(]))(?:"
     + "|".join(re.escape(p) for p in sorted(PROGRAMS, key=len, reverse=True))
     + r")(?=[ \t])"
@@ -442,7 +443,7 @@ def _redact_options(line: str, found: list[str] | None = None) -> str:
 
 #: What follows ``or`` when a client's message lists where a value may come from
 #: ("--os-auth-token or env[OS_AUTH_TOKEN]", "--os-password or --os-cloud").
-_ALTERNATIVE = re.compile(r"[ \t]+(?:--?[A-Za-z]|env\[|\$?OS_[A-Z])")
+_ALTERNATIVE = regex.compile(r"[ \t]+(?:--?[A-Za-z]|env\[|\$?OS_[A-Z])")
 
 
 def _names_an_alternative(line: str, match: re.Match[str], end: int) -> bool:
@@ -713,8 +714,8 @@ def contains_secret(line: str) -> bool:
 
 # --- many lines at once ------------------------------------------------------------
 
-_PEM_BEGIN = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----")
-_PEM_END = re.compile(r"-----END [A-Z ]*PRIVATE KEY-----")
+_PEM_BEGIN = regex.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----")
+_PEM_END = regex.compile(r"-----END [A-Z ]*PRIVATE KEY-----")
 
 
 #: Lines longer than this are redacted each time, not remembered.

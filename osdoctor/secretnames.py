@@ -16,8 +16,9 @@ describes one (``password_expires_at``, ``key_name``, ``credential_id``,
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
+
+from osdoctor import regex
 
 __all__ = ["MASK", "is_secret_name", "normal_name"]
 
@@ -75,7 +76,7 @@ _METADATA_FRAGMENTS = (
     "_count",
 )
 _METADATA_PREFIXES = ("ignore_", "no_", "enable_", "disable_", "is_", "has_")
-_WORDS = re.compile(r"[a-z]+|[0-9]+")
+_WORDS = regex.compile(r"[a-z]+|[0-9]+")
 
 
 def normal_name(name: str) -> str:

@@ -20,10 +20,10 @@ in time linear in the line.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from urllib.parse import quote
 
+from osdoctor import regex
 from osdoctor.secretnames import MASK, is_secret_name
 
 __all__ = ["Literals", "SecretMemory", "TableColumns", "hidden_parameters"]
@@ -85,7 +85,7 @@ class Literals:
         return line
 
 
-_BORDER = re.compile(r"[ \t]*\+(?:[-=]+\+)+[ \t]*")
+_BORDER = regex.compile(r"[ \t]*\+(?:[-=]+\+)+[ \t]*")
 
 
 class TableColumns:
@@ -165,9 +165,9 @@ def _secret_column(header: str) -> bool:
 
 
 #: A JSON object member whose value is a flat object (a parameter's declaration).
-_MEMBER = re.compile(r"\"(?P<name>[^\"\\]{1,128})\"[ \t]*:[ \t]*\{(?P<body>[^{}]*)\}")
-_HIDDEN = re.compile(r"\"hidden\"[ \t]*:[ \t]*true")
-_DEFAULT = re.compile(
+_MEMBER = regex.compile(r"\"(?P<name>[^\"\\]{1,128})\"[ \t]*:[ \t]*\{(?P<body>[^{}]*)\}")
+_HIDDEN = regex.compile(r"\"hidden\"[ \t]*:[ \t]*true")
+_DEFAULT = regex.compile(
     r"\"default\"[ \t]*:[ \t]*(?:\"(?P<text>(?:[^\"\\]|\\.)*)\"|(?P<bare>[^,}\s]+))"
 )
 

@@ -45,6 +45,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from osdoctor import regex
+
 #: Version written in, and accepted from, the first line.
 FORMAT_VERSION = 1
 MAGIC = "#osdoctor-session"
@@ -71,7 +73,7 @@ _LINE_BREAKS = str.maketrans(
 )
 
 #: A data line, as written: three decimals, the stream, one space and the text.
-DATA_LINE = re.compile(r"(\d+\.\d{3}) ([12])(?: (.*))?\Z", re.DOTALL)
+DATA_LINE = regex.compile(r"(\d+\.\d{3}) ([12])(?: (.*))?\Z", re.DOTALL)
 
 
 class SessionFormatError(Exception):

@@ -26,6 +26,7 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
         "base",
         (
             "osdoctor",
+            "osdoctor.regex",
             "osdoctor.secretnames",
             "osdoctor.programs",
             "osdoctor.secretstream",

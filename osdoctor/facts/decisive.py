@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from osdoctor import regex
 from osdoctor.facts import faults, transport
 from osdoctor.facts.fullest import completed, looks_cut
 from osdoctor.facts.model import (
@@ -33,10 +34,10 @@ from osdoctor.facts.names import (
 from osdoctor.model import Exchange, Frame, Message, Trace
 from osdoctor.parse.http_text import split_url
 
-_REQUEST_ID = re.compile(r"\b(req-[0-9a-f]{8}-[0-9a-f-]{27,})\b")
-_ERROR_LINE = re.compile(r"^ERROR(?: \((?P<cls>\w+)\))?:\s*(?P<text>.*)$")
+_REQUEST_ID = regex.compile(r"\b(req-[0-9a-f]{8}-[0-9a-f-]{27,})\b")
+_ERROR_LINE = regex.compile(r"^ERROR(?: \((?P<cls>\w+)\))?:\s*(?P<text>.*)$")
 # What a client prints when a call failed, whatever its prefix (non-debug pastes).
-_CLIENT_FAILED = re.compile(
+_CLIENT_FAILED = regex.compile(
     r"\(HTTP (?P<status>[1-5]\d\d)\)|^Unexpected API Error|"
     r"^(?P<xx>[45])xx (?:Client|Server) error|"
     r"Expected HTTP response code \[[\d, ]+\] when accessing \[(?P<gm>[A-Z]+) (?P<gurl>\S+)\],"
@@ -52,51 +53,54 @@ _CLIENT_FAILED = re.compile(
 )
 # A service's refusal quoted in any printed line, a table cell or a wrapper's report
 # included: words no successful run prints.
-_REFUSAL = re.compile(
+_REFUSAL = regex.compile(
     r"Policy doesn't allow \S+ to be performed|\bis disallowed by policy|"
     r"No valid host was found|Quota exceeded for \w|exceeded for quota\b"
 )
 # The status a refusal's words stand for when the paste lost the "(HTTP nnn)".
 _WORD_STATUS = (
-    (re.compile(r"Policy doesn't allow|is disallowed by policy|exceptions\.Forbidden'"), 403),
-    (re.compile(r"The server has either erred or is incapable|exceptions\.ClientException'"), 500),
-    (re.compile(r"exceptions\.Unauthorized'"), 401),
+    (regex.compile(r"Policy doesn't allow|is disallowed by policy|exceptions\.Forbidden'"), 403),
+    (
+        regex.compile(r"The server has either erred or is incapable|exceptions\.ClientException'"),
+        500,
+    ),
+    (regex.compile(r"exceptions\.Unauthorized'"), 401),
 )
-_STATUS_WORDS = re.compile(
+_STATUS_WORDS = regex.compile(
     r"\b(?P<status>[45]\d\d) (?:Not Found|Forbidden|Unauthorized|"
     r"Conflict|Bad Request|Internal Server Error|Service Unavailable|"
     r"Bad Gateway|Gateway Time-?out)\b",
     re.I,
 )
-_EXCEPTION_LINE = re.compile(
+_EXCEPTION_LINE = regex.compile(
     r"^(?:[a-z_][\w]*\.)*(?P<type>[A-Z]\w*(?:Error|Exception|Failure|NotFound|Unauthorized|"
     r"Forbidden|Conflict|Timeout|Options|Unavailable))(?: \(HTTP \d+\))?: (?P<message>.*)$"
 )
-_NOUN = re.compile(
+_NOUN = regex.compile(
     r"^openstack (?:--?\S+ )*(?:[a-z]+ )*?(?P<noun>[a-z]+) (?:create|delete|set|"
     r"unset|show|list|add|remove|update|rebuild|resize|start|stop|reboot)\b"
 )
-_HTTP_ERROR = re.compile(r"\(HTTP [45]\d\d\)")
-_STATUS_IN_TEXT = re.compile(r"\(HTTP ([1-5]\d\d)\)")
-_ATTEMPT = re.compile(r"Attempt (\d+) of (\d+)")
-_CLASS_IN_TEXT = re.compile(r"<class '(?P<cls>[\w.]+)'>")
-_URL = re.compile(r"https?://[^\s'\"\]\[)(,]+")
-_STARTING = re.compile(
+_HTTP_ERROR = regex.compile(r"\(HTTP [45]\d\d\)")
+_STATUS_IN_TEXT = regex.compile(r"\(HTTP ([1-5]\d\d)\)")
+_ATTEMPT = regex.compile(r"Attempt (\d+) of (\d+)")
+_CLASS_IN_TEXT = regex.compile(r"<class '(?P<cls>[\w.]+)'>")
+_URL = regex.compile(r"https?://[^\s'\"\]\[)(,]+")
+_STARTING = regex.compile(
     r"Starting new HTTPS? connection \(\d+\): "
     r"(?P<host>[^\s:]+)(?::(?P<port>\d+))?"
 )
-_REQ = re.compile(r"REQ: curl .*?(?P<url>https?://[^\s'\"]+)(?:.*?-X (?P<method>[A-Z]+))?")
-_TABLE_ROW = re.compile(r"^\|\s*(?P<field>[\w:.-]+)\s*\|\s*(?P<value>.*?)\s*\|?\s*$")
+_REQ = regex.compile(r"REQ: curl .*?(?P<url>https?://[^\s'\"]+)(?:.*?-X (?P<method>[A-Z]+))?")
+_TABLE_ROW = regex.compile(r"^\|\s*(?P<field>[\w:.-]+)\s*\|\s*(?P<value>.*?)\s*\|?\s*$")
 # Nova's fault as a Python dict repr, wherever a wrapped table left it.
-_FAULT_REPR = re.compile(
+_FAULT_REPR = regex.compile(
     r"""\{\s*u?'message'\s*:\s*u?'(?P<m>[^']+)',\s*u?'code'\s*:\s*\d+(?:.*?u?'details'\s*:"""
     r"""\s*u?'(?P<d>[^'|\n]+))?"""
 )
 # A resource as JSON (``-f json``, an Ansible module's result), one key a line.
-_JSON_KEY = re.compile(r'^\s*"(?P<key>status|message|name)"\s*:\s*"(?P<v>[^"]*)"')
-_POLICY_SERVICE = re.compile(r"Policy doesn't allow (?P<target>[a-z_]+)[:_]")
+_JSON_KEY = regex.compile(r'^\s*"(?P<key>status|message|name)"\s*:\s*"(?P<v>[^"]*)"')
+_POLICY_SERVICE = regex.compile(r"Policy doesn't allow (?P<target>[a-z_]+)[:_]")
 # Quota error classes a relaying service (Heat, Nova) quotes, and whose quota it is.
-_QUOTA_CLASS = re.compile(
+_QUOTA_CLASS = regex.compile(
     r"\b(Volume|Snapshot|Backup|Gigabytes)\w*(?:LimitExceeded|ExceedsAvailableQuota)\b|"
     r"\b(OverQuotaClient)\b"
 )
@@ -109,7 +113,7 @@ _QUOTA_SERVICE = {
 }
 # Policy rule prefixes that are neither a project nor a service type.
 _POLICY_ALIASES = {"os_compute_api": "compute", "volume_extension": "volume"}
-_FAULT_MESSAGE = re.compile(r"""['"]message['"]\s*:\s*u?['"](?P<m>.+?)(?:['"]\s*[,}]|$)""")
+_FAULT_MESSAGE = regex.compile(r"""['"]message['"]\s*:\s*u?['"](?P<m>.+?)(?:['"]\s*[,}]|$)""")
 _ERROR_STATUS = frozenset(
     {
         "ERROR",
@@ -123,11 +127,11 @@ _ERROR_STATUS = frozenset(
         "error_deleting",
     }
 )
-_CLIENT_PACKAGES = re.compile(
+_CLIENT_PACKAGES = regex.compile(
     r"(?:site|dist)-packages/(?P<pkg>[A-Za-z_]\w*)|"
     r"/opt/stack/[\w.-]+/(?P<stack>[A-Za-z_]\w*)/"
 )
-_SERVICE_SAYS = re.compile(r"Error contacting (?P<name>\w+) server|<class '(?P<cls>\w+)client\.")
+_SERVICE_SAYS = regex.compile(r"Error contacting (?P<name>\w+) server|<class '(?P<cls>\w+)client\.")
 _PROJECTS = {
     "ironic": "baremetal",
     "nova": "compute",
@@ -145,18 +149,18 @@ _PROJECTS = {
 }
 
 
-_PASTE = re.compile(r"^(?:`|</?code>)+|(?:`|</?code>)+$")
+_PASTE = regex.compile(r"^(?:`|</?code>)+|(?:`|</?code>)+$")
 _WRAPPERS = frozenset({"positional", "six", "debtcollector", "wrapt", "functools", "decorator"})
 
 
 #: An error page the client printed as it got it (``4xx Client error: b'<!DOCTYPE
 #: HTML ...>\\n<html>...'``): the bytes' repr, its line ends escaped.
-_PRINTED_PAGE = re.compile(r"(?:\bb)?['\"]?<(?:!DOCTYPE|html|head|body|title|h1)\b", re.I)
+_PRINTED_PAGE = regex.compile(r"(?:\bb)?['\"]?<(?:!DOCTYPE|html|head|body|title|h1)\b", re.I)
 
 
 #: Lines a wrapped fault body may run over in a paste.
 _WRAPPED_BODY = 6
-_DISCOVERY_AT = re.compile(
+_DISCOVERY_AT = regex.compile(
     r"Failed to contact the endpoint at (?P<url>https?://\S+?)\.? for discovery"
 )
 
@@ -463,7 +467,7 @@ def _exception(trace: Trace, printed: list[tuple[int, str, Message]]) -> Excepti
     return found
 
 
-_INSTALL = re.compile(r"^(?P<root>.*?/(?:site|dist)-packages)/(?P<pkg>[A-Za-z_]\w*)")
+_INSTALL = regex.compile(r"^(?P<root>.*?/(?:site|dist)-packages)/(?P<pkg>[A-Za-z_]\w*)")
 
 
 def _installs(frames: list[Frame]) -> list[tuple[str, list[str]]]:
@@ -717,7 +721,7 @@ def _hung_in_text(printed: list[tuple[int, str, Message]]) -> Failure | None:
     return failure
 
 
-_TYPED = re.compile(
+_TYPED = regex.compile(
     r"(?:^|[#$>]\s*|^\+ |[“\"`]\s*)(?P<cmd>(?:openstack|nova|cinder|neutron|glance|"
     r"heat|ironic|baremetal|keystone|swift|gnocchi|system)\s[^“”\"`]*)"
 )
@@ -764,31 +768,34 @@ def _versions(trace: Trace) -> dict[str, str]:
 
 
 _AUTH_FIELDS = [
-    ("user", re.compile(r"""['"](?:username|user_name)['"]\s*:\s*u?['"](?P<v>[^'"]+)""")),
-    ("user", re.compile(r""""user"\s*:\s*\{[^{}]*?"name"\s*:\s*"(?P<v>[^"]+)""")),
+    ("user", regex.compile(r"""['"](?:username|user_name)['"]\s*:\s*u?['"](?P<v>[^'"]+)""")),
+    ("user", regex.compile(r""""user"\s*:\s*\{[^{}]*?"name"\s*:\s*"(?P<v>[^"]+)""")),
     (
         "project",
-        re.compile(
+        regex.compile(
             r"""['"](?:project_name|tenantName|tenant_name)['"]\s*:\s*u?['"]"""
             r"""(?P<v>[^'"]+)"""
         ),
     ),
-    ("project", re.compile(r""""project"\s*:\s*\{[^{}]*?"name"\s*:\s*"(?P<v>[^"]+)""")),
-    ("user_domain", re.compile(r"""['"]user_domain_(?:name|id)['"]\s*:\s*u?['"](?P<v>[^'"]+)""")),
+    ("project", regex.compile(r""""project"\s*:\s*\{[^{}]*?"name"\s*:\s*"(?P<v>[^"]+)""")),
+    (
+        "user_domain",
+        regex.compile(r"""['"]user_domain_(?:name|id)['"]\s*:\s*u?['"](?P<v>[^'"]+)"""),
+    ),
     (
         "project_domain",
-        re.compile(
+        regex.compile(
             r"""['"]project_domain_(?:name|id)['"]\s*:\s*u?['"]"""
             r"""(?P<v>[^'"]+)"""
         ),
     ),
-    ("auth_type", re.compile(r"Using auth plugin: (?P<v>\S+)")),
+    ("auth_type", regex.compile(r"Using auth plugin: (?P<v>\S+)")),
     # The same, typed as options on the command line.
-    ("user", re.compile(r"--os-username[ =](?P<v>[^\s-]\S*)")),
-    ("project", re.compile(r"--os-(?:project|tenant)-name[ =](?P<v>[^\s-]\S*)")),
-    ("user_domain", re.compile(r"--os-user-domain-(?:name|id)[ =](?P<v>[^\s-]\S*)")),
-    ("project_domain", re.compile(r"--os-project-domain-(?:name|id)[ =](?P<v>[^\s-]\S*)")),
-    ("auth_type", re.compile(r"--os-auth-type[ =](?P<v>[^\s-]\S*)")),
+    ("user", regex.compile(r"--os-username[ =](?P<v>[^\s-]\S*)")),
+    ("project", regex.compile(r"--os-(?:project|tenant)-name[ =](?P<v>[^\s-]\S*)")),
+    ("user_domain", regex.compile(r"--os-user-domain-(?:name|id)[ =](?P<v>[^\s-]\S*)")),
+    ("project_domain", regex.compile(r"--os-project-domain-(?:name|id)[ =](?P<v>[^\s-]\S*)")),
+    ("auth_type", regex.compile(r"--os-auth-type[ =](?P<v>[^\s-]\S*)")),
 ]
 
 

@@ -16,6 +16,7 @@ import json
 import re
 from typing import Any
 
+from osdoctor import regex
 from osdoctor.facts.model import Fault
 
 _NOVA_KEYS = frozenset(
@@ -43,14 +44,14 @@ _NOVA_KEYS = frozenset(
 )
 _MAX = 600
 # HTML markup only: Nova's "<class 'neutronclient...Unauthorized'>" is words, not a tag.
-_TAG = re.compile(
+_TAG = regex.compile(
     r"<(?:!DOCTYPE|/?(?:html|head|body|title|h[1-6]|p|br|hr|pre|center|a|div|span|"
     r"b|i|em|strong|address|code|meta|link|style|script|ul|li|table|tr|td))\b[^>]*>",
     re.I,
 )
-_SPACE = re.compile(r"\s+")
-_TITLE = re.compile(r"<title>(.*?)</title>", re.I | re.S)
-_H1 = re.compile(r"<h1>(.*?)</h1>", re.I | re.S)
+_SPACE = regex.compile(r"\s+")
+_TITLE = regex.compile(r"<title>(.*?)</title>", re.I | re.S)
+_H1 = regex.compile(r"<h1>(.*?)</h1>", re.I | re.S)
 OMITTED = "Omitted, Content-Type is set to"
 
 
@@ -205,7 +206,7 @@ def _unescape(text: str) -> str:
     return text.replace("\\\\", "\x00").replace('\\"', '"').replace("\x00", "\\")
 
 
-_EMBED = re.compile(
+_EMBED = regex.compile(
     r'\{\s*(?:\\*")(?:NeutronError|error_message|itemNotFound|badRequest|forbidden|overLimit|'
     r'conflictingRequest|computeFault|error|errors|explanation|faultstring|message)(?:\\*")\s*:'
 )
@@ -214,8 +215,8 @@ _EMBED = re.compile(
 #: The flat body of webob, pecan and wsme services (sysinv, keystonemiddleware):
 #: ``{"message": ..., "code": "503 Service Unavailable", "title": ...}``. Its keys are
 #: common words, so it counts as a fault only with an HTTP status for its code.
-_FLAT = re.compile(r'\{\s*(?:\\*")(?:message|title|code)(?:\\*")\s*:')
-_FLAT_CODE = re.compile(r'"code"\s*:\s*"?[45]\d\d\b')
+_FLAT = regex.compile(r'\{\s*(?:\\*")(?:message|title|code)(?:\\*")\s*:')
+_FLAT_CODE = regex.compile(r'"code"\s*:\s*"?[45]\d\d\b')
 
 
 def starts_fault(text: str) -> bool:

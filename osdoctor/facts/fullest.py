@@ -10,14 +10,17 @@ from the longest such earlier copy.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
+
+from osdoctor import regex
 
 # Ids that differ between two copies of one message: UUIDs, hex and request ids,
 # numbers. Masked to the same length, so positions in both copies still line up.
-_IDS = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}|\b[0-9a-fA-F]{6,}\b|\d+")
+_IDS = regex.compile(
+    r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}|\b[0-9a-fA-F]{6,}\b|\d+"
+)
 # A text ending like this was finished by its writer, not cut by a paste.
-_FINISHED = re.compile(r"""[.!?)\]}'"]\s*$|\(HTTP \d{3}\)|\d+ of \d+$""")
+_FINISHED = regex.compile(r"""[.!?)\]}'"]\s*$|\(HTTP \d{3}\)|\d+ of \d+$""")
 _MIN_PREFIX = 24
 
 

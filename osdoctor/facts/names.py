@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from osdoctor import regex
 from osdoctor.parse.http_text import split_url
 
 SERVICE_NAMES = {
@@ -57,40 +58,40 @@ _PORTS = {
 }
 # A User-Agent or command name that says which CLI this is, and so which service.
 _AGENTS = [
-    (re.compile(r"\bcgtsclient\b|^system\b"), "platform"),
-    (re.compile(r"\bgnocchi\b"), "metric"),
-    (re.compile(r"\bbarbican|secret\b"), "key-manager"),
-    (re.compile(r"\bdesignate|\bzone\b|recordset"), "dns"),
-    (re.compile(r"\boctavia|loadbalancer"), "load-balancer"),
+    (regex.compile(r"\bcgtsclient\b|^system\b"), "platform"),
+    (regex.compile(r"\bgnocchi\b"), "metric"),
+    (regex.compile(r"\bbarbican|secret\b"), "key-manager"),
+    (regex.compile(r"\bdesignate|\bzone\b|recordset"), "dns"),
+    (regex.compile(r"\boctavia|loadbalancer"), "load-balancer"),
 ]
 # A legacy CLI or an openstack sub-command says which service it talks to.
 _COMMANDS = [
-    (re.compile(r"^(?:heat\b|openstack (?:stack|orchestration)\b)"), "orchestration"),
-    (re.compile(r"^(?:nova volume-|cinder\b|openstack volume\b)"), "volume"),
+    (regex.compile(r"^(?:heat\b|openstack (?:stack|orchestration)\b)"), "orchestration"),
+    (regex.compile(r"^(?:nova volume-|cinder\b|openstack volume\b)"), "volume"),
     (
-        re.compile(r"^(?:nova\b|openstack (?:server|flavor|hypervisor|aggregate|keypair)\b)"),
+        regex.compile(r"^(?:nova\b|openstack (?:server|flavor|hypervisor|aggregate|keypair)\b)"),
         "compute",
     ),
     (
-        re.compile(
+        regex.compile(
             r"^(?:neutron\b|openstack (?:network|subnet|port|router|floating|"
             r"security group)\b)"
         ),
         "network",
     ),
-    (re.compile(r"^(?:glance\b|openstack image\b)"), "image"),
-    (re.compile(r"^(?:ironic\b|baremetal\b|openstack baremetal\b)"), "baremetal"),
+    (regex.compile(r"^(?:glance\b|openstack image\b)"), "image"),
+    (regex.compile(r"^(?:ironic\b|baremetal\b|openstack baremetal\b)"), "baremetal"),
     (
-        re.compile(
+        regex.compile(
             r"^(?:keystone\b|openstack (?:user|project|role|domain|token|catalog|"
             r"endpoint|service)\b)"
         ),
         "identity",
     ),
-    (re.compile(r"^(?:swift\b|openstack (?:object|container)\b)"), "object-store"),
+    (regex.compile(r"^(?:swift\b|openstack (?:object|container)\b)"), "object-store"),
 ]
 # openstack's options before the command words (``--os-auth-url URL``, ``--insecure``).
-_GLOBAL_OPTIONS = re.compile(
+_GLOBAL_OPTIONS = regex.compile(
     r"\s+(?:--os-[\w-]+(?:=\S+|\s+(?!-)\S+)?|--(?:insecure|debug|verbose)|-v+)"
 )
 _IRREGULAR = {
@@ -101,12 +102,12 @@ _IRREGULAR = {
     "aliases": "alias",
     "indices": "index",
 }
-_ID = re.compile(
+_ID = regex.compile(
     r"^(?:[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}|"
     r"[0-9a-f]{32}|\d+|v\d[\w.]*|AUTH_\w+)$",
     re.I,
 )
-_VERSION_PATH = re.compile(r"^v\d+(\.\d+)?$")
+_VERSION_PATH = regex.compile(r"^v\d+(\.\d+)?$")
 
 
 def service_for(service: str | None, url: str, agent: str = "", command: str = "") -> str:
@@ -149,7 +150,7 @@ def singular(word: str) -> str:
     return word
 
 
-_PREFIX = re.compile(r"^(?:v\d[\w.]*|AUTH_\w+|[0-9a-f]{32})$", re.I)
+_PREFIX = regex.compile(r"^(?:v\d[\w.]*|AUTH_\w+|[0-9a-f]{32})$", re.I)
 _ACTIONS = frozenset({"action", "detail", "states", "provision", "power", "actions"})
 
 
@@ -176,8 +177,8 @@ def is_version_root(path: str) -> bool:
     return not parts or (len(parts) == 1 and _VERSION_PATH.match(parts[0]) is not None)
 
 
-_UA = re.compile(r"(?P<name>[A-Za-z][\w.-]*)/(?P<version>\d+(?:\.\d+)+)")
-_PKG = re.compile(
+_UA = regex.compile(r"(?P<name>[A-Za-z][\w.-]*)/(?P<version>\d+(?:\.\d+)+)")
+_PKG = regex.compile(
     r"(?:site|dist)-packages/(?P<name>[A-Za-z][\w]*?)[-_](?P<version>\d+(?:\.\d+)+)"
     r"(?:[-.]py[\d.]+)?\.(?:egg|dist)-info|"
     r"/nix/store/\w+-(?:python[\d.]+-)?(?P<nname>[A-Za-z][\w-]*?)-"

@@ -7,8 +7,7 @@ carries its own leading colon).
 
 from __future__ import annotations
 
-import re
-
+from osdoctor import regex
 from osdoctor.facts.model import Facts, Failure, TransportClass
 
 _SHORT = 140
@@ -49,9 +48,11 @@ def short(text: str, width: int = _SHORT) -> str:
 # What a client wraps around the service's words: an SDK exception's prefix, the
 # status and request id it appends.
 _WRAPPING = [
-    re.compile(r"^\w+: [45]\d\d: (?:Client|Server) Error for url: \S+?, "),
-    re.compile(r"^(?:ERROR(?: \(\w+\))?: |Error contacting \w+ server: )"),
-    re.compile(r"(?:\.|\s)*\(HTTP \d{3}\)(?: \(Request-ID: [\w-]+\))?(?:\.? Attempt \d+ of \d+)?$"),
+    regex.compile(r"^\w+: [45]\d\d: (?:Client|Server) Error for url: \S+?, "),
+    regex.compile(r"^(?:ERROR(?: \(\w+\))?: |Error contacting \w+ server: )"),
+    regex.compile(
+        r"(?:\.|\s)*\(HTTP \d{3}\)(?: \(Request-ID: [\w-]+\))?(?:\.? Attempt \d+ of \d+)?$"
+    ),
 ]
 
 

@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import re
 
+from osdoctor import regex
 from osdoctor.facts.model import Transport, TransportClass
 from osdoctor.model import TransportKind
 from osdoctor.parse import transport as parsed
 
-_HOST = re.compile(r"host='(?P<host>[^']+)',\s*port=(?P<port>[^)\s,]+)")
-_URL = re.compile(
+_HOST = regex.compile(r"host='(?P<host>[^']+)',\s*port=(?P<port>[^)\s,]+)")
+_URL = regex.compile(
     # A host the poster replaced with "<API host>" is still one host.
     r"(?P<url>https?://(?P<host>\[[^\]]+\]|<[^<>]{1,40}>|[^/:\s'\"]+)(?::(?P<port>[^/\s'\"]+))?"
     r"[^\s'\"]*)"
 )
-_DETAIL = re.compile(
+_DETAIL = regex.compile(
     r"(\[Errno -?\d+\][^'\")]*|wrong version number|"
     r"CERTIFICATE_VERIFY_FAILED[^'\")]*|certificate verify failed[^'\")]*|"
     r"Tunnel connection failed: \d{3}[^'\",()]*(?:\('?\w+'?\))?|"
@@ -31,7 +32,7 @@ _DETAIL = re.compile(
 
 
 # Why a certificate was refused, in OpenSSL's words.
-_VERIFY_WHY = re.compile(
+_VERIFY_WHY = regex.compile(
     r"(?:Hostname|IP address) mismatch, certificate is not valid for '?(?P<named>[^'\s\")]+)'?|"
     r"unable to get local issuer certificate|self[- ]signed certificate(?: in certificate chain)?|"
     r"certificate has expired"
@@ -100,7 +101,7 @@ def _transport(cause: parsed.Cause, message: str, url: str) -> Transport:
 # The lines a client prints when a request got no answer (shell errors and
 # keystoneauth's wording). Discovery warnings are not failures: the client
 # falls back and the real outcome comes later.
-SIGNS = re.compile(
+SIGNS = regex.compile(
     r"Unable to establish connection to|SSL exception connecting to|"
     r"Max retries exceeded with url|Failed to establish a new connection|"
     r"Connection refused|Connection timed out|Read timed out|ConnectFailure|ConnectTimeout|"

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, get_args
 
+from osdoctor import regex
 from osdoctor.facts import Facts, facts_of
 from osdoctor.facts.model import FAILURE_KINDS, TRANSPORT_CLASSES
 from osdoctor.facts.names import version_tuple
@@ -89,7 +90,7 @@ PATTERN_KEYS = (
     "logged_as",
     "repeat",
 )
-_PARAM = re.compile(r"\{(\w+)(\*?)\}")
+_PARAM = regex.compile(r"\{(\w+)(\*?)\}")
 _validate = True
 
 #: What a request pattern's ``error`` may name: the parser's kinds, or any.
@@ -112,7 +113,7 @@ class LazyRegex:
     @property
     def compiled(self) -> re.Pattern[str]:
         if self._rx is None:
-            self._rx = re.compile(self.pattern)
+            self._rx = regex.compile(self.pattern)
         return self._rx
 
     @property
@@ -131,7 +132,7 @@ Regex = re.Pattern[str] | LazyRegex
 
 def compile_regex(pattern: str) -> Regex:
     """Compile now (and raise ``re.error``), unless the knowledge is trusted."""
-    return re.compile(pattern) if _validate else LazyRegex(pattern)
+    return regex.compile(pattern) if _validate else LazyRegex(pattern)
 
 
 @contextlib.contextmanager

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from osdoctor import regex
 from osdoctor.kb.conditions import (
     Condition,
     ConditionError,
@@ -43,8 +44,8 @@ def one_of(value: Any, allowed: tuple[_Word, ...]) -> _Word | None:
     return next((word for word in allowed if value == word), None)
 
 
-_ID = re.compile(r"[a-z][a-z0-9]*(?:[.\-][a-z0-9]+)*")
-_BRANCH_ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+_ID = regex.compile(r"[a-z][a-z0-9]*(?:[.\-][a-z0-9]+)*")
+_BRANCH_ID = regex.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 
 
 @dataclass(slots=True)
@@ -521,7 +522,7 @@ _RULE_KEYS = (
     "replaced_by",
 )
 #: What ``since`` holds: an osdoctor version, as ``osdoctor --version`` prints it.
-_VERSION = re.compile(r"\d+\.\d+(?:\.\d+)?")
+_VERSION = regex.compile(r"\d+\.\d+(?:\.\d+)?")
 
 
 def _version_key(version: str) -> tuple[int, ...]:

@@ -6,8 +6,8 @@ requests' User-Agent when nothing else says.
 from __future__ import annotations
 
 import json
-import re
 
+from osdoctor import regex
 from osdoctor.cmdline import command_text
 from osdoctor.model import Command, Exchange, Message, MessageKind, Trace
 from osdoctor.parse.commands import AGENTS, client_of
@@ -87,7 +87,7 @@ def client_from_agents(exchanges: list[Exchange]) -> str:
     return "unknown"
 
 
-_LIST_WORD = re.compile(r"u?'((?:[^'\\]|\\.)*)'|u?\"((?:[^\"\\]|\\.)*)\"")
+_LIST_WORD = regex.compile(r"u?'((?:[^'\\]|\\.)*)'|u?\"((?:[^\"\\]|\\.)*)\"")
 
 
 def option_words(args: str) -> list[str]:

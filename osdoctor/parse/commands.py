@@ -10,8 +10,7 @@ them, beside the User-Agent of their requests.
 
 from __future__ import annotations
 
-import re
-
+from osdoctor import regex
 from osdoctor.programs import PROGRAMS
 
 #: Every client name a trace can carry (``Trace.client``), "unknown" last.
@@ -40,13 +39,13 @@ AGENTS: tuple[tuple[str, str], ...] = (
 )
 
 # "[root@host ~]# ", "(venv) [u@h dir]$ ", "u@h:~/dir$ ", "(ansible)u@h:~$ ", "$ ", "# ".
-_PROMPT = re.compile(
+_PROMPT = regex.compile(
     r"(?:\([\w.\-]+\) ?)?"
     r"(?P<who>\[[\w.\-]+@[^\]\s]+(?: [^\]]*)?\]|[\w.\-]+@[\w.\-]+(?::[^\s$#]*)?"
     r"|[\w.\-]+:[~/][^\s$#]*)?"
     r"\s?[$#] +(?=\S)"
 )
-_XTRACE = re.compile(r"\++ (?=\S)")
+_XTRACE = regex.compile(r"\++ (?=\S)")
 #: Second words that make a bare line a command rather than prose ("heat the oven").
 _NOUNS = frozenset(
     {
@@ -173,7 +172,7 @@ def recognise(text: str) -> tuple[str, str, bool] | None:
 
 
 _OPENERS = {"\u201c": "\u201d", '"': '"', "`": "`", "'": "'"}
-_BACKTICKED = re.compile(r"`([^`]+)`")
+_BACKTICKED = regex.compile(r"`([^`]+)`")
 
 
 def named_in(text: str) -> tuple[str, str] | None:

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import re
 
+from osdoctor import regex
 from osdoctor.model import Request, Response, TransportError, TransportKind
 from osdoctor.parse.http_text import split_url
 from osdoctor.parse.records import Records
 from osdoctor.parse.transport import named_in
 
-URLLIB3_CUT = re.compile(r'(https?://\S+) "([A-Z]+) (/\S*)(?: HTTP/[\d.]+"(?: (\d{3})\b)?.*)?$')
+URLLIB3_CUT = regex.compile(r'(https?://\S+) "([A-Z]+) (/\S*)(?: HTTP/[\d.]+"(?: (\d{3})\b)?.*)?$')
 
 
 class ConnectionReader(Records):

@@ -14,13 +14,15 @@ import json
 import re
 from typing import Any
 
-_ANSIBLE = re.compile(r"(?:fatal|failed|changed|ok|skipping): \[[^\]]*\]")
-_LEVEL_MSG = re.compile(r'level=(\w+)(?: msg="(.*)"?)?$')
+from osdoctor import regex
+
+_ANSIBLE = regex.compile(r"(?:fatal|failed|changed|ok|skipping): \[[^\]]*\]")
+_LEVEL_MSG = regex.compile(r'level=(\w+)(?: msg="(.*)"?)?$')
 #: Ansible result keys that hold what the task printed, in the order shown.
 _OUTPUT_KEYS = ("cmd", "stdout", "stderr", "module_stdout", "module_stderr", "msg", "exception")
 # A line break of the escaped text, or the seam between two JSON string values.
-_SEAM = re.compile(r'\\n|(?:(?<!\\)")?, "[\w\-]+": "?')
-_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)")
+_SEAM = regex.compile(r'\\n|(?:(?<!\\)")?, "[\w\-]+": "?')
+_ESCAPE = regex.compile(r"\\(u[0-9a-fA-F]{4}|.)")
 _SIMPLE = {"n": "\n", "t": "\t", "r": "", '"': '"', "\\": "\\", "/": "/", "'": "'"}
 #: Lines taken out of one report at most.
 MAX_LINES = 2000

@@ -12,16 +12,17 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-BARE_URLLIB3 = re.compile(r'"([A-Z]+) (/\S*) HTTP/[\d.]+" (\d{3}) (\S+)')
-_REPLY = re.compile(r"""reply: [ub]?['"]HTTP/[\d.]+ (\d{3}) ?([^\\'"]*)""")
-_GOPHER = re.compile(
+from osdoctor import regex
+
+BARE_URLLIB3 = regex.compile(r'"([A-Z]+) (/\S*) HTTP/[\d.]+" (\d{3}) (\S+)')
+_REPLY = regex.compile(r"""reply: [ub]?['"]HTTP/[\d.]+ (\d{3}) ?([^\\'"]*)""")
+_GOPHER = regex.compile(
     r"Expected HTTP response code \[[^\]]*\] when accessing "
     r"\[([A-Z]+) (\S+?)\], but got (\d{3}) instead"
 )
-_STATUS_KEY = re.compile(r"""['"]status['"]\s*:\s*['"]?(\d{3})""")
+_STATUS_KEY = regex.compile(r"""['"]status['"]\s*:\s*['"]?(\d{3})""")
 
 
 @dataclass(slots=True)

@@ -9,16 +9,17 @@ so that whatever comes in, what comes out is text.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
+
+from osdoctor import regex
 
 #: Longest line kept, in bytes. Longer lines keep their head; the rest is skipped.
 MAX_LINE = 1024 * 1024
 _CHUNK = 64 * 1024
 
-_ANSI = re.compile(r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
+_ANSI = regex.compile(r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
 
 
 @dataclass(slots=True)

@@ -19,10 +19,10 @@ wait is ``rounds``' template, engaged from ``feed_block``.
 from __future__ import annotations
 
 import itertools
-import re
 from collections import deque
 from collections.abc import Iterable
 
+from osdoctor import regex
 from osdoctor.model import (
     Exchange,
     Message,
@@ -70,9 +70,9 @@ from osdoctor.parse.tracebacks import FRAME_ANY, TracebackCollector, from_servic
 from osdoctor.redact import PemMasker, SecretMemory, redact_line
 from osdoctor.scrub import scrub_trace
 
-_HTTP_STATUS = re.compile(r"HTTP/\d(?:\.\d)? (\d{3}) ?(.*)")
-_REQUEST_ID = re.compile(r"([A-Z]+) call to (?:(\S+) for )?(\S+) used request id (\S+)")
-_NEGOTIATED = re.compile(r"Negotiated API version is (\S+)")
+_HTTP_STATUS = regex.compile(r"HTTP/\d(?:\.\d)? (\d{3}) ?(.*)")
+_REQUEST_ID = regex.compile(r"([A-Z]+) call to (?:(\S+) for )?(\S+) used request id (\S+)")
+_NEGOTIATED = regex.compile(r"Negotiated API version is (\S+)")
 
 #: Lines remembered for making a round's template; longer rounds are read line by line.
 _TEMPLATE_LINES = 64

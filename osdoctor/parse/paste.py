@@ -11,10 +11,10 @@ nature.
 
 from __future__ import annotations
 
-import re
+from osdoctor import regex
 
-_TAGS_HEAD = re.compile(r"(?:\s*</?(?:code|pre|tt|samp|kbd)>)+")
-_TAGS_TAIL = re.compile(r"(?:</?(?:code|pre|tt|samp|kbd)>\s*)+$")
+_TAGS_HEAD = regex.compile(r"(?:\s*</?(?:code|pre|tt|samp|kbd)>)+")
+_TAGS_TAIL = regex.compile(r"(?:</?(?:code|pre|tt|samp|kbd)>\s*)+$")
 #: How osc-lib's and keystoneauth's own debug lines begin.
 DEBUG_PREFIXES = (
     "START with options",
@@ -57,9 +57,9 @@ RECORD_STARTS = (
     r"level=\w+ |fatal: \[|\{\"token\": "
 )
 #: What an indented line must start with to lose its indentation.
-_DEINDENT = re.compile(f"(?:{RECORD_STARTS})")
+_DEINDENT = regex.compile(f"(?:{RECORD_STARTS})")
 #: A poster's elision: "...", "......", "...(omitted)...", "[... collector: ...]", "--- (...) ---".
-_ELISION = re.compile(
+_ELISION = regex.compile(
     r"(?:\.{3,}|\u2026)(?:\S{0,24}(?:\.{3,}|\u2026))?|\[(?:\.\.\.|\u2026)[^\]]*\]?|"
     r"-{3,} .*-{3,}|\((?:\.\.\.|\u2026|snip|omitted|truncated)[^)]*\)|<snip>|\[snip\]"
 )

@@ -11,30 +11,30 @@ and stream when a prefix carries them.
 from __future__ import annotations
 
 import datetime as _dt
-import re
 from dataclasses import dataclass
 
+from osdoctor import regex
 from osdoctor.sessionfile import DATA_LINE, is_session, meta_record
 
 _LEVELS = r"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|TRACE)"
 
 # osc-lib --log-file: "2026-11-30 02:00:58.123 12345 DEBUG keystoneauth.session [c u p] msg";
 # the standalone baremetal shell on stderr: "2026-11-30 02:00:58,123 DEBUG: ironicclient.shell msg"
-_LOGFILE = re.compile(
+_LOGFILE = regex.compile(
     r"(\d{4}-\d\d-\d\d)[ T](\d\d):(\d\d):(\d\d(?:[.,]\d+)?)(?:[+-]\d\d:?\d\d|Z)? "
     r"(?:(\d+) )?" + _LEVELS + r":? +([\w.\-]+)(?: \[[^\]]*\])? ?(.*)"
 )
 # cliff --log-file: "[2026-11-30 02:00:58,123] DEBUG    name msg"
-_CLIFF = re.compile(
+_CLIFF = regex.compile(
     r"\[(\d{4}-\d\d-\d\d) (\d\d):(\d\d):(\d\d(?:[.,]\d+)?)\] " + _LEVELS + r" +([\w.\-]+) (.*)"
 )
 # Older console format: "DEBUG (session:375) msg", the heat shell's "DEBUG (session) msg";
 # logging default: "DEBUG:name:msg"; neutronclient's documented "DEBUG: name msg".
-_LEVEL_PAREN = re.compile(_LEVELS + r" \([a-z_][\w.\-]*(?::\d+)?\) ?(.*)")
-_LEVEL_COLON = re.compile(_LEVELS + r":[\w.\-]+:(.*)")
-_LEVEL_COLON_SPACE = re.compile(_LEVELS + r": ([a-z_][\w]*(?:\.[\w]+)+) (.*)")
+_LEVEL_PAREN = regex.compile(_LEVELS + r" \([a-z_][\w.\-]*(?::\d+)?\) ?(.*)")
+_LEVEL_COLON = regex.compile(_LEVELS + r":[\w.\-]+:(.*)")
+_LEVEL_COLON_SPACE = regex.compile(_LEVELS + r": ([a-z_][\w]*(?:\.[\w]+)+) (.*)")
 # grep over service logs: "/var/log/nova/nova-api.log:2022-03-22 19:19:10.936 533 ERROR ..."
-_GREP_FILE = re.compile(r"/[\w./\-]+?\.log(?:\.\d+)?:(?=\d{4}-)")
+_GREP_FILE = regex.compile(r"/[\w./\-]+?\.log(?:\.\d+)?:(?=\d{4}-)")
 #: First words of the loggers of OpenStack services (oslo.log), which write the
 #: lines a user pastes beside the client's output; the clients' own loggers are
 #: keystoneauth, osc_lib, openstackclient, cliff, urllib3, ``*client``...
@@ -97,15 +97,15 @@ _SERVER_LOGGERS = frozenset(
     }
 )
 # syslog: "Nov 30 02:00:58 host openstack[123]: msg"
-_SYSLOG = re.compile(
+_SYSLOG = regex.compile(
     r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d (\d\d):(\d\d):(\d\d) "
     r"\S+ [\w./\-]+(?:\[\d+\])?: ?(.*)"
 )
 # journald short-iso: "2026-11-30T02:00:58+0000 host openstack[123]: msg"
-_JOURNAL_ISO = re.compile(
+_JOURNAL_ISO = regex.compile(
     r"(\d{4}-\d\d-\d\d)T(\d\d):(\d\d):(\d\d(?:[.,]\d+)?)\S* \S+ [\w./\-]+(?:\[\d+\])?: ?(.*)"
 )
-_QUOTE = re.compile(r"(?:> ?)+")
+_QUOTE = regex.compile(r"(?:> ?)+")
 
 
 @dataclass(slots=True)

@@ -5,11 +5,10 @@ answer's header block that ran on over the lines before them ends.
 
 from __future__ import annotations
 
-import re
-
+from osdoctor import regex
 from osdoctor.parse import legacy
 
-URLLIB3 = re.compile(r'(https?://\S+) "([A-Z]+) (\S+) HTTP/[\d.]+" (\d{3}) (\S+)')
+URLLIB3 = regex.compile(r'(https?://\S+) "([A-Z]+) (\S+) HTTP/[\d.]+" (\d{3}) (\S+)')
 
 
 def is_record_start(text: str) -> bool:

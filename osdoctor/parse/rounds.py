@@ -23,10 +23,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from osdoctor import regex
 from osdoctor.parse.http_text import parse_curl, split_url
 
-_URLLIB3 = re.compile(r'(https?://\S+) "([A-Z]+) (\S+) HTTP/[\d.]+" (\d{3}) \S')
-_REQUEST_ID = re.compile(r"[A-Z]+ call to (?:\S+ for )?\S+ used request id \S")
+_URLLIB3 = regex.compile(r'(https?://\S+) "([A-Z]+) (\S+) HTTP/[\d.]+" (\d{3}) \S')
+_REQUEST_ID = regex.compile(r"[A-Z]+ call to (?:\S+ for )?\S+ used request id \S")
 _NOISE_LINES = ("Starting new HTTP", "Resetting dropped connection", "Incremented Retry")
 _OMITTED = "RESP BODY: Omitted, Content-Type is set to"
 #: Lines at least this long count for the paste-wrap detector (see the parser).
@@ -46,7 +47,7 @@ _ID_LINE = rb"[A-Z]+ call to (?:[!-~]+ for )?[!-~]+ used request id [!-~].*\n"
 # osc-lib's --log-file prefix ("2026-11-30 02:00:58.123 12345 DEBUG keystoneauth.session
 # [-] "), and the standalone baremetal shell's ("2026-11-30 02:00:58,123 DEBUG: name "),
 # as the stripper reads them (``parse.prefixes``).
-_LOG_PREFIX = re.compile(
+_LOG_PREFIX = regex.compile(
     r"(?P<time>\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:[+-]\d\d:?\d\d|Z)?) "
     r"(?P<pid>\d+ )?(?P<name>(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|TRACE):? +[\w.\-]+)"
     r"(?P<context> \[[^\]]*\])?(?P<space> ?)"

@@ -30,28 +30,29 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from osdoctor import regex
 from osdoctor.parse.commands import recognise
 from osdoctor.parse.lines import decode_line
 from osdoctor.parse.prefixes import PrefixStripper, _is_server_logger
 from osdoctor.programs import PROGRAMS
 
-_MARKS = re.compile(
+_MARKS = regex.compile(
     rb"START with options|#osdoctor-session|\" is deprecated, please use \"|"
     rb" run\(Namespace\(|Using bare metal API version "
 )
-_PROGRAM = re.compile(
+_PROGRAM = regex.compile(
     rb"(?<![\w./\-])(?:/[\w./\-]*/)?(?:"
     + b"|".join(re.escape(p.encode()) for p in sorted(PROGRAMS, key=len, reverse=True))
     + rb")(?= )"
 )
-_ACTIVITY = re.compile(
+_ACTIVITY = regex.compile(
     rb"REQ: |RESP: |RESP STATUS|Traceback \(most recent|END return value|"
     rb"Making authentication request|HTTP/1\.[01]\" \d{3}"
 )
 _TIMESTAMP = rb"(?:> ?)*\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:[+-]\d\d:?\d\d|Z)? "
 _LEVELS = rb"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|TRACE):? +([\w.\-]+)"
-_ANY_PID = re.compile(rb"(?m)^" + _TIMESTAMP + rb"(\d+) " + _LEVELS)
-_ANSI = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
+_ANY_PID = regex.compile(rb"(?m)^" + _TIMESTAMP + rb"(\d+) " + _LEVELS)
+_ANSI = regex.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
 #: Text before a program name on a command line: a prompt, an xtrace mark, a
 #: quote, ``sudo``/``time``/``env VAR=x``.
 _BEFORE_PROGRAM = (b"$", b"#", b"+", b">", b"`", b'"', b"(", b"\xe2\x80\x9c", b"sudo", b"time")

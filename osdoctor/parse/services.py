@@ -10,42 +10,46 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from osdoctor import regex
 from osdoctor.parse.http_text import split_url
 
 # (pattern on the URL path, service type). The first group is the prefix to strip.
 _KNOWN: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"^((?:/[\w.\-]+)*?/(?:heat-api|orchestration)/v1/[^/]+)(?=/|$)"), "orchestration"),
     (
-        re.compile(
+        regex.compile(r"^((?:/[\w.\-]+)*?/(?:heat-api|orchestration)/v1/[^/]+)(?=/|$)"),
+        "orchestration",
+    ),
+    (
+        regex.compile(
             r"^(/v1/[^/]+)(?=/stacks|/software_|/resource_types|/build_info|/template_versions|/validate)"
         ),
         "orchestration",
     ),
-    (re.compile(r"^((?:/[\w.\-]+)*?/(?:identity|keystone))(?=/v[23]|/|$)"), "identity"),
-    (re.compile(r"^()(?=/v3/auth|/v3/?$|/v2\.0/tokens|/v3/users|/v3/projects)"), "identity"),
-    (re.compile(r"^((?:/[\w.\-]+)*?/compute)(?=/|$)"), "compute"),
+    (regex.compile(r"^((?:/[\w.\-]+)*?/(?:identity|keystone))(?=/v[23]|/|$)"), "identity"),
+    (regex.compile(r"^()(?=/v3/auth|/v3/?$|/v2\.0/tokens|/v3/users|/v3/projects)"), "identity"),
+    (regex.compile(r"^((?:/[\w.\-]+)*?/compute)(?=/|$)"), "compute"),
     (
-        re.compile(r"^(/v2\.1(?:/[0-9a-f]{32})?)(?=/servers|/flavors|/os-|/limits|/images|$|/)"),
+        regex.compile(r"^(/v2\.1(?:/[0-9a-f]{32})?)(?=/servers|/flavors|/os-|/limits|/images|$|/)"),
         "compute",
     ),
-    (re.compile(r"^((?:/[\w.\-]+)*?/image)(?=/|$)"), "image"),
-    (re.compile(r"^()(?=/v2/images|/v2/schemas)"), "image"),
-    (re.compile(r"^((?:/[\w.\-]+)*?/(?:network|networking))(?=/|$)"), "network"),
+    (regex.compile(r"^((?:/[\w.\-]+)*?/image)(?=/|$)"), "image"),
+    (regex.compile(r"^()(?=/v2/images|/v2/schemas)"), "image"),
+    (regex.compile(r"^((?:/[\w.\-]+)*?/(?:network|networking))(?=/|$)"), "network"),
     (
-        re.compile(r"^()(?=/v2\.0/(?:networks|subnets|ports|routers|floatingips|security))"),
+        regex.compile(r"^()(?=/v2\.0/(?:networks|subnets|ports|routers|floatingips|security))"),
         "network",
     ),
     (
-        re.compile(r"^((?:/[\w.\-]+)*?/(?:swift|object-store))?(/v1/AUTH_[^/]+)(?=/|$)"),
+        regex.compile(r"^((?:/[\w.\-]+)*?/(?:swift|object-store))?(/v1/AUTH_[^/]+)(?=/|$)"),
         "object-store",
     ),
     (
-        re.compile(r"^()(?=/v1/i(?:hosts|system|partitions|profiles|storconfig|interfaces)\b)"),
+        regex.compile(r"^()(?=/v1/i(?:hosts|system|partitions|profiles|storconfig|interfaces)\b)"),
         "platform",
     ),  # StarlingX sysinv, which shares ironic's port
-    (re.compile(r"^((?:/[\w.\-]+)*?/(?:baremetal|ironic))(?=/|$)"), "baremetal"),
+    (regex.compile(r"^((?:/[\w.\-]+)*?/(?:baremetal|ironic))(?=/|$)"), "baremetal"),
     (
-        re.compile(r"^()(?=/v1/(?:nodes|ports|portgroups|chassis|drivers|allocations)|/v1/?$)"),
+        regex.compile(r"^()(?=/v1/(?:nodes|ports|portgroups|chassis|drivers|allocations)|/v1/?$)"),
         "baremetal",
     ),
 ]

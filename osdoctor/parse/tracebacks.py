@@ -4,25 +4,24 @@ however a paste damaged it, and whether its frames are all a service's.
 
 from __future__ import annotations
 
-import re
-
+from osdoctor import regex
 from osdoctor.model import Frame, Origin, Traceback
 
-EXC_LINE = re.compile(
+EXC_LINE = regex.compile(
     r"([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Failure|Failed|"
     r"Timeout|NotFound|Conflict|Forbidden|Unauthorized|Exception\w*|"
     r"[A-Z]\w*))(?:: ?(.*))?$"
 )
 #: A one-word exception name (``Unauthorized: msg``) that ``EXC_LINE`` misses.
-EXC_NAME = re.compile(r"([A-Z][a-z]+(?:[A-Z][a-z]*)*)(?:: (.*))?$")
+EXC_NAME = regex.compile(r"([A-Z][a-z]+(?:[A-Z][a-z]*)*)(?:: (.*))?$")
 #: Frames in a service's code, never a client's: a traceback of only such frames
 #: was pasted from the service's log.
-SERVER_FRAME = re.compile(
+SERVER_FRAME = regex.compile(
     r"/(?:site|dist)-packages/(?:nova|neutron|cinder|keystone|glance|heat|ironic|placement|"
     r"barbican|octavia|designate|manila|swift|sysinv|webob|paste|routes|oslo_service|"
     r"oslo_messaging|oslo_db|keystonemiddleware|eventlet|uwsgidecorators|ironic_inspector)/"
 )
-FRAME_ANY = re.compile(r'\s*File "([^"]*)", line (\d+), in (.*)')
+FRAME_ANY = regex.compile(r'\s*File "([^"]*)", line (\d+), in (.*)')
 
 
 class TracebackCollector:

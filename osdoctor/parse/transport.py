@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from osdoctor import regex
 from osdoctor.model import TransportKind
 
 Cause = Literal[
@@ -39,10 +40,10 @@ it as its ``TransportKind`` and detail (see ``transport_failure``)."""
 
 # Most specific first.
 _KINDS: list[tuple[Cause, re.Pattern[str]]] = [
-    ("proxy", re.compile(r"ProxyError|Tunnel connection failed|Cannot connect to proxy", re.I)),
+    ("proxy", regex.compile(r"ProxyError|Tunnel connection failed|Cannot connect to proxy", re.I)),
     (
         "tls-version",
-        re.compile(
+        regex.compile(
             r"wrong version number|WRONG_VERSION_NUMBER|"
             r"unknown protocol|record layer failure",
             re.I,
@@ -50,7 +51,7 @@ _KINDS: list[tuple[Cause, re.Pattern[str]]] = [
     ),
     (
         "tls-verify",
-        re.compile(
+        regex.compile(
             r"CERTIFICATE_VERIFY_FAILED|certificate verify failed|"
             r"self[- ]signed certificate|unable to get local issuer|"
             r"hostname .* doesn't match|certificate is not valid for",
@@ -59,7 +60,7 @@ _KINDS: list[tuple[Cause, re.Pattern[str]]] = [
     ),
     (
         "dns",
-        re.compile(
+        regex.compile(
             r"NameResolutionError|Failed to resolve|Name or service not known|"
             r"nodename nor servname|Temporary failure in name resolution|"
             r"getaddrinfo failed|No address associated|\[Errno -[235]\]",
@@ -68,17 +69,17 @@ _KINDS: list[tuple[Cause, re.Pattern[str]]] = [
     ),
     (
         "refused",
-        re.compile(
+        regex.compile(
             r"Connection refused|\[Errno (?:111|61)\]|ECONNREFUSED|"
             r"actively refused",
             re.I,
         ),
     ),
-    ("timeout", re.compile(r"timed out|Timeout|\[Errno 110\]|ETIMEDOUT", re.I)),
-    ("reset", re.compile(r"Connection reset|\[Errno 104\]|ConnectionResetError", re.I)),
+    ("timeout", regex.compile(r"timed out|Timeout|\[Errno 110\]|ETIMEDOUT", re.I)),
+    ("reset", regex.compile(r"Connection reset|\[Errno 104\]|ConnectionResetError", re.I)),
     (
         "closed",
-        re.compile(
+        regex.compile(
             r"Connection aborted|Remote end closed connection|RemoteDisconnected|"
             r"BadStatusLine|connection was closed",
             re.I,
@@ -86,9 +87,11 @@ _KINDS: list[tuple[Cause, re.Pattern[str]]] = [
     ),
     (
         "unreachable",
-        re.compile(r"No route to host|Network is unreachable|\[Errno 11[13]\]|\[Errno 101\]", re.I),
+        regex.compile(
+            r"No route to host|Network is unreachable|\[Errno 11[13]\]|\[Errno 101\]", re.I
+        ),
     ),
-    ("tls", re.compile(r"SSL|TLS|handshake|certificate", re.I)),
+    ("tls", regex.compile(r"SSL|TLS|handshake|certificate", re.I)),
 ]
 
 #: The exchange's kind (``model.TransportError.kind``, what request conditions
@@ -108,7 +111,7 @@ _EXCHANGE_KIND: dict[Cause, tuple[TransportKind, str | None]] = {
 #: The finer kind an exchange's (kind, detail) stands for: the facts read it back
 #: instead of classifying the message again.
 _FINER: dict[tuple[TransportKind, str | None], Cause] = {v: k for k, v in _EXCHANGE_KIND.items()}
-_PROXY_ANSWER = re.compile(r"Tunnel connection failed: (\d{3}[^'\")]*)")
+_PROXY_ANSWER = regex.compile(r"Tunnel connection failed: (\d{3}[^'\")]*)")
 
 
 def kind_of(message: str) -> Cause:

@@ -17,13 +17,13 @@ Everything here is linear: a logical line is a list of pieces joined once.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, cast
 
+from osdoctor import regex
 from osdoctor.parse.paste import DEBUG_PREFIXES, RECORD_STARTS
 
 #: Lines at least this long count for finding the width.
@@ -33,9 +33,9 @@ SNIFF_BYTES = 4 * 1024 * 1024
 #: Pieces joined into one logical line at most: a log of lines that all happen
 #: to be W long must not become one line.
 MAX_PIECES = 64
-_QUOTE = re.compile(r"(?:> ?)+")
+_QUOTE = regex.compile(r"(?:> ?)+")
 # What starts a line of its own: a client record, a tool prefix, a frame, a table.
-_LINE_START = re.compile(
+_LINE_START = regex.compile(
     f"(?:{RECORD_STARTS}|"
     r"Using auth plugin|Using parameters|Get auth_ref|run\(Namespace|take_action\(|"
     r"Failed to discover|Unable to establish|SSL exception|\d+\.\d{3} [12] |#\w|\[\d{4}-|"

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
+from osdoctor import regex
 from osdoctor.facts import report_facts
 from osdoctor.model import Exchange, Finding, NearMiss, Report, ScenarioMatch
 from osdoctor.render.rows import RowBuilder, TimelineRow, status_text
@@ -78,10 +77,10 @@ def failure_line(report: Report) -> str | None:
     return "  ".join(parts)
 
 
-_LINKED = re.compile(r"^(?P<title>.+?): (?P<url>https?://\S+)$")
+_LINKED = regex.compile(r"^(?P<title>.+?): (?P<url>https?://\S+)$")
 
 
-_SEED_REFERENCE = re.compile(r"\S+\.txt section \d+")
+_SEED_REFERENCE = regex.compile(r"\S+\.txt section \d+")
 
 
 def user_references(references: list[str]) -> list[str]:

@@ -10,14 +10,14 @@ batches, and only the tail of the row list is ever recomputed.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from osdoctor import regex
 from osdoctor.model import Exchange
 from osdoctor.parse.retention import fold_key
 
-_ID_SEGMENT = re.compile(
+_ID_SEGMENT = regex.compile(
     r"^(?:[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}"
     r"|[0-9a-fA-F]{32}|\d+)$"
 )
