@@ -40,10 +40,12 @@ _table: dict[_Key, _Entry] | None = None
 _used: set[_Key] = set()
 _missing: list[_Key] = []
 _engine: Any = None
+_saving = False
 
 
 def compile(pattern: AnyStr, flags: int = 0) -> re.Pattern[AnyStr]:  # noqa: A001 - as re's
     """``re.compile(pattern, flags)``, taken from the cache when it holds the pattern."""
+    global _saving
     flags = int(flags)
     table = _table if _table is not None else _load()
     key: _Key = (pattern, flags)
@@ -58,7 +60,8 @@ def compile(pattern: AnyStr, flags: int = 0) -> re.Pattern[AnyStr]:  # noqa: A00
             return compiled
     compiled = re.compile(pattern, flags)
     if not flags & re.DEBUG:
-        if not _missing:
+        if not _saving:
+            _saving = True
             atexit.register(_save)
         _missing.append(key)
     return compiled
@@ -101,7 +104,8 @@ def _load() -> dict[_Key, _Entry]:
         return _table
     try:
         with path.open("rb") as handle:
-            if os.fstat(handle.fileno()).st_uid != os.getuid():
+            info = os.fstat(handle.fileno())
+            if info.st_uid != os.getuid() or info.st_mode & 0o077:
                 return _table
             data = handle.read()
     except OSError:
@@ -149,16 +153,17 @@ def _save() -> None:
     path = _path()
     if path is None or _table is None:
         return
-    table = {key: _table[key] for key in _used} if len(_table) > _LIMIT else dict(_table)
-    for key in dict.fromkeys(_missing):
-        entry = _entry(*key)
-        if entry is not None:
-            table[key] = entry
-        else:
-            table.pop(key, None)
     try:
-        from osdoctor.paths import write_private
+        from osdoctor.paths import private_dir, write_private
 
+        private_dir(path.parent)  # before the work: a folder refused is no cache
+        table = {key: _table[key] for key in _used} if len(_table) > _LIMIT else dict(_table)
+        for key in dict.fromkeys(_missing):
+            entry = _entry(*key)
+            if entry is not None:
+                table[key] = entry
+            else:
+                table.pop(key, None)
         payload = marshal.dumps(table)
         write_private(path, _HEADER + _digest(payload).encode("ascii") + payload)
     except Exception:  # noqa: BLE001 - a cache that cannot be written is only slower

@@ -132,7 +132,7 @@ Regex = re.Pattern[str] | LazyRegex
 
 def compile_regex(pattern: str) -> Regex:
     """Compile now (and raise ``re.error``), unless the knowledge is trusted."""
-    return regex.compile(pattern) if _validate else LazyRegex(pattern)
+    return re.compile(pattern) if _validate else LazyRegex(pattern)
 
 
 @contextlib.contextmanager
