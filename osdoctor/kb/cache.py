@@ -22,7 +22,13 @@ _VERSION = b"osdoctor-kb-cache-1"
 
 
 def _files(root: Path) -> list[Path]:
-    return sorted(root.rglob("*.yaml")) + sorted(root.rglob("*.yml"))
+    # Sorted by parts: the order of sorting the paths themselves, without a call of
+    # Path.__lt__ per comparison.
+    return sorted(root.rglob("*.yaml"), key=_parts) + sorted(root.rglob("*.yml"), key=_parts)
+
+
+def _parts(path: Path) -> tuple[str, ...]:
+    return path.parts
 
 
 def _digest(data: bytes) -> str:
