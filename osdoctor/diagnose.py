@@ -7,7 +7,7 @@ from osdoctor.facts import Facts
 # Reading a log is the intake's; these stay importable from here, beside diagnose.
 from osdoctor.intake import parse_path as parse_path
 from osdoctor.intake import parse_stream as parse_stream
-from osdoctor.kb.conditions import Context, Match, evaluate_all
+from osdoctor.kb.conditions import Context, Match, match_all
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.kb.matcher import match_scenario
 from osdoctor.kb.nearest import nearest
@@ -91,8 +91,7 @@ def _about_target(rule: Rule, m: Match, ctx: Context) -> Match | None:
         live=ctx.live,
         scope=target_exchanges(ctx.trace, name),
     )
-    again, _held, _failed = evaluate_all(rule.when, scoped)
-    return again
+    return match_all(rule.when, scoped)
 
 
 def _outranked(rule: Rule, others: list[Rule]) -> bool:
@@ -133,7 +132,7 @@ def apply_rules(
     for rule in kb.rules.values():
         if not _rule_applies(rule, match):
             continue
-        m, _held, _failed = evaluate_all(rule.when, ctx)
+        m = match_all(rule.when, ctx)
         if m is not None and rule.target is not None:
             m = _about_target(rule, m, ctx)
         if m is not None:

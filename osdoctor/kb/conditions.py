@@ -11,6 +11,7 @@ evaluating one returns the evidence lines and captured values, or None.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import re
 import sys
@@ -130,6 +131,48 @@ class LazyRegex:
 Regex = re.Pattern[str] | LazyRegex
 
 
+def compiled(rx: Regex) -> re.Pattern[str]:
+    return rx.compiled if isinstance(rx, LazyRegex) else rx
+
+
+_sre_parser: Any = importlib.import_module("re._parser")
+_sre: Any = importlib.import_module("re._constants")
+_REQUIRED_REPEATS = (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _sre.POSSESSIVE_REPEAT)
+
+
+def required_words(pattern: str) -> str | None:
+    """The longest run of plain characters that every match of ``pattern`` contains,
+    or None: a text without it cannot match, which one substring test over many
+    texts tells faster than searching each. Case-insensitive patterns have none."""
+    try:
+        parsed = _sre_parser.parse(pattern)
+    except re.error:
+        return None
+    if parsed.state.flags & (re.IGNORECASE | re.LOCALE):
+        return None
+    best = ""
+
+    def walk(items: Any) -> None:
+        nonlocal best
+        run: list[str] = []
+        for op, av in list(items) + [(None, None)]:
+            if op == _sre.LITERAL:
+                run.append(chr(av))
+                continue
+            if len(run) > len(best):
+                best = "".join(run)
+            run = []
+            if op == _sre.SUBPATTERN and not av[1] and not av[2]:
+                walk(av[3])  # a group without flags of its own: its content is required
+            elif op in _REQUIRED_REPEATS and av[0] >= 1:
+                walk(av[2])  # repeated at least once
+            # Anything else (alternatives, classes, anchors, lookarounds, optional
+            # parts) ends the run and promises nothing.
+
+    walk(parsed)
+    return best or None
+
+
 def compile_regex(pattern: str) -> Regex:
     """Compile now (and raise ``re.error``), unless the knowledge is trusted."""
     return re.compile(pattern) if _validate else LazyRegex(pattern)
@@ -163,6 +206,13 @@ class Context:
     scope: list[Exchange] | None = None
     """The exchanges request conditions see, when narrower than the trace's: one
     target's (see ``kb.targets``)."""
+    _memo: dict[tuple[Condition, Outcome], Match | None] = field(default_factory=dict)
+    """What each condition gave on this run: scenarios, rules and the nearest
+    misses ask the same conditions again. Keyed on the outcome too, which the
+    diagnosis settles between its steps."""
+    _printed: dict[str | None, tuple[list[tuple[int, str]], str]] = field(default_factory=dict)
+    """Per message kind (None: every text), the lines and the same as one string,
+    which a pattern's required words are looked for in before any line is searched."""
 
     def facts(self) -> Facts:
         """The facts of the trace (see ``osdoctor.facts``), computed once."""
@@ -175,6 +225,19 @@ class Context:
         if self._values is None:
             self._values = fact_values(self.facts())
         return self._values
+
+    def printed(self, kind: Any) -> tuple[list[tuple[int, str]], str]:
+        """The lines a ``message`` condition searches (those of one kind, or every
+        text), and the same lines as one string."""
+        key = kind if kind is None or isinstance(kind, str) else repr(kind)
+        found = self._printed.get(key)
+        if found is None:
+            if kind is None:
+                items = self.texts()
+            else:
+                items = [(m.line, m.text) for m in self.trace.messages if m.kind == kind]
+            found = self._printed[key] = (items, "\n".join(text for _line, text in items))
+        return found
 
     @property
     def exchanges(self) -> list[Exchange]:
@@ -497,7 +560,15 @@ class Condition:
         self._eval: Evaluator = getattr(self, "_c_" + key)(value)
 
     def __call__(self, ctx: Context) -> Match | None:
-        return self._eval(ctx)
+        # Conditions only read the run: the same one gives the same answer until the
+        # outcome, the one input the diagnosis changes, does. Nobody changes a Match a
+        # condition returns (evaluate_all copies into its own).
+        key = (self, ctx.outcome)
+        memo = ctx._memo
+        if key in memo:
+            return memo[key]
+        m = memo[key] = self._eval(ctx)
+        return m
 
     def describe(self) -> str:
         v = self.value
@@ -622,16 +693,17 @@ class Condition:
                 _choices(kind, MESSAGE_KINDS, "message kind")
             spec = spec.get("text", "")
         rx = _regex(spec, "message")
+        words: list[str | None] = []  # the pattern's required words, found on first use
 
         def ev(ctx: Context) -> Match | None:
-            if kind is not None:
-                items: Iterator[tuple[int, str]] = (
-                    (m.line, m.text) for m in ctx.trace.messages if m.kind == kind
-                )
-            else:
-                items = iter(ctx.texts())
+            if not words:
+                words.append(required_words(rx.pattern))
+            items, joined = ctx.printed(kind)
+            if words[0] is not None and words[0] not in joined:
+                return None  # no line has the words every match contains
+            search = compiled(rx).search
             for line, text in items:
-                m = rx.search(text)
+                m = search(text)
                 if m:
                     caps = {k: v for k, v in m.groupdict().items() if v is not None}
                     return Match([Evidence(line, text)], caps)
@@ -873,7 +945,7 @@ class Condition:
 
     def _c_all(self, spec: Any) -> Evaluator:
         subs = compile_conditions(spec)
-        return lambda ctx: evaluate_all(subs, ctx)[0]
+        return lambda ctx: match_all(subs, ctx)
 
     def _c_not(self, spec: Any) -> Evaluator:
         sub = Condition(spec)
@@ -943,6 +1015,19 @@ def compile_conditions(spec: Any) -> list[Condition]:
     if not isinstance(spec, list):
         raise ConditionError("conditions are a list: each item starts with '- '")
     return [Condition(item) for item in spec]
+
+
+def match_all(conditions: list[Condition], ctx: Context) -> Match | None:
+    """The match of ``evaluate_all``, without asking the conditions after the first
+    that does not hold (conditions have no effects: the answer is the same)."""
+    total = Match()
+    for cond in conditions:
+        m = cond(ctx)
+        if m is None:
+            return None
+        total.evidence.extend(m.evidence)
+        total.captures.update(m.captures)
+    return total
 
 
 def evaluate_all(
