@@ -10,7 +10,9 @@ client's printed error and the fault bodies quoted in the text stand in.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Mapping
 
 from osdoctor import regex
 from osdoctor.facts import faults, transport
@@ -400,8 +402,12 @@ _FAIL_WORDS = (
 
 
 def _may_fail(text: str) -> bool:
-    """A cheap test before the failure patterns: most printed lines are chatter."""
-    return any(word in text for word in _FAIL_WORDS)
+    """A cheap test before the failure patterns: most printed lines are chatter.
+    (A plain loop: faster than a generator, or one alternation of the words.)"""
+    for word in _FAIL_WORDS:
+        if word in text:
+            return True
+    return False
 
 
 def _client_error(printed: list[tuple[int, str, Message]]) -> ClientError | None:
@@ -450,7 +456,7 @@ def _exception(trace: Trace, printed: list[tuple[int, str, Message]]) -> Excepti
     found: ExceptionFact | None = None
     frame = package = ""
     for line, text, _m in printed:
-        fm = re.search(r'File \\?"(?P<file>[^"\\]+)\\?", line (?P<no>\d+), in (?P<fn>\w+)', text)
+        fm = _PRINTED_FRAME.search(text)
         if fm:
             pm = _CLIENT_PACKAGES.search(fm.group("file"))
             if pm:
@@ -467,6 +473,7 @@ def _exception(trace: Trace, printed: list[tuple[int, str, Message]]) -> Excepti
     return found
 
 
+_PRINTED_FRAME = regex.compile(r'File \\?"(?P<file>[^"\\]+)\\?", line (?P<no>\d+), in (?P<fn>\w+)')
 _INSTALL = regex.compile(r"^(?P<root>.*?/(?:site|dist)-packages)/(?P<pkg>[A-Za-z_]\w*)")
 
 
@@ -481,6 +488,9 @@ def _installs(frames: list[Frame]) -> list[tuple[str, list[str]]]:
             if m.group("pkg") not in pkgs and m.group("pkg") not in _WRAPPERS:
                 pkgs.append(m.group("pkg"))
     return list(roots.items()) if len(roots) > 1 else []
+
+
+_BUILD_ABORTED = re.compile(r"Build of instance \S+ aborted")
 
 
 def _async_failure(trace: Trace) -> AsyncFailure | None:
@@ -523,7 +533,7 @@ def _async_failure(trace: Trace) -> AsyncFailure | None:
         if (
             prev_reported
             and "Build of instance" in m.text
-            or re.search(r"Build of instance \S+ aborted", m.text)
+            or _BUILD_ABORTED.search(m.text)
             and not fault
         ):
             fault = m.text.strip().lstrip("{").strip()
@@ -752,18 +762,27 @@ def _agent(trace: Trace) -> str:
     return ""
 
 
+_seen_versions = functools.lru_cache(maxsize=1024)(versions_in)
+
+
+def _versions_in(text: str) -> Mapping[str, str]:
+    """``versions_in``, once per short text: every request of a run, and the runs of
+    a log, send the same User-Agent; tracebacks run through the same files."""
+    return _seen_versions(text) if len(text) <= 512 else versions_in(text)
+
+
 def _versions(trace: Trace) -> dict[str, str]:
     found: dict[str, str] = {}
     for ex in trace.exchanges[:20]:
         ua = ex.request.header("User-Agent")
         if ua:
-            found.update(versions_in(ua))
+            found.update(_versions_in(ua))
     for tb in trace.tracebacks[-3:]:
         for fr in tb.frames:
-            found.update(versions_in(fr.file))
+            found.update(_versions_in(fr.file))
     for m in trace.messages:
         if "User-Agent" in m.text or "packages/" in m.text or "/nix/store/" in m.text:
-            found.update(versions_in(m.text))
+            found.update(_versions_in(m.text))
     return found
 
 
