@@ -140,37 +140,45 @@ _sre: Any = importlib.import_module("re._constants")
 _REQUIRED_REPEATS = (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _sre.POSSESSIVE_REPEAT)
 
 
-def required_words(pattern: str) -> str | None:
-    """The longest run of plain characters that every match of ``pattern`` contains,
-    or None: a text without it cannot match, which one substring test over many
-    texts tells faster than searching each. Case-insensitive patterns have none."""
+def required_words(pattern: str) -> tuple[str, ...] | None:
+    """Words of which every match of ``pattern`` contains one (most often a single
+    run of plain characters), or None: a text with none of them cannot match,
+    which a substring test over many texts at once tells faster than searching
+    each. Case-insensitive patterns have none."""
     try:
         parsed = _sre_parser.parse(pattern)
     except re.error:
         return None
     if parsed.state.flags & (re.IGNORECASE | re.LOCALE):
         return None
-    best = ""
+    return _required(list(parsed))
 
-    def walk(items: Any) -> None:
-        nonlocal best
-        run: list[str] = []
-        for op, av in list(items) + [(None, None)]:
-            if op == _sre.LITERAL:
-                run.append(chr(av))
-                continue
-            if len(run) > len(best):
-                best = "".join(run)
+
+def _required(items: list[Any]) -> tuple[str, ...] | None:
+    found: list[tuple[str, ...]] = []
+    run: list[str] = []
+    for op, av in [*items, (None, None)]:
+        if op == _sre.LITERAL:
+            run.append(chr(av))
+            continue
+        if run:
+            found.append(("".join(run),))
             run = []
-            if op == _sre.SUBPATTERN and not av[1] and not av[2]:
-                walk(av[3])  # a group without flags of its own: its content is required
-            elif op in _REQUIRED_REPEATS and av[0] >= 1:
-                walk(av[2])  # repeated at least once
-            # Anything else (alternatives, classes, anchors, lookarounds, optional
-            # parts) ends the run and promises nothing.
-
-    walk(parsed)
-    return best or None
+        sub: tuple[str, ...] | None = None
+        if op == _sre.SUBPATTERN and not av[1] and not av[2]:
+            sub = _required(list(av[3]))  # a group without flags of its own
+        elif op in _REQUIRED_REPEATS and av[0] >= 1:
+            sub = _required(list(av[2]))  # repeated at least once
+        elif op == _sre.BRANCH:
+            alternatives = [_required(list(alt)) for alt in av[1]]
+            if all(alternatives):
+                sub = tuple(w for alt in alternatives if alt for w in alt)
+        # Anything else (classes, anchors, lookarounds, optional parts) ends the run
+        # and promises nothing.
+        if sub:
+            found.append(sub)
+    # The best: the shortest of its words longest, then the fewest words.
+    return max(found, key=lambda ws: (min(map(len, ws)), -len(ws)), default=None)
 
 
 def compile_regex(pattern: str) -> Regex:
@@ -312,7 +320,16 @@ def _status_test(spec: Any) -> Callable[[Exchange], bool]:
             tests.append(_has_error)
         else:
             raise ConditionError(f"status {item!r}: use a number, '4xx', 'none' or 'error'")
-    return lambda ex: any(t(ex) for t in tests)
+    if len(tests) == 1:
+        return tests[0]
+
+    def holds(ex: Exchange) -> bool:
+        for test in tests:
+            if test(ex):
+                return True
+        return False
+
+    return holds
 
 
 def _count_test(spec: Any) -> Callable[[int], bool]:
@@ -396,6 +413,8 @@ class RequestPattern:
                     # The parser's finer kinds of what it once called "connection".
                     kinds |= _CONNECTION_KINDS
                 tests.append(lambda ex: ex.error is not None and ex.error.kind in kinds)
+        # The tests above only compare fields; the path and those below search texts.
+        cheap = len(tests)
         if "query" in spec:
             qre = _regex(spec["query"], "query")
             tests.append(lambda ex: qre.search(ex.query) is not None)
@@ -452,6 +471,7 @@ class RequestPattern:
                 )
             self.path, _ = compile_template(spec["path"])
         self.tests = tests
+        self._first, self._rest = tuple(tests[:cheap]), tuple(tests[cheap:])
         # Named groups of the body and header_value regexes become placeholders (a
         # fault message, an X-Trans-Id), read once the exchange has matched.
         self._captors: list[Callable[[Exchange], dict[str, str]]] = []
@@ -469,13 +489,17 @@ class RequestPattern:
         self.repeat = int(spec.get("repeat", 1))
 
     def match(self, ex: Exchange) -> dict[str, str] | None:
+        # Every test must hold and none has effects: the cheap ones go first.
+        for test in self._first:
+            if not test(ex):
+                return None
         captures: dict[str, str] = {}
         if self.path is not None:
             m = self.path.search(split_url(ex.request.url)[1])
             if m is None:
                 return None
             captures = {k: v for k, v in m.groupdict().items() if v is not None}
-        for test in self.tests:
+        for test in self._rest:
             if not test(ex):
                 return None
         for captor in self._captors:
@@ -558,6 +582,7 @@ class Condition:
         self.key = key
         self.value = value
         self._eval: Evaluator = getattr(self, "_c_" + key)(value)
+        self._described: str | None = None
 
     def __call__(self, ctx: Context) -> Match | None:
         # Conditions only read the run: the same one gives the same answer until the
@@ -571,6 +596,13 @@ class Condition:
         return m
 
     def describe(self) -> str:
+        """The condition in words, as a candidate's reason says it (once: every run
+        that does not take a branch says why)."""
+        if self._described is None:
+            self._described = self._describe()
+        return self._described
+
+    def _describe(self) -> str:
         v = self.value
         if self.key == "no_request" and not v:
             return "no request at all"
@@ -693,14 +725,15 @@ class Condition:
                 _choices(kind, MESSAGE_KINDS, "message kind")
             spec = spec.get("text", "")
         rx = _regex(spec, "message")
-        words: list[str | None] = []  # the pattern's required words, found on first use
+        words: list[tuple[str, ...] | None] = []  # the pattern's, found on first use
 
         def ev(ctx: Context) -> Match | None:
             if not words:
                 words.append(required_words(rx.pattern))
             items, joined = ctx.printed(kind)
-            if words[0] is not None and words[0] not in joined:
-                return None  # no line has the words every match contains
+            needed = words[0]
+            if needed is not None and not any(w in joined for w in needed):
+                return None  # no line has any of the words every match contains
             search = compiled(rx).search
             for line, text in items:
                 m = search(text)
