@@ -214,10 +214,13 @@ class Context:
     scope: list[Exchange] | None = None
     """The exchanges request conditions see, when narrower than the trace's: one
     target's (see ``kb.targets``)."""
-    _memo: dict[tuple[Condition, Outcome], Match | None] = field(default_factory=dict)
+    _memo: dict[Condition, Match | None] = field(default_factory=dict)
     """What each condition gave on this run: scenarios, rules and the nearest
-    misses ask the same conditions again. Keyed on the outcome too, which the
-    diagnosis settles between its steps."""
+    misses ask the same conditions again. For one outcome, which the diagnosis
+    settles between its steps: ``_memo_outcome``."""
+    _memo_outcome: Outcome | None = None
+    _selected: dict[str, bool] = field(default_factory=dict)
+    """Per scenario id, whether its commands include the run's."""
     _printed: dict[str | None, tuple[list[tuple[int, str]], str]] = field(default_factory=dict)
     """Per message kind (None: every text), the lines and the same as one string,
     which a pattern's required words are looked for in before any line is searched."""
@@ -566,6 +569,7 @@ def exchange_captures(ex: Exchange) -> dict[str, str]:
 
 
 Evaluator = Callable[[Context], "Match | None"]
+_UNSET = Match()  # a memo's "not asked yet": no condition returns this one
 
 
 class Condition:
@@ -588,11 +592,13 @@ class Condition:
         # Conditions only read the run: the same one gives the same answer until the
         # outcome, the one input the diagnosis changes, does. Nobody changes a Match a
         # condition returns (evaluate_all copies into its own).
-        key = (self, ctx.outcome)
         memo = ctx._memo
-        if key in memo:
-            return memo[key]
-        m = memo[key] = self._eval(ctx)
+        if ctx._memo_outcome != ctx.outcome:
+            memo.clear()
+            ctx._memo_outcome = ctx.outcome
+        m = memo.get(self, _UNSET)
+        if m is _UNSET:
+            m = memo[self] = self._eval(ctx)
         return m
 
     def describe(self) -> str:
@@ -732,8 +738,12 @@ class Condition:
                 words.append(required_words(rx.pattern))
             items, joined = ctx.printed(kind)
             needed = words[0]
-            if needed is not None and not any(w in joined for w in needed):
-                return None  # no line has any of the words every match contains
+            if needed is not None:
+                for word in needed:
+                    if word in joined:
+                        break
+                else:
+                    return None  # no line has any of the words every match contains
             search = compiled(rx).search
             for line, text in items:
                 m = search(text)

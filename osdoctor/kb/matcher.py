@@ -17,10 +17,19 @@ from osdoctor.kb.schema import Branch, DiagramBlock, DiagramItem, Scenario
 from osdoctor.model import Candidate, Exchange, ScenarioMatch, StepResult, StepState
 
 
-def _selected(kb: KnowledgeBase, command: str | None) -> list[Scenario]:
+def selects(scenario: Scenario, ctx: Context) -> bool:
+    """Whether the scenario's commands include the run's (any, when it is not known)."""
+    command = ctx.trace.command
     if not command:
-        return list(kb.scenarios.values())
-    return [s for s in kb.scenarios.values() if any(rx.search(command) for rx in s.commands)]
+        return True
+    found = ctx._selected.get(scenario.id)
+    if found is None:
+        found = ctx._selected[scenario.id] = any(rx.search(command) for rx in scenario.commands)
+    return found
+
+
+def _selected(kb: KnowledgeBase, ctx: Context) -> list[Scenario]:
+    return [s for s in kb.scenarios.values() if selects(s, ctx)]
 
 
 def match_scenario(
@@ -35,7 +44,7 @@ def match_scenario(
             m, held, failed = evaluate_all(branch.when, ctx)
             if m is not None:
                 return _result(scenario, branch, m, ctx), m, candidates
-    selected = _selected(kb, ctx.trace.command)
+    selected = _selected(kb, ctx)
     command_known = bool(ctx.trace.command)
     best: tuple[Scenario, Branch, Match] | None = None
     for scenario in sorted(selected, key=lambda s: s.id):

@@ -15,6 +15,7 @@ from typing import Any
 
 from osdoctor.kb.conditions import Condition, Context
 from osdoctor.kb.loader import KnowledgeBase
+from osdoctor.kb.matcher import selects
 from osdoctor.kb.schema import Branch, Scenario
 from osdoctor.kb.words import regex_words
 from osdoctor.model import NearMiss, ScenarioMatch
@@ -168,10 +169,9 @@ def _miss(scenario: Scenario, branch: Branch, ctx: Context) -> NearMiss | None:
 def nearest(kb: KnowledgeBase, ctx: Context, match: ScenarioMatch | None) -> list[NearMiss]:
     """Up to three documented paths, other than the one taken, where at least half
     the expected steps happened, nearest first."""
-    command = ctx.trace.command
     misses: list[NearMiss] = []
     for scenario in sorted(kb.scenarios.values(), key=lambda s: s.id):
-        selected = not command or any(rx.search(command) for rx in scenario.commands)
+        selected = selects(scenario, ctx)
         for branch in scenario.branches:
             if match is not None and (scenario.id, branch.id) == (match.id, match.branch):
                 continue

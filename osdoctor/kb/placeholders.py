@@ -12,6 +12,7 @@ capture, so that a built-in text always degrades the way its author chose.
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from collections.abc import Callable, Iterator, Mapping
@@ -78,16 +79,29 @@ def unknown(name: str) -> str:
     return f"<{name.replace('_', ' ')}>"
 
 
-def _render(template: str, value: Callable[[Field], str]) -> str:
+@functools.lru_cache(maxsize=4096)
+def _parts(template: str) -> tuple[tuple[str, Field | None], ...] | None:
+    """A template's literal texts and placeholders, read once (the knowledge's
+    templates are filled for every run); None when it is not a template."""
     try:
         parts = list(string.Formatter().parse(template))
     except ValueError:
+        return None
+    return tuple(
+        (literal, None if raw is None else _field(raw, spec, conversion))
+        for literal, raw, spec, conversion in parts
+    )
+
+
+def _render(template: str, value: Callable[[Field], str]) -> str:
+    parts = _parts(template)
+    if parts is None:
         return template
     out: list[str] = []
-    for literal, raw, spec, conversion in parts:
+    for literal, f in parts:
         out.append(literal)
-        if raw is not None:
-            out.append(value(_field(raw, spec, conversion)))
+        if f is not None:
+            out.append(value(f))
     return "".join(out)
 
 
