@@ -490,7 +490,7 @@ def _installs(frames: list[Frame]) -> list[tuple[str, list[str]]]:
     return list(roots.items()) if len(roots) > 1 else []
 
 
-_BUILD_ABORTED = re.compile(r"Build of instance \S+ aborted")
+_BUILD_ABORTED = regex.compile(r"Build of instance \S+ aborted")
 
 
 def _async_failure(trace: Trace) -> AsyncFailure | None:
