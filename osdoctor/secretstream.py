@@ -84,6 +84,15 @@ class Literals:
                 line = line.replace(value, MASK)
         return line
 
+    def assign(self, other: Literals) -> None:
+        """Hold exactly what ``other`` holds (its values and forms, in their order),
+        without quoting or sorting any again; ``generation`` grows if that is a
+        change. A copy made once serves every run of a log that starts from it."""
+        if list(self._values) != list(other._values):
+            self._values = other._values.copy()
+            self._ordered = other._ordered
+            self.generation += 1
+
 
 _BORDER = regex.compile(r"[ \t]*\+(?:[-=]+\+)+[ \t]*")
 
