@@ -45,6 +45,19 @@ _PROGRAM = regex.compile(
     + b"|".join(re.escape(p.encode()) for p in sorted(PROGRAMS, key=len, reverse=True))
     + rb")(?= )"
 )
+#: What a program name is looked for as: itself and the space after it, found with
+#: ``bytes.find`` (a scan per name at C speed costs far less than ``_PROGRAM``'s
+#: look-behind tried at every byte); ``_program_starts`` then says where
+#: ``_PROGRAM`` would have matched. That holds because no name holds a byte
+#: outside ``[\w.\-]`` (so a name with its space ends the run of path bytes it
+#: is in, and there is one candidate per run).
+_NAMES = tuple(p.encode() + b" " for p in sorted(PROGRAMS))
+#: The bytes of ``[\w./\-]``, by value.
+_PATH_BYTE = tuple(chr(b).isascii() and (chr(b).isalnum() or chr(b) in "_./-") for b in range(256))
+_SLASH = ord("/")
+assert all(all(_PATH_BYTE[b] and b != _SLASH for b in name[:-1]) for name in _NAMES)
+#: The run of path bytes that ends where a program name begins.
+_PATH_TAIL = regex.compile(rb"(?<![\w./\-])[\w./\-]+\Z")
 _ACTIVITY = regex.compile(
     rb"REQ: |RESP: |RESP STATUS|Traceback \(most recent|END return value|"
     rb"Making authentication request|HTTP/1\.[01]\" \d{3}"
@@ -52,6 +65,8 @@ _ACTIVITY = regex.compile(
 _TIMESTAMP = rb"(?:> ?)*\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:[+-]\d\d:?\d\d|Z)? "
 _LEVELS = rb"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|TRACE):? +([\w.\-]+)"
 _ANY_PID = regex.compile(rb"(?m)^" + _TIMESTAMP + rb"(\d+) " + _LEVELS)
+_ANY_PID_AFTER = regex.compile(rb"\n" + _TIMESTAMP + rb"(\d+) " + _LEVELS)
+_BREAK = ord("\n")
 _ANSI = regex.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
 #: Text before a program name on a command line: a prompt, an xtrace mark, a
 #: quote, ``sudo``/``time``/``env VAR=x``.
@@ -133,8 +148,7 @@ class RunSplitter:
             if rank is not None:
                 found[start] = rank
         start, end = 0, -1
-        for m in _PROGRAM.finditer(data):
-            at = m.start()
+        for at in _program_starts(data):
             if at > end:
                 start, end = data.rfind(b"\n", 0, at) + 1, _end(data, at)
             if start in found or at - start > _MAX_BEFORE:
@@ -176,21 +190,55 @@ class RunSplitter:
         pid = self._run.pid
         while True:
             if pid is None:
-                m = _ANY_PID.search(data, pos)
+                at_line, after_break = _ANY_PID, _ANY_PID_AFTER
             else:
-                # re caches the pattern: a pid changes once per run.
-                other = re.compile(rb"(?m)^" + _TIMESTAMP + rb"(?!" + pid + rb" )(\d+) " + _LEVELS)
-                m = other.search(data, pos)
-            if m is None:
-                return events
+                # re caches the patterns: a pid changes once per run.
+                other = _TIMESTAMP + rb"(?!" + pid + rb" )(\d+) " + _LEVELS
+                at_line, after_break = re.compile(rb"(?m)^" + other), re.compile(rb"\n" + other)
+            # The first line from ``pos`` on that matches: the one at ``pos``, or one
+            # after a line break, found at C speed (``^`` is tried at every byte).
+            m = at_line.match(data, pos) if pos == 0 or data[pos - 1] == _BREAK else None
+            if m is not None:
+                start = m.start()
+            else:
+                m = after_break.search(data, pos)
+                if m is None:
+                    return events
+                start = m.start() + 1
             pos = m.end()
             if _is_server_logger(m.group(2).decode("ascii", "replace")):
                 continue
-            start = m.start()
             pid = m.group(1)
             events.append((start, pid))
             if len(events) > 10000:
                 return events
+
+
+def _program_starts(data: bytes) -> list[int]:
+    """Where ``_PROGRAM`` matches in ``data``, in order (``m.start()`` of each match
+    of its ``finditer``), leaving out those further than ``_MAX_BEFORE`` into
+    their line, which ``_marks`` passes over."""
+    starts: set[int] = set()
+    find = data.find
+    for name in _NAMES:
+        at = find(name)
+        while at >= 0:
+            # A match starts where its run of path bytes does: at the name, or at
+            # the first slash of a path whose last slash is just before the name.
+            if at == 0 or not _PATH_BYTE[data[at - 1]]:
+                starts.add(at)
+            elif data[at - 1] == _SLASH:
+                line = data.rfind(b"\n", 0, at) + 1
+                tail = _PATH_TAIL.search(data, line, at)
+                if (
+                    tail is not None
+                    and tail.start() < at - 1
+                    and data[tail.start()] == _SLASH
+                    and tail.start() - line <= _MAX_BEFORE
+                ):
+                    starts.add(tail.start())
+            at = find(name, at + len(name))
+    return sorted(starts)
 
 
 def _end(data: bytes, at: int) -> int:
