@@ -36,9 +36,15 @@ from osdoctor.parse.lines import decode_line
 from osdoctor.parse.prefixes import PrefixStripper, _is_server_logger
 from osdoctor.programs import PROGRAMS
 
-_MARKS = regex.compile(
-    rb"START with options|#osdoctor-session|\" is deprecated, please use \"|"
-    rb" run\(Namespace\(|Using bare metal API version "
+#: The words of the lines that may mark an invocation's start (``_mark_rank`` says
+#: which do), each found with ``bytes.find``: none holds a line break, so the
+#: first found on a line is the first of the line, as a pattern's would be.
+_MARKS = (
+    b"START with options",
+    b"#osdoctor-session",
+    b'" is deprecated, please use "',
+    b" run(Namespace(",
+    b"Using bare metal API version ",
 )
 _PROGRAM = regex.compile(
     rb"(?<![\w./\-])(?:/[\w./\-]*/)?(?:"
@@ -139,11 +145,11 @@ class RunSplitter:
         found: dict[int, int] = {}
         self._heat.clear()
         end = -1
-        for m in _MARKS.finditer(data):
-            if m.start() <= end:
+        for at in sorted(_occurrences(data, _MARKS)):
+            if at <= end:
                 continue  # the line is decided
-            start = data.rfind(b"\n", 0, m.start()) + 1
-            end = _end(data, m.start())
+            start = data.rfind(b"\n", 0, at) + 1
+            end = _end(data, at)
             rank = self._mark_rank(start, _line(data, start))
             if rank is not None:
                 found[start] = rank
@@ -212,6 +218,19 @@ class RunSplitter:
             events.append((start, pid))
             if len(events) > 10000:
                 return events
+
+
+def _occurrences(data: bytes, words: tuple[bytes, ...]) -> list[int]:
+    """Where each of ``words`` is in ``data`` (those that overlap one of the same
+    word found before left out)."""
+    found: list[int] = []
+    find = data.find
+    for word in words:
+        at = find(word)
+        while at >= 0:
+            found.append(at)
+            at = find(word, at + len(word))
+    return found
 
 
 def _program_starts(data: bytes) -> list[int]:
