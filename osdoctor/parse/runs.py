@@ -46,17 +46,18 @@ _MARKS = (
     b" run(Namespace(",
     b"Using bare metal API version ",
 )
-_PROGRAM = regex.compile(
+#: A program name on a command line is what ``PROGRAM_PATTERN`` matches: a name
+#: with a space after it, at the start of a run of path bytes (``[\w./\-]``), alone
+#: or after a path (``/usr/bin/openstack``). It is not searched for as such (its
+#: look-behind would be tried at every byte) but each name with its space is found
+#: with ``bytes.find``, and ``_program_starts`` says where the pattern would have
+#: matched. That holds because no name holds a byte outside ``[\w.\-]``: a name
+#: with its space ends the run of path bytes it is in, one candidate per run.
+PROGRAM_PATTERN = (
     rb"(?<![\w./\-])(?:/[\w./\-]*/)?(?:"
     + b"|".join(re.escape(p.encode()) for p in sorted(PROGRAMS, key=len, reverse=True))
     + rb")(?= )"
 )
-#: What a program name is looked for as: itself and the space after it, found with
-#: ``bytes.find`` (a scan per name at C speed costs far less than ``_PROGRAM``'s
-#: look-behind tried at every byte); ``_program_starts`` then says where
-#: ``_PROGRAM`` would have matched. That holds because no name holds a byte
-#: outside ``[\w.\-]`` (so a name with its space ends the run of path bytes it
-#: is in, and there is one candidate per run).
 _NAMES = tuple(p.encode() + b" " for p in sorted(PROGRAMS))
 #: The bytes of ``[\w./\-]``, by value.
 _PATH_BYTE = tuple(chr(b).isascii() and (chr(b).isalnum() or chr(b) in "_./-") for b in range(256))
@@ -234,9 +235,9 @@ def _occurrences(data: bytes, words: tuple[bytes, ...]) -> list[int]:
 
 
 def _program_starts(data: bytes) -> list[int]:
-    """Where ``_PROGRAM`` matches in ``data``, in order (``m.start()`` of each match
-    of its ``finditer``), leaving out those further than ``_MAX_BEFORE`` into
-    their line, which ``_marks`` passes over."""
+    """Where ``PROGRAM_PATTERN`` matches in ``data``, in order (``m.start()`` of each
+    match of its ``finditer``); some further than ``_MAX_BEFORE`` into their line,
+    which ``_marks`` passes over, may be left out."""
     starts: set[int] = set()
     find = data.find
     for name in _NAMES:
