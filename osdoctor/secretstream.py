@@ -20,7 +20,9 @@ in time linear in the line.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import re
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 from urllib.parse import quote
 
 from osdoctor import regex
@@ -32,6 +34,8 @@ __all__ = ["Literals", "SecretMemory", "TableColumns", "hidden_parameters"]
 _MIN_LITERAL = 6
 #: Values remembered at most; the oldest are forgotten first.
 _MAX_LITERALS = 64
+#: How much of each value the one-search test of ``Literals.mask`` looks for.
+_PREFIX = 16
 _HARMLESS = frozenset({"none", "null", "true", "false", "unset", "******", "<redacted>"})
 
 
@@ -42,16 +46,60 @@ def _worth_remembering(value: str) -> bool:
     return len(value) >= 10 or not value.isalpha()
 
 
+#: URL-encoded forms already computed: a log of many runs hands its values on from
+#: run to run, and ``quote`` cost more than all the rest of ``Literals.add``.
+_QUOTED: dict[str, str] = {}
+_QUOTED_MAX = 4096
+
+
+def _quoted(value: str) -> str:
+    form = _QUOTED.get(value)
+    if form is None:
+        if len(_QUOTED) >= _QUOTED_MAX:
+            _QUOTED.clear()
+        form = _QUOTED[value] = quote(value, safe="")
+    return form
+
+
+def _prefix_pattern(values: Iterable[str]) -> re.Pattern[str]:
+    """One pattern that finds the head (``_PREFIX`` characters) of any of ``values``,
+    written as a trie, so that a search costs about one step per character of the
+    text however many values there are."""
+    trie: dict[str, dict[str, Any]] = {}
+    for value in values:
+        node = trie
+        for char in value[:_PREFIX]:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def pattern(node: dict[str, Any]) -> str:
+        if "" in node:
+            return ""  # a head ends here: longer ones need not be looked for
+        branches = [re.escape(char) + pattern(node[char]) for char in sorted(node)]
+        return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+    # ``re`` itself, not ``osdoctor.regex``: this pattern is made of a log's
+    # secrets, which must never reach a cache file.
+    return re.compile(pattern(trie))
+
+
+#: The patterns made for the values of recent ``Literals`` (a new parser per run
+#: takes the values of the one before).
+_PATTERNS: dict[tuple[str, ...], re.Pattern[str]] = {}
+_PATTERNS_MAX = 64
+
+
 class Literals:
     """Secret values, each masked wherever it appears again (and its URL-encoded
     form). ``generation`` grows whenever a value is added, so that remembered
     results of redaction can be dropped."""
 
-    __slots__ = ("_values", "_ordered", "generation")
+    __slots__ = ("_values", "_ordered", "_search", "generation")
 
     def __init__(self, values: Iterable[str] = ()) -> None:
         self._values: dict[str, None] = {}
         self._ordered: tuple[str, ...] = ()
+        self._search: Callable[[str], object] | None = None
         self.generation = 0
         self.add(values)
 
@@ -67,7 +115,7 @@ class Literals:
             value = raw.strip().strip("'\"")
             if not _worth_remembering(value):
                 continue
-            for form in (value, quote(value, safe="")):
+            for form in (value, _quoted(value)):
                 if form not in self._values:
                     self._values[form] = None
                     added = True
@@ -76,9 +124,19 @@ class Literals:
         while len(self._values) > _MAX_LITERALS:
             del self._values[next(iter(self._values))]
         self._ordered = tuple(sorted(self._values, key=len, reverse=True))
+        self._search = None
         self.generation += 1
 
     def mask(self, line: str) -> str:
+        """``line`` with every value replaced, longest first. A line that holds the
+        head of none of them (nearly every line) costs one search."""
+        search = self._search
+        if search is None:
+            if not self._ordered:
+                return line
+            search = self._search = self._pattern().search
+        if search(line) is None:
+            return line
         for value in self._ordered:
             if value in line:
                 line = line.replace(value, MASK)
@@ -91,7 +149,16 @@ class Literals:
         if list(self._values) != list(other._values):
             self._values = other._values.copy()
             self._ordered = other._ordered
+            self._search = other._search
             self.generation += 1
+
+    def _pattern(self) -> re.Pattern[str]:
+        pattern = _PATTERNS.get(self._ordered)
+        if pattern is None:
+            if len(_PATTERNS) >= _PATTERNS_MAX:
+                _PATTERNS.clear()
+            pattern = _PATTERNS[self._ordered] = _prefix_pattern(self._ordered)
+        return pattern
 
 
 _BORDER = regex.compile(r"[ \t]*\+(?:[-=]+\+)+[ \t]*")
