@@ -335,7 +335,7 @@ def _redact_key_values(
     separators = low.count(":") + low.count("=")
     if not separators:
         return line
-    if sum(low.count(word) for word in _KEY_WORDS) > separators:
+    if sum(map(low.count, _KEY_WORDS)) > separators:
         # Fewer separators than key words (a command line of ``--pass x``): start
         # from the separators instead, each giving the key just before it.
         positions = _keys_before_separators(line)
@@ -772,15 +772,16 @@ class StreamRedactor:
         if line[:1] in "+|" or self._tables.active or len(line) > _REMEMBER_LINE:
             return self._full(line)
         seen = self._seen
-        if self._generation != self.memory.generation:
+        literals = self.memory.literals  # its generation is the memory's
+        if self._generation != literals.generation:
             seen.clear()
-            self._generation = self.memory.generation
+            self._generation = literals.generation
         done = seen.get(line)
         if done is None:
             done = self._full(line)
-            if self._generation != self.memory.generation:
+            if self._generation != literals.generation:
                 seen.clear()  # learnt from this line: what was remembered is stale
-                self._generation = self.memory.generation
+                self._generation = literals.generation
             if len(seen) >= _REMEMBER_LINES:
                 seen.clear()
             seen[line] = done
@@ -789,8 +790,7 @@ class StreamRedactor:
     def _full(self, line: str) -> str:
         memory = self.memory
         literals = memory.literals
-        if literals:
-            line = literals.mask(line)
+        line = literals.mask(line)
         if "hidden" in line:
             names, defaults = hidden_parameters(line)
             if names:

@@ -239,7 +239,9 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
             if nl < 0:
                 nl = end  # a last line without its newline
             number += 1
-            feed(number, decode_line(data[pos:nl]))
+            # A clean block's lines need no cleaning once decoded (see ``decode_line``).
+            line = data[pos:nl]
+            feed(number, line.decode("utf-8", "replace") if clean else decode_line(line))
             pos = nl + 1
         self._number = number
         return carry
