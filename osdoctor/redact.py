@@ -369,7 +369,7 @@ def _redact_key_values(
         quote_at = _opening_quote(line, key, word)
         lq = line[quote_at] if quote_at >= 0 else ""
         rq = match["rq"].lstrip("\\")
-        if (rq and lq != rq) or not (_is_secret_key(key, allow_data) or key in extra):
+        if (rq and lq != rq) or not (is_secret_name(key, allow_data) or key in extra):
             continue
         key_start = quote_at if quote_at >= 0 else word
         span = _value_span(line, match.end(), (lq, rq), match["sep"], key, key_start, ends, indent)
@@ -413,8 +413,6 @@ _TYPED_CLIENT = regex.compile(
     + "|".join(re.escape(p) for p in sorted(PROGRAMS, key=len, reverse=True))
     + r")(?=[ \t])"
 )
-#: Words without which no typed line holds an argv-only secret.
-_ARGV_ONLY = (" -k", "tempurl", "credential", "revoke")
 
 
 def _redact_options(line: str, found: list[str] | None = None) -> str:
@@ -477,7 +475,8 @@ def _redact_start(line: str, low: str, found: list[str] | None = None) -> str:
 def _redact_typed(line: str, low: str, found: list[str] | None = None) -> str:
     """A command line somebody typed or a wrapper echoed (``$ swift -K key stat``): the
     command-line redaction from the client's name on, as for osc-lib's START line."""
-    if not any(word in low for word in _ARGV_ONLY):
+    # Words without which no typed line holds an argv-only secret.
+    if not (" -k" in low or "tempurl" in low or "credential" in low or "revoke" in low):
         return line
     match = _TYPED_CLIENT.search(line)
     if match is None:
