@@ -27,7 +27,6 @@ from osdoctor.parse.parser import Parser
 from osdoctor.parse.runs import RunSplitter
 from osdoctor.parse.wraps import Widths, sniff
 from osdoctor.progress import CountingReader
-from osdoctor.secretstream import Literals
 
 #: Full reports kept at most (failed runs); others are summarised and counted.
 KEEP_REPORTS = 20
@@ -154,37 +153,13 @@ class _Runs:
         return index == choice
 
 
-#: What a new run's secret memory starts from: ``Literals(values)`` for the values
-#: the run before knew, by those values in order.
-Seeds = dict[tuple[str, ...], Literals]
-#: Seeds kept at most: a log whose runs learn nothing new cycles between a few.
-_MAX_SEEDS = 16
-
-
-def new_parser(
-    source: str, widths: Widths, after: int, before: Parser | None, seeds: Seeds | None = None
-) -> Parser:
+def new_parser(source: str, widths: Widths, after: int, before: Parser | None) -> Parser:
     parser = Parser(source)
     parser.set_widths(widths)
     if after:
         parser.start_at(after)
     if before is not None:
-        memory, known = parser.secrets, before.secrets
-        if seeds is None or memory.literals:
-            memory.update(known)
-        else:
-            # What ``memory.update(known)`` does, without quoting and sorting the
-            # same values again for every run: adding ``known.literals`` to an
-            # empty set gives ``Literals(known.literals)``, which depends only on
-            # its values in order.
-            values = tuple(known.literals)
-            seed = seeds.get(values)
-            if seed is None:
-                if len(seeds) >= _MAX_SEEDS:
-                    seeds.clear()
-                seed = seeds[values] = Literals(values)
-            memory.literals.assign(seed)
-            memory.learn_names(known.names)
+        parser.secrets.update(before.secrets)
     return parser
 
 
@@ -204,7 +179,6 @@ def read_runs(
     stream, widths = sniff(stream)
     runs = _Runs(source, explain, choice, on_run)
     splitter = RunSplitter()
-    seeds: Seeds = {}
     parser = new_parser(source, widths, 0, None)
     first = 1
     seen = 0  # complete lines in the blocks before the current one
@@ -229,7 +203,7 @@ def read_runs(
             line += data.count(b"\n", pos, at)
             if line > first:
                 runs.finished(parser.finish(), first, line - 1)
-                parser = new_parser(source, widths, line - 1, parser, seeds)
+                parser = new_parser(source, widths, line - 1, parser)
                 first = line
             pos = at
         rest = data[pos:] if pos else data

@@ -33,7 +33,7 @@ __all__ = ["Literals", "SecretMemory", "TableColumns", "hidden_parameters"]
 #: Shortest value remembered: shorter ones would mask ordinary words.
 _MIN_LITERAL = 6
 #: Values remembered at most; the oldest are forgotten first.
-_MAX_LITERALS = 64
+_MAX_LITERALS = 256
 #: How much of each value the one-search test of ``Literals.mask`` looks for.
 _PREFIX = 16
 _HARMLESS = frozenset({"none", "null", "true", "false", "unset", "******", "<redacted>"})
@@ -119,8 +119,11 @@ class Literals:
                 if form not in self._values:
                     self._values[form] = None
                     added = True
-        if not added:
-            return
+        if added:
+            self._learnt()
+
+    def _learnt(self) -> None:
+        """Forget the oldest forms beyond the limit; the new set's order and search."""
         while len(self._values) > _MAX_LITERALS:
             del self._values[next(iter(self._values))]
         self._ordered = tuple(sorted(self._values, key=len, reverse=True))
@@ -142,15 +145,28 @@ class Literals:
                 line = line.replace(value, MASK)
         return line
 
-    def assign(self, other: Literals) -> None:
-        """Hold exactly what ``other`` holds (its values and forms, in their order),
-        without quoting or sorting any again; ``generation`` grows if that is a
-        change. A copy made once serves every run of a log that starts from it."""
-        if list(self._values) != list(other._values):
-            self._values = other._values.copy()
-            self._ordered = other._ordered
-            self._search = other._search
-            self.generation += 1
+    def merge(self, other: Literals) -> None:
+        """Hold also every form ``other`` holds, as it holds it. A form is copied,
+        never encoded again: the URL-encoded form of an encoded form is no
+        secret's form, and a log of many runs, each run learning what the one
+        before knew, would otherwise fill the memory with ever deeper encodings
+        and forget the real values. The forms keep the order ``other`` learnt
+        them in, so that the first forgotten are the oldest learnt."""
+        values = self._values
+        if not values:
+            if other._values:
+                self._values = other._values.copy()
+                self._ordered = other._ordered
+                self._search = other._search
+                self.generation += 1
+            return
+        added = False
+        for form in other._values:
+            if form not in values:
+                values[form] = None
+                added = True
+        if added:
+            self._learnt()
 
     def _pattern(self) -> re.Pattern[str]:
         pattern = _PATTERNS.get(self._ordered)
@@ -284,7 +300,7 @@ class SecretMemory:
 
     def update(self, other: SecretMemory) -> None:
         """Learn all that ``other`` knows."""
-        self.literals.add(other.literals)
+        self.literals.merge(other.literals)
         self.learn_names(other.names)
 
     def learn_names(self, names: Iterable[str]) -> None:

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from osdoctor.secretnames import MASK
-from osdoctor.secretstream import Literals
+from osdoctor.secretstream import Literals, SecretMemory
 
 _ALPHABET = "ab%2*5-_.()[]|\\^$?+{}\n é"
 
@@ -45,3 +45,33 @@ def test_literals_mask_follows_what_is_added() -> None:
     literals.add(["FAKE-secret-2"])
     assert literals.mask("a FAKE-secret-1 b FAKE-secret-2") == f"a {MASK} b {MASK}"
     assert literals.mask("FAKE-secret-") == "FAKE-secret-"
+
+
+def test_a_log_of_many_runs_remembers_its_first_secrets() -> None:
+    """Each run of a log starts from what the run before knew. The values are
+    handed on as they are: an encoded form is not encoded again, and a long
+    secret learnt in the first run is still masked in the fortieth."""
+    token = "FAKE" + "x9/Z+" * 30  # long, and changed by URL encoding
+    memory = SecretMemory()
+    memory.literals.add([token, "FAKE pass word/1"])
+    for run in range(40):
+        after = SecretMemory()
+        after.update(memory)
+        after.literals.add([f"FAKE-run-{run:02d}-secret"])
+        memory = after
+    forms = list(memory.literals)
+    assert token in forms
+    assert not any("%25" in form for form in forms), forms
+    assert memory.literals.mask(f"printed bare: {token}") == f"printed bare: {MASK}"
+    assert memory.literals.mask("FAKE%20pass%20word%2F1") == MASK
+
+
+def test_merging_into_a_memory_that_knows_values_keeps_both() -> None:
+    mine = Literals(["FAKE-mine-secret"])
+    theirs = Literals(["FAKE-their secret"])
+    mine.merge(theirs)
+    assert mine.mask("FAKE-mine-secret FAKE-their%20secret") == f"{MASK} {MASK}"
+    empty = Literals()
+    empty.merge(theirs)
+    assert list(empty) == list(theirs)
+    assert empty.mask("FAKE-their secret") == MASK
