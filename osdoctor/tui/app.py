@@ -1,5 +1,11 @@
 """The Textual application: a thin shell around the main screen, with the
-command palette's entries. Everything else lives in ``screens`` and ``widgets``."""
+command palette's entries, and the list of a log's runs when it holds
+several. Everything else lives in ``screens`` and ``widgets``.
+
+A log of several runs opens on its list at once: the incident screen, whose
+layout costs more than the list's, is built only once a run is chosen, and
+the runs are read in a worker of their own, which keeps going while one of
+them is open."""
 
 from __future__ import annotations
 
@@ -11,13 +17,18 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
 
+from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.worker import get_current_worker
 
 from osdoctor.console import stopped_exit
 from osdoctor.runner import STOP_SIGNALS
+from osdoctor.tui import workers
+from osdoctor.tui.messages import RunsFound, RunsOpened, RunsRead
 from osdoctor.tui.screens.main import MainScreen
+from osdoctor.tui.screens.runs import RunList, RunsScreen
 
 #: Seconds the app has to close down once a stop signal's run has ended. A
 #: terminal that has gone can leave Textual's shutdown waiting forever on its
@@ -57,15 +68,93 @@ class OsdoctorApp(App[int]):
         run is cancelled and its session closed instead of the client orphaned."""
         self.closed = threading.Event()
         """Set by the command line once the app's event loop has returned."""
+        self.clock = clock
+        self.run_list: RunList | None = None
+        """The runs of the log opened, when it holds several (read so far)."""
 
     def on_mount(self) -> None:
-        self.push_screen(self.main)
+        main = self.main
+        log = main.initial_log
+        if log is not None and not main.follow and workers.runs_ahead(log):
+            main.initial_log = None  # built once a run is chosen
+            self.list_runs(log)
+        else:
+            self.push_screen(main)
         if self.handle_stop_signals:
             loop = asyncio.get_running_loop()
             for sig in STOP_SIGNALS:
                 loop.add_signal_handler(sig, self.stop_signal, sig)
         if self.stopped_by is not None:  # it came while the app was starting
             self.exit()
+
+    # -- the runs of a log of several ---------------------------------------
+    @on(RunsOpened)
+    def _runs_opened(self, message: RunsOpened) -> None:
+        """The incident screen's reader found a second run further in the log."""
+        self.list_runs(message.path)
+
+    def list_runs(self, path: Path) -> None:
+        """Show the list of the runs of ``path`` at once, and fill it as they are read."""
+        try:
+            size = path.stat().st_size
+        except OSError:
+            size = 0
+        self.run_list = RunList(path, size)
+        self._runs_worker(self.run_list)
+        self.show_runs()
+
+    @work(thread=True, exclusive=True, group="runs")
+    def _runs_worker(self, runs: RunList) -> None:
+        worker = get_current_worker()
+        lister = workers.RunLister(
+            runs.path, self.post_message, lambda: worker.is_cancelled, self.clock
+        )
+        lister.owner = runs
+        lister.read()
+
+    def drop_runs(self) -> None:
+        """Another log or a command replaces the log of several runs: its reader
+        stops, and a list not read to its end is forgotten."""
+        self.workers.cancel_group(self, "runs")
+        if self.run_list is not None and self.run_list.done is None:
+            self.run_list = None
+
+    @on(RunsRead)
+    @on(RunsFound)
+    def _runs_grew(self, message: RunsRead | RunsFound) -> None:
+        runs = self.run_list
+        if runs is not None and message.owner is runs:  # not the list of a log left since
+            if isinstance(message, RunsRead):
+                runs.grew(message)
+            else:
+                runs.finished(message)
+            for screen in self.screen_stack:
+                if isinstance(screen, RunsScreen) and screen.runs is runs:
+                    screen.grew()
+        if isinstance(message, RunsRead) and message.shown is not None:
+            self.call_after_refresh(message.shown.set)
+
+    def show_runs(self) -> None:
+        """The list of the runs of the log; enter opens one in the incident screen."""
+        found = self.run_list
+        main = self.main
+        if found is None:
+            main.say("This log holds one run.")
+            return
+
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                s = found.summaries[index]
+                total = f"{found.runs}" if found.done is not None else f"{found.runs} so far"
+                title = f"{found.path} · run {index + 1} of {total}"
+                main.open_run(found.path, (s.first, s.last), title)
+            if main not in self.screen_stack:
+                self.push_screen(main)
+            elif index is None and main.trace is None:
+                main.state = "idle"
+                main.refresh_status()
+
+        self.push_screen(RunsScreen(found), chosen)
 
     def stop_signal(self, signum: int) -> None:
         """Quit on a stop signal; before or after the event loop, only remember it.
@@ -94,6 +183,8 @@ class OsdoctorApp(App[int]):
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         main = self.main
+        if not main.is_mounted:  # a log of several runs, none opened yet
+            return
         entries: list[tuple[str, str, Callable[[], object]]] = [
             (
                 "Run a command",

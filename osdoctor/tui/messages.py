@@ -7,6 +7,7 @@ a burst of output costs one redraw.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from textual.message import Message
 
 from osdoctor.model import Report, Trace
 from osdoctor.runner import Run, RunResult
-from osdoctor.runs import LogRuns
+from osdoctor.runs import LogRuns, RunSummary
 from osdoctor.tui.linestore import LineStore
 
 
@@ -90,8 +91,43 @@ class SourceFailed(Message):
 
 
 @dataclass
+class RunsOpened(Message):
+    """The log holds several runs: the screen lists them as they are read, and
+    the user picks one."""
+
+    path: Path
+
+
+@dataclass
+class RunsRead(Message):
+    """More of a log of several runs was read."""
+
+    summaries: list[RunSummary]
+    """The runs cut since the last message, in the log's order: only those the
+    list shows (the first ``workers.LISTED``)."""
+    runs: int
+    failed: int
+    """Runs read so far, and how many of them failed."""
+    read: int
+    """Bytes read so far."""
+    owner: object = None
+    """The list these runs are for (``RunLister.owner``)."""
+    error: str | None = None
+    """Why the reading stopped here, if it did before the end."""
+    shown: threading.Event | None = None
+    """Set once the rows are on the screen (the first batch's): the reader
+    waits for it, so that the first screen does not share the CPU."""
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, RunsRead) and not self.summaries and self.error is None
+
+
+@dataclass
 class RunsFound(Message):
-    """The log holds several runs: the screen lists them, the user picks one."""
+    """A log of several runs was read to its end: every run, counted."""
 
     path: Path
     runs: LogRuns
+    seconds: float
+    """Time to read, cut and diagnose every run."""
+    owner: object = None

@@ -25,9 +25,11 @@ from osdoctor.intake import LogInputError, LogReader, open_log, read_error
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.live import LiveTrace
 from osdoctor.model import Report, Trace
+from osdoctor.parse.lines import read_blocks
+from osdoctor.parse.runs import RunSplitter
 from osdoctor.render.decisive import decisive_exchange
 from osdoctor.runner import CommandError, OutputLine, Run, RunResult
-from osdoctor.runs import LogRuns, RunSummary, read_runs_of_path, several_runs
+from osdoctor.runs import RunSummary, read_runs_of_path, several_runs
 from osdoctor.session import SessionFileError, redact_command, start_session
 from osdoctor.sessionfile import exit_record, header_records, note_record, split_record
 from osdoctor.tui.linestore import FileLines, MemoryLines
@@ -36,6 +38,8 @@ from osdoctor.tui.messages import (
     ReportReady,
     RunFinished,
     RunsFound,
+    RunsOpened,
+    RunsRead,
     RunStarted,
     SourceFailed,
     SourceOpened,
@@ -48,6 +52,12 @@ Stop = Callable[[], bool]
 #: Seconds between progress messages, and between diagnoses of a growing trace.
 PROGRESS_EVERY = 0.1
 DIAGNOSE_EVERY = 0.5
+#: Runs the run list shows at most: a list of tens of thousands takes seconds to
+#: lay out, and ``osdoctor explain --format jsonl`` is the tool for that many.
+LISTED = 2000
+#: Seconds the run list's reader waits, at most, for its first rows to be drawn
+#: before it reads on: the first screen has the CPU to itself meanwhile.
+FIRST_SCREEN = 1.0
 #: How often a followed file is checked for new lines.
 FOLLOW_POLL = 0.25
 
@@ -226,8 +236,9 @@ def load_log(
 ) -> None:
     """Read, parse and diagnose a saved log or session; with ``follow``, keep
     reading what another process appends, like ``tail -f``, until stopped.
-    A log of several runs is listed instead (``RunsFound``); ``window`` is the
-    first and last line of the one run to show.
+    A log of several runs is not read here: ``RunsOpened`` asks the screen to
+    list them (see :class:`RunLister`); ``window`` is the first and last line
+    of the one run to show.
 
     ``clock`` times the reading (the screen says how long it took): the
     screen's own, so that a test that freezes it sees no duration."""
@@ -235,7 +246,7 @@ def load_log(
     store = FileLines(path)
     try:
         if not follow and window is None and path.is_file() and several_runs(path):
-            post(RunsFound(path, _list_runs(path, post, clock)))
+            post(RunsOpened(path))
             return
         reader = open_log(path, store)
     except OSError as error:
@@ -273,20 +284,109 @@ def load_log(
         reader.close()
 
 
-def _list_runs(path: Path, post: Post, clock: Callable[[], float]) -> LogRuns:
-    """Every run of a log of several, diagnosed for the list; the lines read so
-    far are posted as they go (a log of thousands of runs takes a while)."""
-    kb = knowledge()
-    posted, requests = clock(), 0
+def runs_ahead(path: Path) -> bool:
+    """Whether a second run begins in the log's first block (1 MiB): the app
+    then opens on the list of its runs at once, before anything else is laid
+    out. A second run further in is found by ``load_log`` (``several_runs``)."""
+    splitter = RunSplitter()
+    try:
+        with path.open("rb") as stream:
+            for data, cut, _head in read_blocks(stream):
+                return not cut and bool(splitter.cuts(data))
+    except OSError:
+        pass  # said by the reader
+    return False
 
-    def seen(summary: RunSummary, report: Report) -> None:
-        nonlocal posted, requests
-        requests += len(report.trace.exchanges)
-        if clock() - posted >= PROGRESS_EVERY:
-            posted = clock()
-            post(TraceGrew(summary.last, requests))
 
-    return read_runs_of_path(path, lambda t: diagnose(t, kb), "none", seen)
+class _Stopped(Exception):
+    """The list is no longer wanted (the app quits, another log is opened)."""
+
+
+class RunLister:
+    """Reads a log of several runs for the run list: each run is cut, parsed
+    and diagnosed in turn (``runs.read_runs``), and its summary posted as soon
+    as it is known, so that the list shows its first rows at once and fills
+    while the rest is read (a log of ten thousand runs takes minutes).
+
+    The first run's summary goes at once, and the reader waits (at most
+    ``FIRST_SCREEN``) until it is drawn; then summaries go in batches, at most
+    one every ``every`` seconds, with the counts and the bytes read so far
+    (``RunsRead``; a long run alone still moves the bytes on). Only the first
+    ``listed`` summaries are posted, the others counted. The whole result
+    comes last (``RunsFound``). The reader stops within a block (1 MiB) once
+    ``stop`` says so: quitting never waits for the end of the log."""
+
+    every = PROGRESS_EVERY
+
+    def __init__(
+        self,
+        path: Path,
+        post: Post,
+        stop: Stop,
+        clock: Callable[[], float] = time.monotonic,
+        listed: int = LISTED,
+    ) -> None:
+        self.path, self.post, self.stop, self.clock, self.listed = path, post, stop, clock, listed
+        self.owner: object = None
+        """Passed back in every message: which list they are for."""
+        self.pending: list[RunSummary] = []
+        self.runs = self.failed = self.read_bytes = self.posted = 0
+        self.pacer = Pacer(self.every)
+        self.began = 0.0
+
+    def hold(self, runs: int) -> None:
+        """Called after each run, once what is due is posted: tests hold the
+        reader here to see the list half read."""
+
+    def read(self) -> None:
+        began, self.began = self.clock(), time.monotonic()
+        kb = knowledge()
+        try:
+            result = read_runs_of_path(
+                self.path, lambda t: diagnose(t, kb), "none", self._run, self._progress
+            )
+        except _Stopped:
+            return
+        except OSError as error:
+            reason = read_error(self.path, error)
+            self._post(reason)
+            self.post(SourceFailed(reason))
+            return
+        self._post()
+        self.post(RunsFound(self.path, result, self.clock() - began, self.owner))
+
+    def _progress(self, done: int) -> None:
+        self.read_bytes = done
+        if self.stop():
+            raise _Stopped
+        now = time.monotonic()
+        # a long run: the bytes move on (the first run's summary, if it is short, first)
+        if (self.posted or now - self.began > FIRST_SCREEN) and self.pacer.due(now, True):
+            self._post()
+
+    def _run(self, summary: RunSummary, _report: Report) -> None:
+        self.runs += 1
+        self.failed += summary.outcome == "failure"
+        if summary.index < self.listed:
+            self.pending.append(summary)
+        if self.pacer.due(time.monotonic(), True) or not self.posted:
+            self._post()
+        if self.stop():
+            raise _Stopped
+        self.hold(self.runs)
+
+    def _post(self, error: str | None = None) -> None:
+        first = self.posted == 0
+        shown = threading.Event() if first else None
+        self.post(
+            RunsRead(
+                self.pending, self.runs, self.failed, self.read_bytes, self.owner, error, shown
+            )
+        )
+        self.pending = []
+        self.posted += 1
+        if shown is not None:
+            shown.wait(FIRST_SCREEN)
 
 
 def _follow(

@@ -10,7 +10,9 @@ import pytest
 from textual.pilot import Pilot
 
 from osdoctor.tui.app import OsdoctorApp
+from osdoctor.tui.screens.runs import RunsScreen
 from tests.tui.logs import make_refused_log
+from tests.tui.screen import settle
 
 #: The time every test screen reads: frozen, so that no duration ("running
 #: 2.1s", "read in 1.4s") depends on how loaded the machine is.
@@ -41,6 +43,23 @@ async def wait_until(
         if time.monotonic() > deadline:
             raise AssertionError("condition not reached in time")
         await pilot.pause(0.02)
+
+
+async def runs_listed(pilot: Pilot[object], app: OsdoctorApp) -> RunsScreen:
+    """Let the app read a log of several runs to its end, its list on the screen:
+    the list shows rows as they are read, so a test that reads or picks them
+    waits for all."""
+    await wait_until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, RunsScreen)
+            and app.run_list is not None
+            and app.run_list.done is not None
+        ),
+    )
+    await settle(pilot)
+    assert isinstance(app.screen, RunsScreen)
+    return app.screen
 
 
 def steady_app(**options: Any) -> OsdoctorApp:

@@ -13,10 +13,9 @@ from textual.pilot import Pilot
 
 from osdoctor.tui.app import OsdoctorApp
 from osdoctor.tui.linestore import FileLines, MemoryLines
-from osdoctor.tui.screens.runs import RunsScreen
 from tests.secret_corpus import ALL_SECRETS, CASES, fixture_leaks, secret_cases, secret_fixtures
-from tests.tui.conftest import steady_app, wait_until
-from tests.tui.screen import screen_text, settle
+from tests.tui.conftest import runs_listed, steady_app, wait_until
+from tests.tui.screen import screen_text
 
 KEY_BODY = [
     "MIIEowIBAAKCAQEAfakeKeyBodyLineNumberOne0123456789abcdefghij",
@@ -73,8 +72,7 @@ async def test_opened_log_shows_no_secret_in_any_pane(tmp_path: Path) -> None:
         screen = app.main
         # The corpus holds several START lines: a log of several runs, which opens
         # on its run list; that list must not show a secret either.
-        await wait_until(pilot, lambda: isinstance(app.screen, RunsScreen))
-        await settle(pilot)
+        await runs_listed(pilot, app)
         assert "runs" in screen_text(app)
         assert leaks(app.export_screenshot()) == []
         await pilot.press("enter")

@@ -10,7 +10,7 @@ import yaml
 
 from osdoctor.tui.screens.runs import RunsScreen
 from osdoctor.tui.widgets.timeline import Timeline
-from tests.tui.conftest import steady_app, wait_until
+from tests.tui.conftest import runs_listed, steady_app, wait_until
 from tests.tui.screen import screen_text
 
 pytestmark = pytest.mark.anyio
@@ -30,10 +30,9 @@ async def test_a_log_of_several_runs_lists_them_and_opens_the_failed_one(tmp_pat
     log.write_bytes(b"".join(pieces))
     app = steady_app(log=log)
     async with app.run_test(size=(160, 50)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, RunsScreen))
-        await pilot.pause()
+        await runs_listed(pilot, app)
         text = screen_text(app)
-        assert f"{log}: 3 runs, 1 failed" in text
+        assert f"{log}: 3 runs, 1 failed" in text and "reading…" not in text
         assert "✓   1" in text and "✗   2" in text and "✓   3" in text
         assert "openstack stack delete" in text and "openstack server list" in text
         assert "exit 1" in text and "Keystone refused user demo" in text

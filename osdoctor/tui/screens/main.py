@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual import on, work
@@ -43,14 +43,13 @@ from osdoctor.tui.messages import (
     LoadFinished,
     ReportReady,
     RunFinished,
-    RunsFound,
     RunStarted,
     SourceFailed,
     SourceOpened,
     TraceGrew,
 )
 from osdoctor.tui.screens.dialogs import ConfirmProbe, ConfirmRun, RecentSessions
-from osdoctor.tui.screens.runs import RunsScreen
+from osdoctor.tui.screens.runs import RunsHost
 from osdoctor.tui.widgets.detail import ExchangeDetail
 from osdoctor.tui.widgets.diagnosis import DiagnosisView, next_line, verdict
 from osdoctor.tui.widgets.linelist import LineList
@@ -129,8 +128,8 @@ class MainScreen(Screen[None]):
         self.export_path: Path | None = None
         self.detail_stale = True
         self.load_seconds: float | None = None
-        self.run_list: RunsFound | None = None
-        """The runs of the log opened, when it holds several."""
+        self.initial_window: tuple[int, int] | None = None
+        """The lines of the one run of ``initial_log`` to open (see ``open_run``)."""
         self.run_title: str | None = None
 
     # -- layout ------------------------------------------------------------
@@ -189,7 +188,7 @@ class MainScreen(Screen[None]):
         if self.initial_command:
             self.start_command(self.initial_command)
         elif self.initial_log is not None:
-            self.open_log(self.initial_log, self.follow)
+            self.open_log(self.initial_log, self.follow, self.initial_window, self.run_title)
         else:
             self.action_prompt()
 
@@ -227,6 +226,7 @@ class MainScreen(Screen[None]):
         self._launch(command)
 
     def _launch(self, command: list[str]) -> None:
+        self._app.drop_runs()
         self._reset("starting", command_text(command))
         self.query_one("#prompt").display = False
         self.query_one("#timeline").focus()
@@ -250,6 +250,8 @@ class MainScreen(Screen[None]):
         if self.running:
             self.say("A command is running: cancel it first (x).", severity="warning")
             return
+        if window is None:
+            self._app.drop_runs()
         self.run_title = title
         self._reset("reading", title or str(path))
         self.follow = follow
@@ -266,29 +268,21 @@ class MainScreen(Screen[None]):
             path, self.post_message, lambda: worker.is_cancelled, follow, wake, self.clock, window
         )
 
-    @on(RunsFound)
-    def _runs_found(self, message: RunsFound) -> None:
-        self.run_list = message
-        self.action_runs()
+    def open_run(self, path: Path, window: tuple[int, int], title: str) -> None:
+        """Open one run of a log of several (the run list's choice); before the
+        screen is mounted, it opens the run once it is."""
+        if self.is_mounted:
+            self.open_log(path, window=window, title=title)
+        else:
+            self.initial_log, self.initial_window, self.run_title = path, window, title
 
     def action_runs(self) -> None:
         """The list of the runs of the log (a log of several runs opens on it)."""
-        found = self.run_list
-        if found is None:
-            self.say("This log holds one run.")
-            return
+        self._app.show_runs()
 
-        def chosen(index: int | None) -> None:
-            if index is None:
-                if self.trace is None:
-                    self.state = "idle"
-                    self._show_status()
-                return
-            s = found.runs.summaries[index]
-            title = f"{found.path} · run {index + 1} of {found.runs.runs}"
-            self.open_log(found.path, window=(s.first, s.last), title=title)
-
-        self.app.push_screen(RunsScreen(found.runs), chosen)
+    @property
+    def _app(self) -> RunsHost:
+        return cast(RunsHost, self.app)
 
     def _reset(self, state: str, title: str) -> None:
         self.trace = self.lines = self.report = None
@@ -485,6 +479,9 @@ class MainScreen(Screen[None]):
         if code is None:
             return "bold"
         return GOOD if code == 0 else BAD
+
+    def refresh_status(self) -> None:
+        self._show_status()
 
     def _show_status(self) -> None:
         text = Text(no_wrap=True, overflow="ellipsis")

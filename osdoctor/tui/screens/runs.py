@@ -1,23 +1,32 @@
 """The list of a log's runs: a log that collected several client invocations
 opens here, one row per run (command, exit, headline), the failed ones
-marked; enter opens the run in the incident screen's panes."""
+marked; enter opens the run in the incident screen's panes.
+
+The list shows its first rows as soon as the first run is read and fills as
+the reader goes on (``workers.RunLister``), a line saying how far it has got;
+the user can open a run meanwhile, and ``l`` comes back to the list, still
+growing. Every row's text was redacted by the core pipeline before it got here.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Label, OptionList
 from textual.widgets.option_list import Option
 
 from osdoctor.render.runs import counted_notes, runs_heading
 from osdoctor.runs import LogRuns, RunSummary
+from osdoctor.tui.messages import RunsFound, RunsRead
 
-#: Rows listed at most: a list of tens of thousands takes seconds to build, and
-#: ``osdoctor explain --format jsonl`` is the tool for that many.
-MAX_ROWS = 2000
 _STYLE = {"failure": "bold red", "success": "green", "unknown": "yellow"}
 _MARK = {"failure": "✗", "success": "✓", "unknown": "?"}
 
@@ -34,40 +43,154 @@ def run_row(s: RunSummary) -> Text:
     return row
 
 
+def _runs(count: int) -> str:
+    return "1 run" if count == 1 else f"{count:,} runs"
+
+
+def _mb(size: int) -> str:
+    if size < 1e6:
+        return f"{size / 1e3:.0f} kB"
+    return f"{size / 1e6:,.0f} MB" if size >= 10e6 else f"{size / 1e6:.1f} MB"
+
+
+@dataclass
+class RunList:
+    """What is known of a log's runs, read so far or to the end: kept by the
+    incident screen, shown by every ``RunsScreen`` opened on it."""
+
+    path: Path
+    size: int
+    summaries: list[RunSummary] = field(default_factory=list)
+    """The runs listed, in order (the first ``workers.LISTED``)."""
+    runs: int = 0
+    failed: int = 0
+    read: int = 0
+    done: LogRuns | None = None
+    """The whole result, once the log is read to its end."""
+    seconds: float | None = None
+    error: str | None = None
+    """Why the reading stopped before the end."""
+
+    def grew(self, message: RunsRead) -> None:
+        self.summaries += message.summaries
+        self.runs, self.failed, self.read = message.runs, message.failed, message.read
+        self.error = message.error or self.error
+
+    def finished(self, message: RunsFound) -> None:
+        self.done, self.seconds = message.runs, message.seconds
+        self.runs, self.failed, self.read = message.runs.runs, message.runs.failed, self.size
+
+    def heading(self) -> str:
+        if self.done is not None:
+            return runs_heading(self.done)
+        counts = f"{self.failed} failed" if self.failed else "none failed"
+        return f"{self.path}: {_runs(self.runs)} so far, {counts}"
+
+    def progress(self) -> str:
+        """The line under the heading: how far the reading has got."""
+        if self.error is not None:
+            return f"reading stopped after {_runs(self.runs)}: {self.error}"
+        if self.done is None:
+            return f"reading… {_runs(self.runs)}, {_mb(self.read)} of {_mb(self.size)}"
+        if self.seconds is not None and self.seconds >= 1:
+            return f"read in {self.seconds:.1f}s"
+        return ""
+
+    def notes(self) -> list[str]:
+        notes = counted_notes(self.done, "") if self.done is not None else []
+        if self.runs > len(self.summaries):
+            notes.append(
+                f"{self.runs - len(self.summaries):,} more runs are not listed: "
+                "osdoctor explain --format jsonl gives them all"
+            )
+        return notes
+
+
+class RunsHost(Protocol):
+    """What keeps a log's run list (the app): the incident screen asks it."""
+
+    def show_runs(self) -> None:
+        """Show the list (``l``)."""
+
+    def drop_runs(self) -> None:
+        """Forget the list: another log or a command replaces it."""
+
+
 class RunsScreen(Screen[int | None]):
-    """Pick a run of the log; dismissed with its index, or None (escape)."""
+    """Pick a run of the log; dismissed with its index, or None (escape).
+
+    The first failed run is highlighted as soon as it is listed, unless the
+    user has moved the cursor by then."""
 
     BINDINGS = [
         Binding("escape", "dismiss(None)", "Back"),
         Binding("q", "app.quit", "Quit", show=False),
     ]
 
-    def __init__(self, runs: LogRuns) -> None:
+    def __init__(self, runs: RunList) -> None:
         super().__init__()
         self.runs = runs
+        self.placed: int | None = None
+        """Where the screen put the cursor itself, if it has."""
+        self.touched = False
+        """Whether the user has moved the cursor: the screen leaves it alone then."""
+        self.shown_notes: list[str] = []
 
     def compose(self) -> ComposeResult:
         with Vertical(id="runs"):
-            yield Label(runs_heading(self.runs), classes="title", id="runs-title")
-            shown = self.runs.summaries[:MAX_ROWS]
-            yield OptionList(*[Option(run_row(s), id=str(s.index)) for s in shown], id="run-list")
-            for note in counted_notes(self.runs, ""):
-                yield Label(note, classes="hint")
-            if self.runs.runs > len(shown):
-                yield Label(
-                    f"{self.runs.runs - len(shown):,} more runs are not listed: "
-                    "osdoctor explain --format jsonl gives them all",
-                    classes="hint",
-                )
+            yield Label(self.runs.heading(), classes="title", id="runs-title")
+            yield Label(self.runs.progress(), id="runs-progress")
+            yield OptionList(*self._options(0), id="run-list")
+            yield Vertical(id="runs-notes")
             yield Label("enter opens a run · escape goes back", classes="hint")
         yield Footer()
 
+    def _options(self, start: int) -> list[Option]:
+        return [Option(run_row(s), id=str(s.index)) for s in self.runs.summaries[start:]]
+
     def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+        self.grew()
+
+    def grew(self) -> None:
+        """Show what was read since: the new rows, the counts, the notes."""
+        try:
+            options = self.query_one(OptionList)
+            title = self.query_one("#runs-title", Label)
+            label = self.query_one("#runs-progress", Label)
+        except NoMatches:  # the screen is being closed (the app quits)
+            return
+        if options.option_count < len(self.runs.summaries):
+            options.add_options(self._options(options.option_count))
+        title.update(self.runs.heading())
+        progress = self.runs.progress()
+        label.update(progress)
+        label.display = bool(progress)
+        self._notes()
+        self._place_cursor()
+
+    def _notes(self) -> None:
+        notes = self.runs.notes()
+        if notes != self.shown_notes:
+            self.shown_notes = notes
+            box = self.query_one("#runs-notes", Vertical)
+            box.remove_children()
+            box.mount_all([Label(note, classes="hint") for note in notes])
+
+    def _place_cursor(self) -> None:
+        """On the first failed run once listed, else on the first run."""
         options = self.query_one(OptionList)
-        shown = self.runs.summaries[:MAX_ROWS]
-        failed = [i for i, s in enumerate(shown) if s.outcome == "failure"]
-        options.highlighted = failed[0] if failed else 0
-        options.focus()
+        if self.touched or not options.option_count:
+            return
+        if self.placed is not None and options.highlighted != self.placed:
+            self.touched = True
+            return
+        summaries = self.runs.summaries
+        if self.placed is not None and summaries[self.placed].outcome == "failure":
+            return
+        failed = next((i for i, s in enumerate(summaries) if s.outcome == "failure"), 0)
+        if failed != self.placed:
+            options.highlighted = self.placed = failed
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.runs.summaries[event.option_index].index)
