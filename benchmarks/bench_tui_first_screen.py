@@ -73,13 +73,13 @@ async def first_screen(log: Path, size: tuple[int, int], full: bool) -> None:
         each = (time.perf_counter() - pressed) / keys
         print(f"while reading, a key (down) moves the cursor in {each * 1000:.0f} ms")
         if full:
-            runs = app.main.run_list
+            runs = app.run_list
             while runs is None or runs.done is None:
                 await pilot.pause(0.5)
-                runs = app.main.run_list
-            done = time.perf_counter() - began
+                runs = app.run_list
+            done, cpu = time.perf_counter() - began, time.process_time() - cpu_began
             print(
-                f"every run read and diagnosed: {done:.1f} s "
+                f"every run read and diagnosed: {done:.1f} s wall, {cpu:.1f} s CPU "
                 f"({runs.runs} runs, {runs.runs / done:.0f} runs/s)"
             )
 

@@ -52,6 +52,8 @@ Stop = Callable[[], bool]
 #: Seconds between progress messages, and between diagnoses of a growing trace.
 PROGRESS_EVERY = 0.1
 DIAGNOSE_EVERY = 0.5
+#: Seconds between two batches of the run list: each costs the screen a redraw.
+LIST_EVERY = 0.25
 #: Runs the run list shows at most: a list of tens of thousands takes seconds to
 #: lay out, and ``osdoctor explain --format jsonl`` is the tool for that many.
 LISTED = 2000
@@ -316,7 +318,7 @@ class RunLister:
     comes last (``RunsFound``). The reader stops within a block (1 MiB) once
     ``stop`` says so: quitting never waits for the end of the log."""
 
-    every = PROGRESS_EVERY
+    every = LIST_EVERY
 
     def __init__(
         self,

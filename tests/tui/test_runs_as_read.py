@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import OptionList
 
+from osdoctor.tui import workers
 from osdoctor.tui.app import OsdoctorApp
 from osdoctor.tui.screens.runs import RunsScreen
 from osdoctor.tui.workers import RunLister
@@ -88,8 +89,9 @@ async def test_the_list_shows_the_runs_read_so_far_then_all(log: Path, gate: Gat
             await wait_until(pilot, lambda: rows(app) == gate.at)
             await settle(pilot)
             text = screen_text(app)
-            assert f"{log}: 2 runs so far, 1 failed" in text
-            assert f"reading… 2 runs, {size} of {size}" in text
+            # The counts change: they are on the progress line, the heading comes last.
+            assert f"  {log}  " in text and f"{log}:" not in text
+            assert f"reading… 2 runs, 1 failed, {size} of {size}" in text
             assert "✓   1" in text and "✗   2" in text and "  3  lines" not in text
             assert "Keystone refused user demo" in text
             assert "enter opens a run · escape goes back" in text
@@ -108,7 +110,7 @@ async def test_the_list_shows_the_runs_read_so_far_then_all(log: Path, gate: Gat
             await pilot.press("l")
             await wait_until(pilot, lambda: rows(app) == gate.at)
             await settle(pilot)
-            assert "reading… 2 runs" in screen_text(app)
+            assert "reading… 2 runs, 1 failed" in screen_text(app)
         finally:
             gate.release.set()
         await runs_listed(pilot, app)
@@ -128,8 +130,7 @@ async def test_the_first_rows_fit_a_small_terminal(log: Path, gate: Gate) -> Non
             text = screen_text(app)
         finally:
             gate.release.set()
-    # The heading wraps (the log's path is long); the progress line is under it.
-    assert "runs so far, 1 failed" in text and "reading… 2 runs," in text
+    assert "reading… 2 runs, 1 failed," in text
     assert "✓   1  lines 1-" in text and "✗   2  lines" in text
     assert "esc Back" in text
 
@@ -178,3 +179,19 @@ async def test_a_second_run_far_into_the_log_still_opens_the_list(tmp_path: Path
         text = screen_text(app)
         assert f"{log}: 2 runs, 1 failed" in text
         assert "✓   1" in text and "✗   2" in text
+
+
+async def test_a_log_that_cannot_be_read_on_says_so_on_the_list(
+    log: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unreadable(path: Path, *args: object) -> None:
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(workers, "read_runs_of_path", unreadable)
+    app = steady_app(log=log)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_until(pilot, lambda: app.run_list is not None and app.run_list.error is not None)
+        await settle(pilot)
+        text = screen_text(app)
+        assert "reading stopped after 0 runs, 0 failed:" in text and "reading…" not in text
+        assert isinstance(app.screen, RunsScreen)

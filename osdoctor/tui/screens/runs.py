@@ -19,7 +19,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.css.query import NoMatches
+from textual.reactive import reactive
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Label, OptionList
 from textual.widgets.option_list import Option
 
@@ -56,7 +58,7 @@ def _mb(size: int) -> str:
 @dataclass
 class RunList:
     """What is known of a log's runs, read so far or to the end: kept by the
-    incident screen, shown by every ``RunsScreen`` opened on it."""
+    app, shown by every ``RunsScreen`` opened on it."""
 
     path: Path
     size: int
@@ -81,22 +83,28 @@ class RunList:
         self.runs, self.failed, self.read = message.runs.runs, message.runs.failed, self.size
 
     def heading(self) -> str:
-        if self.done is not None:
-            return runs_heading(self.done)
-        counts = f"{self.failed} failed" if self.failed else "none failed"
-        return f"{self.path}: {_runs(self.runs)} so far, {counts}"
+        """The log and its counts, once read; the log alone before (the counts,
+        which change, are on the progress line)."""
+        return runs_heading(self.done) if self.done is not None else str(self.path)
 
     def progress(self) -> str:
         """The line under the heading: how far the reading has got."""
+        counts = f"{_runs(self.runs)}, {self.failed:,} failed"
         if self.error is not None:
-            return f"reading stopped after {_runs(self.runs)}: {self.error}"
+            return f"reading stopped after {counts}: {self.error}"
         if self.done is None:
-            return f"reading… {_runs(self.runs)}, {_mb(self.read)} of {_mb(self.size)}"
+            line = f"reading… {counts}, {_mb(self.read)} of {_mb(self.size)}"
+            if self.runs > len(self.summaries):
+                line += f" · the first {len(self.summaries):,} listed"
+            return line
         if self.seconds is not None and self.seconds >= 1:
             return f"read in {self.seconds:.1f}s"
         return ""
 
     def notes(self) -> list[str]:
+        """What was counted, not listed: said once the reading has ended."""
+        if self.done is None and self.error is None:
+            return []
         notes = counted_notes(self.done, "") if self.done is not None else []
         if self.runs > len(self.summaries):
             notes.append(
@@ -104,6 +112,16 @@ class RunList:
                 "osdoctor explain --format jsonl gives them all"
             )
         return notes
+
+
+class ProgressLine(Widget):
+    """One line that changes often: drawn again, never laid out again."""
+
+    DEFAULT_CSS = "ProgressLine { height: 1; width: 100%; }"
+    text: reactive[str] = reactive("", layout=False)
+
+    def render(self) -> Text:
+        return Text(self.text, no_wrap=True, overflow="ellipsis")
 
 
 class RunsHost(Protocol):
@@ -135,11 +153,13 @@ class RunsScreen(Screen[int | None]):
         self.touched = False
         """Whether the user has moved the cursor: the screen leaves it alone then."""
         self.shown_notes: list[str] = []
+        self.shown_heading = ""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="runs"):
-            yield Label(self.runs.heading(), classes="title", id="runs-title")
-            yield Label(self.runs.progress(), id="runs-progress")
+            self.shown_heading = self.runs.heading()
+            yield Label(self.shown_heading, classes="title", id="runs-title")
+            yield ProgressLine(id="runs-progress")
             yield OptionList(*self._options(0), id="run-list")
             yield Vertical(id="runs-notes")
             yield Label("enter opens a run · escape goes back", classes="hint")
@@ -157,15 +177,18 @@ class RunsScreen(Screen[int | None]):
         try:
             options = self.query_one(OptionList)
             title = self.query_one("#runs-title", Label)
-            label = self.query_one("#runs-progress", Label)
+            line = self.query_one(ProgressLine)
         except NoMatches:  # the screen is being closed (the app quits)
             return
         if options.option_count < len(self.runs.summaries):
             options.add_options(self._options(options.option_count))
-        title.update(self.runs.heading())
+        heading = self.runs.heading()
+        if heading != self.shown_heading:  # once read: a layout, once
+            self.shown_heading = heading
+            title.update(heading)
         progress = self.runs.progress()
-        label.update(progress)
-        label.display = bool(progress)
+        line.text = progress
+        line.display = bool(progress)
         self._notes()
         self._place_cursor()
 
