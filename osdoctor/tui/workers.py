@@ -14,6 +14,8 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
+from itertools import accumulate, repeat
+from operator import add
 from pathlib import Path
 
 from textual.message import Message
@@ -21,7 +23,7 @@ from textual.message import Message
 from osdoctor.cmdline import command_text
 from osdoctor.commandsecrets import known_secrets, prints_bare_secret
 from osdoctor.diagnose import diagnose
-from osdoctor.intake import LogInputError, LogReader, open_log, read_error
+from osdoctor.intake import BLOCK, LogInputError, LogReader, open_log, read_error
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.live import LiveTrace
 from osdoctor.model import Report, Trace
@@ -263,10 +265,15 @@ def load_log(
     post(SourceOpened(parser.trace, store, str(path), path))
     kb = knowledge()
     try:
+        if window is not None:
+            reader.read_available(final=True, budget=1)  # a session's header line
+            _index_to(reader, window[0] - 1)
         # the first screenful at once, then the rest in batches
         reader.read_available(final=not follow, budget=2000)
         post(TraceGrew(reader.number, len(parser.trace.exchanges)))
         while not stop():
+            if window is not None and reader.number >= window[1]:
+                break  # the one run is read: the rest of the log is other runs
             if not reader.read_blocks(budget=50000):
                 reader.settle()
                 if not reader.read_available(final=not follow, budget=20000):
@@ -284,6 +291,24 @@ def load_log(
         post(SourceFailed(read_error(path, error)))
     finally:
         reader.close()
+
+
+def _index_to(reader: LogReader, line: int) -> None:
+    """Index the lines up to ``line`` without reading them one by one: those
+    before the one run of a log of several to show (read line by line, the
+    lines of a 200 MB log before its last run take a minute)."""
+    handle, offsets = reader.handle, reader.index.offsets
+    while reader.number < line:
+        start = handle.tell()
+        lines = handle.read(BLOCK).split(b"\n")[:-1]  # the whole lines of the block
+        taken = lines[: line - reader.number]
+        if not taken:  # the end, or a line longer than a block: read on one by one
+            handle.seek(start)
+            break
+        offsets.extend(accumulate(map(add, map(len, taken[:-1]), repeat(1)), initial=start))
+        handle.seek(start + sum(map(len, taken)) + len(taken))
+        reader.number += len(taken)
+    reader.index.set_end(handle.tell())
 
 
 def runs_ahead(path: Path) -> bool:

@@ -106,6 +106,13 @@ async def test_the_list_shows_the_runs_read_so_far_then_all(log: Path, gate: Gat
             assert "run 2 of 2 so far" in text
             assert "FAILURE  Keystone refused user demo" in text
             assert main.trace is not None and main.trace.command == "openstack server list"
+            # The log pane numbers lines as the log does: the run's first is its own.
+            first = len(_typed(RUNS[0]).splitlines()) + 1
+            assert (
+                main.lines is not None
+                and main.lines.text(first) == "$ openstack --debug server list"
+            )
+            assert min(ex.first_line for ex in main.trace.exchanges) > first
             # Back to the list: still being read, where it was.
             await pilot.press("l")
             await wait_until(pilot, lambda: rows(app) == gate.at)
