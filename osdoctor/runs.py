@@ -57,6 +57,11 @@ class RunSummary:
     headline: str | None
     """The title of the finding a user reads first."""
     fingerprint: str | None
+    known: tuple[str, ...] = field(default=(), repr=False, compare=False)
+    """The secret forms the runs before this one taught (``SecretMemory.known``),
+    and below the names: a run read again alone (``parse_run``, a screen that
+    opens one run) masks them too. Never rendered: no report shows them."""
+    known_names: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
 
 @dataclass(slots=True)
@@ -117,13 +122,20 @@ class _Runs:
         self.choice = choice
         self.on_run = on_run
 
-    def finished(self, trace: Trace, first: int, last: int) -> None:
+    def finished(
+        self,
+        trace: Trace,
+        first: int,
+        last: int,
+        known: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset()),
+    ) -> None:
         result = self.result
         index = result.runs
         result.runs += 1
         result.lines = last
         report = self.explain(trace)
         summary = summarise(index, first, last, report)
+        summary.known, summary.known_names = known
         if self.on_run is not None:
             self.on_run(summary, report)
         failed = report.outcome == "failure"
@@ -180,6 +192,8 @@ def read_runs(
     runs = _Runs(source, explain, choice, on_run)
     splitter = RunSplitter()
     parser = new_parser(source, widths, 0, None)
+    # What the runs before the current one taught, shared while nothing new is.
+    known: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset())
     first = 1
     seen = 0  # complete lines in the blocks before the current one
     carry = b""
@@ -202,7 +216,10 @@ def read_runs(
             carry = b""
             line += data.count(b"\n", pos, at)
             if line > first:
-                runs.finished(parser.finish(), first, line - 1)
+                runs.finished(parser.finish(), first, line - 1, known)
+                now = parser.secrets.known()
+                if now != known:
+                    known = now
                 parser = new_parser(source, widths, line - 1, parser)
                 first = line
             pos = at
@@ -210,7 +227,7 @@ def read_runs(
         carry = parser.feed_block(carry + rest if carry else rest, more=following is not None)
         seen += data.count(b"\n")
         current = following
-    runs.finished(parser.finish(), first if seen else 0, seen)
+    runs.finished(parser.finish(), first if seen else 0, seen, known)
     return runs.result
 
 
@@ -233,12 +250,15 @@ def several_runs(path: Path) -> bool:
         return any(not cut and splitter.cuts(data) for data, cut, _head in read_blocks(stream))
 
 
-def parse_run(path: Path, first: int, last: int) -> Trace:
+def parse_run(path: Path, first: int, last: int, known: RunSummary | None = None) -> Trace:
     """The trace of lines ``first`` to ``last`` of a log alone, numbered as in the
-    log: one run of a multi-run log, read again to be shown in full."""
+    log: one run of a multi-run log, read again to be shown in full. ``known``,
+    the run's summary, brings what the runs before it taught of secrets."""
     with path.open("rb") as handle:
         stream, widths = sniff(handle)
         parser = new_parser(str(path), widths, first - 1, None)
+        if known is not None:
+            parser.secrets.remember(known.known, known.known_names)
         seen = 0
         for data, cut, head in read_blocks(stream):
             if cut:

@@ -145,6 +145,20 @@ class Literals:
                 line = line.replace(value, MASK)
         return line
 
+    @classmethod
+    def of_forms(cls, forms: Iterable[str]) -> Literals:
+        """The set that holds exactly ``forms`` (from :meth:`forms`), none encoded
+        again."""
+        made = cls()
+        made._values = dict.fromkeys(forms)
+        if made._values:
+            made._learnt()
+        return made
+
+    def forms(self) -> tuple[str, ...]:
+        """Every form held, in the order learnt: what :meth:`of_forms` takes back."""
+        return tuple(self._values)
+
     def merge(self, other: Literals) -> None:
         """Hold also every form ``other`` holds, as it holds it. A form is copied,
         never encoded again: the URL-encoded form of an encoded form is no
@@ -302,6 +316,17 @@ class SecretMemory:
         """Learn all that ``other`` knows."""
         self.literals.merge(other.literals)
         self.learn_names(other.names)
+
+    def known(self) -> tuple[tuple[str, ...], frozenset[str]]:
+        """What was learnt, to be handed to a later reading of part of the same log
+        (:meth:`remember`): the forms in the order learnt, and the names."""
+        return self.literals.forms(), self.names
+
+    def remember(self, forms: Iterable[str], names: Iterable[str] = ()) -> None:
+        """Learn what :meth:`known` gave: a run read again alone still masks what
+        the runs before it taught."""
+        self.literals.merge(Literals.of_forms(forms))
+        self.learn_names(names)
 
     def learn_names(self, names: Iterable[str]) -> None:
         merged = self.names.union(names)

@@ -26,6 +26,8 @@ from osdoctor.diagnose import diagnose, parse_path, parse_stream
 from osdoctor.fingerprint import command_names, normalise
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.model import Report
+from osdoctor.parse.lines import read_blocks
+from osdoctor.parse.parser import Parser
 from osdoctor.render.json_report import render_json
 from osdoctor.render.jsonl import schema
 from osdoctor.render.markdown import render_markdown
@@ -362,3 +364,29 @@ def test_the_schema_refuses_a_line_without_where_it_came_from(
         {"source": "x.log"},
     ):
         assert not VALIDATOR.is_valid(broken)
+
+
+def _taught_then_bare(tmp_path: Path, kb: KnowledgeBase) -> tuple[Path, RunSummary, str]:
+    """A log whose first run masks a credential's secret where its key names it,
+    and whose second run prints that value bare (as ``-f value -c secret`` would)."""
+    first = _typed("generic.secret-credential-create")
+    taught = _diagnose_all(first, kb)[0][0]
+    assert taught.known == ()
+    parser = Parser("first.log")
+    parser.feed_blocks(read_blocks(io.BytesIO(first)))
+    value = max((f for f in parser.secrets.literals.forms() if f.encode() in first), key=len)
+    log = tmp_path / "ticket.log"
+    log.write_bytes(first + _typed("osc.auth.authenticated") + value.encode() + b"\n")
+    return log, _diagnose_all(log.read_bytes(), kb)[1][0], value
+
+
+def test_a_run_read_again_alone_masks_what_the_runs_before_taught(
+    tmp_path: Path, kb: KnowledgeBase
+) -> None:
+    log, second, value = _taught_then_bare(tmp_path, kb)
+    assert value in second.known
+    assert value not in repr(second)  # never shown: the summary's repr leaves it out
+    alone = parse_run(log, second.first, second.last, second)
+    assert value not in repr(alone)
+    # Without what the first run taught, the bare value would show.
+    assert value in repr(parse_run(log, second.first, second.last))

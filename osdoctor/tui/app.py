@@ -147,7 +147,7 @@ class OsdoctorApp(App[int]):
                 s = found.summaries[index]
                 total = f"{found.runs}" if found.done is not None else f"{found.runs} so far"
                 title = f"{found.path} · run {index + 1} of {total}"
-                main.open_run(found.path, (s.first, s.last), title)
+                main.open_run(found.path, (s.first, s.last), title, s)
             if main not in self.screen_stack:
                 self.push_screen(main)
             elif index is None and main.trace is None:

@@ -237,12 +237,14 @@ def load_log(
     wake: threading.Event | None = None,
     clock: Callable[[], float] = time.monotonic,
     window: tuple[int, int] | None = None,
+    known: RunSummary | None = None,
 ) -> None:
     """Read, parse and diagnose a saved log or session; with ``follow``, keep
     reading what another process appends, like ``tail -f``, until stopped.
     A log of several runs is not read here: ``RunsOpened`` asks the screen to
     list them (see :class:`RunLister`); ``window`` is the first and last line
-    of the one run to show.
+    of the one run to show, ``known`` its summary: the secrets the runs before it
+    taught are masked in it too.
 
     ``clock`` times the reading (the screen says how long it took): the
     screen's own, so that a test that freezes it sees no duration."""
@@ -261,6 +263,8 @@ def load_log(
         return
     reader.window = window
     parser = reader.parser
+    if known is not None:
+        parser.secrets.remember(known.known, known.known_names)
     store.memory = parser.secrets
     post(SourceOpened(parser.trace, store, str(path), path))
     kb = knowledge()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import shlex
 from pathlib import Path
 
 import pytest
 import yaml
+from textual.widgets import OptionList
 
 from osdoctor.tui.screens.runs import RunsScreen
 from osdoctor.tui.widgets.timeline import Timeline
@@ -65,3 +67,38 @@ async def test_a_log_of_one_run_opens_as_before(tmp_path: Path) -> None:
         await pilot.pause()
         text = screen_text(app)
         assert "FAILURE  Keystone refused user demo" in text and " · run " not in text
+
+
+async def test_a_run_opened_from_the_list_masks_what_the_runs_before_taught(
+    tmp_path: Path,
+) -> None:
+    """The first run masks a credential's secret where its key names it; the
+    second prints that value bare. Opened alone from the list, the second run
+    still masks it: on screen and in every line its log pane can draw."""
+    from osdoctor.parse.lines import read_blocks
+    from osdoctor.parse.parser import Parser
+
+    first = _typed("generic.secret-credential-create")
+    parser = Parser("first.log")
+    parser.feed_blocks(read_blocks(io.BytesIO(first)))
+    value = max((f for f in parser.secrets.literals.forms() if f.encode() in first), key=len)
+    log = tmp_path / "ticket.log"
+    log.write_bytes(first + _typed("osc.auth.authenticated") + value.encode() + b"\n")
+    app = steady_app(log=log)
+    async with app.run_test(size=(160, 50)) as pilot:
+        runs = await runs_listed(pilot, app)
+        runs.query_one(OptionList).highlighted = 1
+        await pilot.press("enter")
+        screen = app.main
+        await wait_until(pilot, lambda: screen.state == "read")
+        await pilot.pause()
+        assert "run 2 of 2" in screen_text(app)
+        lines = screen.lines
+        assert lines is not None and len(lines) > 0
+        shown = [lines.text(n) for n in range(1, len(lines) + 1)]
+        assert any("***" in text for text in shown)
+        assert not any(value in text for text in shown)
+        for key in ("1", "2", "3", "4", "5"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert value not in screen_text(app), key

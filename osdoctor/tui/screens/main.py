@@ -37,6 +37,7 @@ from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.model import Report, Trace
 from osdoctor.paths import PrivateStorageError, exports_dir, sessions_dir, write_private
 from osdoctor.runner import Run, RunResult
+from osdoctor.runs import RunSummary
 from osdoctor.tui import workers
 from osdoctor.tui.linestore import LineStore
 from osdoctor.tui.messages import (
@@ -129,6 +130,8 @@ class MainScreen(Screen[None]):
         self.detail_stale = True
         self.load_seconds: float | None = None
         self.initial_window: tuple[int, int] | None = None
+        #: The summary of the run being opened: what the runs before it taught of secrets.
+        self.run_known: RunSummary | None = None
         """The lines of the one run of ``initial_log`` to open (see ``open_run``)."""
         self.run_title: str | None = None
 
@@ -264,13 +267,25 @@ class MainScreen(Screen[None]):
         worker = get_current_worker()
         self.follow_wake = threading.Event()
         wake = self.follow_wake
+        known = self.run_known if window is not None else None
         workers.load_log(
-            path, self.post_message, lambda: worker.is_cancelled, follow, wake, self.clock, window
+            path,
+            self.post_message,
+            lambda: worker.is_cancelled,
+            follow,
+            wake,
+            self.clock,
+            window,
+            known,
         )
 
-    def open_run(self, path: Path, window: tuple[int, int], title: str) -> None:
+    def open_run(
+        self, path: Path, window: tuple[int, int], title: str, known: RunSummary | None = None
+    ) -> None:
         """Open one run of a log of several (the run list's choice); before the
-        screen is mounted, it opens the run once it is."""
+        screen is mounted, it opens the run once it is. ``known``, the run's
+        summary, brings the secrets the runs before it taught."""
+        self.run_known = known
         if self.is_mounted:
             self.open_log(path, window=window, title=title)
         else:
