@@ -9,12 +9,12 @@ import argparse
 import os
 import signal
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, TypedDict, Unpack
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, Unpack
 
 from osdoctor import __version__
 from osdoctor.console import Exit, ask, fail, load_kb, outcome_exit, stopped_exit, use_colour
-from osdoctor.probe import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     from osdoctor.kb.loader import KnowledgeBase
@@ -341,37 +341,69 @@ def cmd_lab(args: argparse.Namespace) -> int:
     return int(lab_main(args.lab_args, prog="osdoctor lab") or 0)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="osdoctor",
-        description="Explains failing OpenStack client commands from their --debug output.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="Start with: osdoctor explain --help",
-    )
-    parser.add_argument("--version", action="version", version=f"osdoctor {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+if TYPE_CHECKING:
+    _SubParsers = argparse._SubParsersAction[argparse.ArgumentParser]
+else:
+    _SubParsers = argparse._SubParsersAction  # not subscriptable at run time
 
-    def kb_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument(
-            "--kb",
-            action="append",
-            metavar="DIR",
-            help="also load the knowledge files in DIR (repeatable)",
-        )
-        p.add_argument(
-            "--no-user-kb",
-            action="store_true",
-            help="ignore the knowledge folder in your user config directory",
-        )
 
-    ex = sub.add_parser(
-        "explain",
-        help="explain a saved debug log",
-        description="Explain a client's --debug log: the scenario, the branch "
-        "it took, what failed, why, and what to do next.",
-        epilog=EXPLAIN_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+class _Subcommands(_SubParsers):
+    """The subcommands, each with its options added only when the command line names
+    it: the listing of ``osdoctor --help`` needs only the names and their help, and
+    building every subcommand's options costs each run more than parsing them does.
+    argparse itself picks the subcommand (names, errors, what follows ``--``), so
+    parsing and every message stay what they would be with all of them built."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.pending: dict[
+            str, tuple[argparse.ArgumentParser, Callable[[argparse.ArgumentParser], None]]
+        ] = {}
+
+    def add_lazy(
+        self,
+        name: str,
+        build: Callable[[argparse.ArgumentParser], None],
+        **kwargs: Any,
+    ) -> None:
+        """Add the subcommand ``name`` now (its help and description); ``build`` adds
+        its options the first time the command line names it."""
+        self.pending[name] = (self.add_parser(name, **kwargs), build)
+
+    def build_all(self) -> None:
+        for name in list(self.pending):
+            parser, build = self.pending.pop(name)
+            build(parser)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        if values:
+            waiting = self.pending.pop(values[0], None)
+            if waiting is not None:
+                waiting[1](waiting[0])
+        super().__call__(parser, namespace, values, option_string)
+
+
+def _kb_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--kb",
+        action="append",
+        metavar="DIR",
+        help="also load the knowledge files in DIR (repeatable)",
     )
+    p.add_argument(
+        "--no-user-kb",
+        action="store_true",
+        help="ignore the knowledge folder in your user config directory",
+    )
+
+
+def _explain_options(ex: argparse.ArgumentParser) -> None:
     ex.add_argument(
         "log",
         nargs="*",
@@ -401,20 +433,11 @@ def build_parser() -> argparse.ArgumentParser:
         "for sharing outside the company; the mapping is saved privately",
     )
     ex.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    kb_options(ex)
+    _kb_options(ex)
     ex.set_defaults(func=cmd_explain)
 
-    run = sub.add_parser(
-        "run",
-        help="run a client command with --debug and explain it (live TUI by default)",
-        description="Run an OpenStack client command with --debug inserted, watch its requests, "
-        "and get the explanation. The command runs without a shell and with no "
-        "terminal on stdin, so a client that would prompt fails at once.",
-        epilog="examples:\n  osdoctor run -- openstack stack create -t stack.yaml --wait mystack\n"
-        "  osdoctor run --no-tui --format markdown -- openstack server show web-1\n\n"
-        "Each run is saved, redacted and private to you, under the osdoctor data folder.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+
+def _run_options(run: argparse.ArgumentParser) -> None:
     run.add_argument(
         "--no-tui",
         action="store_true",
@@ -429,22 +452,18 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--format", "-f", choices=("text", "markdown", "json"), default="text")
     run.add_argument("--why-not", action="store_true")
     run.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    kb_options(run)
+    _kb_options(run)
     run.add_argument("cmd", nargs=argparse.REMAINDER, metavar="-- COMMAND ...")
     run.set_defaults(func=cmd_run)
 
-    op = sub.add_parser(
-        "open",
-        help="open a saved log or session in the interactive screen",
-        description="Open a --debug log or a saved osdoctor session in the "
-        "interactive screen. With --follow, keep reading what "
-        "another process appends to it, like tail -f.",
-    )
+
+def _open_options(op: argparse.ArgumentParser) -> None:
     op.add_argument("log", metavar="LOG")
     op.add_argument("--follow", "-F", action="store_true", help="keep reading the file as it grows")
     op.set_defaults(func=cmd_open)
 
-    kb = sub.add_parser("kb", help="list, show and lint the knowledge base")
+
+def _kb_actions(kb: argparse.ArgumentParser) -> None:
     kb_sub = kb.add_subparsers(dest="kb_command", metavar="ACTION", required=True)
     lint_p = kb_sub.add_parser(
         "lint",
@@ -458,26 +477,16 @@ def build_parser() -> argparse.ArgumentParser:
         "checkout's tests/fixtures/logs; an installed osdoctor has none and checks "
         "no coverage)",
     )
-    kb_options(lint_p)
+    _kb_options(lint_p)
     list_p = kb_sub.add_parser("list", help="list scenarios, branches and rules")
-    kb_options(list_p)
+    _kb_options(list_p)
     show_p = kb_sub.add_parser("show", help="show one scenario or rule")
     show_p.add_argument("id")
-    kb_options(show_p)
+    _kb_options(show_p)
     kb.set_defaults(func=cmd_kb)
 
-    rb = sub.add_parser(
-        "runbook",
-        help="write the support runbook generated from the knowledge base",
-        description="Write the support team's runbook: an index (by client, by scenario, and "
-        "by the exact error text a user sees), a page per scenario with its "
-        "sequence diagram and each branch, and a page per diagnostic rule. The "
-        "same knowledge explains logs, so the two never disagree. Running it "
-        "again gives identical files, ready to keep in git.",
-        epilog="examples:\n  osdoctor runbook -o docs/runbook\n"
-        "  osdoctor runbook --format html -o runbook-html   # readable offline",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+
+def _runbook_options(rb: argparse.ArgumentParser) -> None:
     rb.add_argument(
         "-o",
         "--output",
@@ -492,21 +501,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="real client logs with .expected.yaml files, for the excerpts "
         "(default: the source checkout's tests/fixtures/logs)",
     )
-    kb_options(rb)
+    _kb_options(rb)
     rb.set_defaults(func=cmd_runbook)
 
-    lk = sub.add_parser(
-        "lookup",
-        help="find what explains an error message (no log needed)",
-        description="Find the rules and scenario branches whose symptoms match an error "
-        "message or a piece of one (exact first, then fuzzy), with the "
-        "explanation and the next steps.",
-        epilog="examples:\n  osdoctor lookup list index out of range\n"
-        '  osdoctor lookup "locked (HTTP 409)" --format json\n'
-        "  pbpaste | osdoctor lookup -\n\n"
-        "Exit status: 0 something matched, 1 nothing did, 2 usage error.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+
+def _lookup_options(lk: argparse.ArgumentParser) -> None:
     lk.add_argument(
         "text",
         nargs="+",
@@ -517,22 +516,13 @@ def build_parser() -> argparse.ArgumentParser:
     lk.add_argument(
         "--limit", "-n", type=int, default=5, metavar="N", help="show at most N matches (default 5)"
     )
-    kb_options(lk)
+    _kb_options(lk)
     lk.set_defaults(func=cmd_lookup)
 
-    pr = sub.add_parser(
-        "probe",
-        help="explain a log, then ask the live cloud (read-only) if each finding holds",
-        description="Explain a --debug log, then run the probes of its findings against the "
-        "cloud and mark each confirmed, not reproduced, or could not check. Only "
-        "GET/HEAD and Keystone's token request are sent, only to hosts the log "
-        "names, with your clouds.yaml / OS_CLOUD / OS_* credentials (sent to "
-        "Keystone only), after you agree.",
-        epilog="examples:\n  osdoctor probe debug.log\n"
-        "  OS_CLOUD=prod osdoctor probe debug.log --format json --yes\n"
-        "  osdoctor probe old.log --map keystone.old:5000=keystone.new:5000",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+
+def _probe_options(pr: argparse.ArgumentParser) -> None:
+    from osdoctor.probe import DEFAULT_TIMEOUT
+
     pr.add_argument("log", metavar="LOG")
     pr.add_argument("--format", "-f", choices=("text", "json"), default="text")
     pr.add_argument(
@@ -557,14 +547,109 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"time limit of each request (default {DEFAULT_TIMEOUT:g})",
     )
     pr.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    kb_options(pr)
+    _kb_options(pr)
     pr.set_defaults(func=cmd_probe)
 
-    lab = sub.add_parser(
-        "lab", help="the stub cloud and fixture capture (needs the lab extra)", add_help=False
-    )
+
+def _lab_options(lab: argparse.ArgumentParser) -> None:
     lab.add_argument("lab_args", nargs=argparse.REMAINDER)
     lab.set_defaults(func=cmd_lab)
+
+
+def build_parser(*, everything: bool = False) -> argparse.ArgumentParser:
+    """The command line's parser. The subcommands' options are added when
+    ``parse_args`` meets the subcommand, or all at once with ``everything``."""
+    parser = argparse.ArgumentParser(
+        prog="osdoctor",
+        description="Explains failing OpenStack client commands from their --debug output.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Start with: osdoctor explain --help",
+    )
+    parser.add_argument("--version", action="version", version=f"osdoctor {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", action=_Subcommands)
+    assert isinstance(sub, _Subcommands)
+    sub.add_lazy(
+        "explain",
+        _explain_options,
+        help="explain a saved debug log",
+        description="Explain a client's --debug log: the scenario, the branch "
+        "it took, what failed, why, and what to do next.",
+        epilog=EXPLAIN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub.add_lazy(
+        "run",
+        _run_options,
+        help="run a client command with --debug and explain it (live TUI by default)",
+        description="Run an OpenStack client command with --debug inserted, watch its requests, "
+        "and get the explanation. The command runs without a shell and with no "
+        "terminal on stdin, so a client that would prompt fails at once.",
+        epilog="examples:\n  osdoctor run -- openstack stack create -t stack.yaml --wait mystack\n"
+        "  osdoctor run --no-tui --format markdown -- openstack server show web-1\n\n"
+        "Each run is saved, redacted and private to you, under the osdoctor data folder.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub.add_lazy(
+        "open",
+        _open_options,
+        help="open a saved log or session in the interactive screen",
+        description="Open a --debug log or a saved osdoctor session in the "
+        "interactive screen. With --follow, keep reading what "
+        "another process appends to it, like tail -f.",
+    )
+    sub.add_lazy(
+        "kb",
+        _kb_actions,
+        help="list, show and lint the knowledge base",
+    )
+    sub.add_lazy(
+        "runbook",
+        _runbook_options,
+        help="write the support runbook generated from the knowledge base",
+        description="Write the support team's runbook: an index (by client, by scenario, and "
+        "by the exact error text a user sees), a page per scenario with its "
+        "sequence diagram and each branch, and a page per diagnostic rule. The "
+        "same knowledge explains logs, so the two never disagree. Running it "
+        "again gives identical files, ready to keep in git.",
+        epilog="examples:\n  osdoctor runbook -o docs/runbook\n"
+        "  osdoctor runbook --format html -o runbook-html   # readable offline",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub.add_lazy(
+        "lookup",
+        _lookup_options,
+        help="find what explains an error message (no log needed)",
+        description="Find the rules and scenario branches whose symptoms match an error "
+        "message or a piece of one (exact first, then fuzzy), with the "
+        "explanation and the next steps.",
+        epilog="examples:\n  osdoctor lookup list index out of range\n"
+        '  osdoctor lookup "locked (HTTP 409)" --format json\n'
+        "  pbpaste | osdoctor lookup -\n\n"
+        "Exit status: 0 something matched, 1 nothing did, 2 usage error.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub.add_lazy(
+        "probe",
+        _probe_options,
+        help="explain a log, then ask the live cloud (read-only) if each finding holds",
+        description="Explain a --debug log, then run the probes of its findings against the "
+        "cloud and mark each confirmed, not reproduced, or could not check. Only "
+        "GET/HEAD and Keystone's token request are sent, only to hosts the log "
+        "names, with your clouds.yaml / OS_CLOUD / OS_* credentials (sent to "
+        "Keystone only), after you agree.",
+        epilog="examples:\n  osdoctor probe debug.log\n"
+        "  OS_CLOUD=prod osdoctor probe debug.log --format json --yes\n"
+        "  osdoctor probe old.log --map keystone.old:5000=keystone.new:5000",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub.add_lazy(
+        "lab",
+        _lab_options,
+        help="the stub cloud and fixture capture (needs the lab extra)",
+        add_help=False,
+    )
+    if everything:
+        sub.build_all()
     return parser
 
 

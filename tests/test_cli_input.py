@@ -3,7 +3,10 @@ report, the documented exit status, never a traceback."""
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import functools
+import io
 import json
 import os
 import subprocess
@@ -12,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from osdoctor.cli import not_a_client_log
+from osdoctor.cli import build_parser, not_a_client_log
 from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 
@@ -162,3 +165,46 @@ def test_help_teaches_with_examples() -> None:
     assert proc.returncode == 0
     assert b"2>&1 | osdoctor explain" in proc.stdout and b"Exit status" in proc.stdout
     assert b"not an OpenStack client's" in proc.stdout
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> tuple[object, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            result: object = vars(parser.parse_args(argv))
+        except SystemExit as stop:
+            result = ("exit", stop.code)
+    return result, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["--help"],
+        ["bogus"],
+        ["expl"],
+        ["--vers"],
+        ["kb"],
+        ["kb", "bogus"],
+        ["kb", "show", "--help"],
+        ["explain", "--form", "json", "x.log"],
+        ["explain", "--bogus"],
+        ["explain", "--format", "bad"],
+        ["run", "--no-tui", "--", "openstack", "server", "list"],
+        ["lookup", "--lim", "2", "409"],
+        ["probe", "--timeout", "x", "a.log"],
+        ["open", "a", "b"],
+        *([command, "--help"] for command in ("explain", "run", "open", "kb", "runbook")),
+        *([command, "--help"] for command in ("lookup", "probe")),
+    ],
+)
+def test_subcommands_built_on_demand_parse_as_built_up_front(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the subcommand the command line names gets its options; the help,
+    the errors, the abbreviations and the values are those of the full parser."""
+    monkeypatch.setenv("COLUMNS", "80")
+    lazy = _parse(build_parser(), argv)
+    full = _parse(build_parser(everything=True), argv)
+    assert lazy == full
