@@ -43,9 +43,13 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from osdoctor import regex
+
+if TYPE_CHECKING:
+    # Imported where a start time is written or read: a plain log never needs it.
+    from datetime import datetime
 
 #: Version written in, and accepted from, the first line.
 FORMAT_VERSION = 1
@@ -114,6 +118,8 @@ def one_line(text: str) -> str:
 
 def header_records(command_json: str, started: datetime) -> list[str]:
     """The first three lines (without line endings): magic, command, start time."""
+    from datetime import UTC
+
     stamp = started.astimezone(UTC).strftime(_TIME_FORMAT)
     return [f"{MAGIC} {FORMAT_VERSION}", f"#command {command_json}", f"#started {stamp}"]
 
@@ -224,6 +230,8 @@ def _parse_command(value: str) -> tuple[str, ...]:
 
 
 def _parse_time(value: str) -> datetime:
+    from datetime import UTC, datetime
+
     try:
         return datetime.strptime(value.strip(), _TIME_FORMAT).replace(tzinfo=UTC)
     except ValueError:

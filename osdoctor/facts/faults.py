@@ -11,7 +11,6 @@ carry the same bodies with their quotes escaped once or more.
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from typing import Any
@@ -56,7 +55,12 @@ OMITTED = "Omitted, Content-Type is set to"
 
 
 def _clean(text: Any) -> str:
-    value = _SPACE.sub(" ", _TAG.sub(" ", html.unescape(str(text)))).strip()
+    value = str(text)
+    if "&" in value:  # html.unescape leaves a text without one as it is
+        from html import unescape
+
+        value = unescape(value)
+    value = _SPACE.sub(" ", _TAG.sub(" ", value)).strip()
     return value if len(value) <= _MAX else value[: _MAX - 1] + "…"
 
 

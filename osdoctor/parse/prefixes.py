@@ -10,7 +10,6 @@ and stream when a prefix carries them.
 
 from __future__ import annotations
 
-import datetime as _dt
 from dataclasses import dataclass
 
 from osdoctor import regex
@@ -134,6 +133,8 @@ class PrefixStripper:
         if date is not None:
             ordinal = self._days.get(date)
             if ordinal is None:
+                import datetime as _dt  # only logs with dates need it
+
                 try:
                     ordinal = _dt.date.fromisoformat(date).toordinal()
                 except ValueError:

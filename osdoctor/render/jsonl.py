@@ -10,7 +10,6 @@ JSON Schema ``osdoctor/schemas/run.schema.json``.
 from __future__ import annotations
 
 import json
-from importlib import resources
 from typing import Any
 
 from osdoctor import __version__
@@ -81,6 +80,8 @@ def render_runs_json(result: LogRuns) -> str:
 
 def schema() -> dict[str, Any]:
     """The JSON Schema every line of ``--format jsonl`` follows."""
+    from importlib import resources
+
     text = resources.files("osdoctor").joinpath("schemas/run.schema.json").read_text("utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded
