@@ -5,6 +5,7 @@ its file and line without stopping the rest."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,8 @@ import pytest
 
 from osdoctor.kb.loader import load_knowledge
 from osdoctor.lint import default_fixtures_dir, lint
+from osdoctor.runbook.mermaid import scenario_mermaid
+from osdoctor.runbook.svg import scenario_svg
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE_BRANCHES = {
@@ -217,3 +220,27 @@ def test_cached_knowledge_is_trusted_only_once_it_validated(tmp_path: Path) -> N
     second = load_knowledge([user], user=False)
     assert first.issues == [] and second.issues == []
     assert "site.quota-exceeded" in second.rules
+
+
+def test_knowledge_from_the_cache_is_the_knowledge_validated() -> None:
+    """Cached knowledge skips the checks it passed and draws its diagrams when first
+    asked: the scenarios, their diagrams, the rules and the issues stay the same."""
+    first = load_knowledge(user=False)  # validated, then cached
+    second = load_knowledge(user=False)  # trusted: from the cache
+    assert first.issues == second.issues == []
+    assert list(first.scenarios) == list(second.scenarios)
+    for sid, scenario in first.scenarios.items():
+        cached = second.scenarios[sid]
+        assert isinstance(scenario.diagram_items, list)
+        assert callable(cached.diagram_items)
+        # The request patterns are new objects: their addresses aside, the same.
+        assert re.sub(" at 0x[0-9a-f]+", "", repr(cached.diagram)) == re.sub(
+            " at 0x[0-9a-f]+", "", repr(scenario.diagram)
+        )
+        assert scenario_mermaid(cached) == scenario_mermaid(scenario)
+        assert scenario_svg(cached) == scenario_svg(scenario)
+        assert cached.diagram is cached.diagram  # built once
+        assert (cached.participants, cached.path) == (scenario.participants, scenario.path)
+    assert list(first.rules) == list(second.rules)
+    for rid, rule in first.rules.items():
+        assert (rule.path, rule.line, rule.since) == (second.rules[rid].path, rule.line, rule.since)

@@ -18,7 +18,7 @@ from typing import Any
 
 from osdoctor.kb.yamlfile import YamlError, load_yaml
 
-_VERSION = b"osdoctor-kb-cache-1"
+_VERSION = b"osdoctor-kb-cache-2"
 
 
 def _files(root: Path) -> list[Path]:
@@ -45,8 +45,9 @@ def _key(files: list[Path]) -> str:
     return _digest(b"".join(parts))
 
 
-def load_documents(root: Path) -> tuple[list[tuple[Path, Any]], bool, Callable[[], None]]:
-    """(path, parsed document or YamlError) for every knowledge file under root;
+def load_documents(root: Path) -> tuple[list[tuple[str, Any]], bool, Callable[[], None]]:
+    """(path, parsed document or YamlError) for every knowledge file under root (the
+    path as text: what reports name, and quicker to unpickle than a Path);
     whether they came from the cache (then they were valid when cached); and a
     function that caches them, to call only once they have all validated."""
     files = _files(root)
@@ -64,7 +65,7 @@ def load_documents(root: Path) -> tuple[list[tuple[Path, Any]], bool, Callable[[
     try:
         with cached.open("rb") as handle:
             if os.fstat(handle.fileno()).st_uid == os.getuid():
-                docs: list[tuple[Path, Any]] = pickle.load(handle)  # noqa: S301 - our own file
+                docs: list[tuple[str, Any]] = pickle.load(handle)  # noqa: S301 - our own file
                 return docs, True, nothing
     except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError, TypeError):
         pass
@@ -88,11 +89,11 @@ def _root_tag(root: Path) -> str:
     return _digest(str(root.resolve()).encode())[:8]
 
 
-def _parse(files: list[Path]) -> list[tuple[Path, Any]]:
-    out: list[tuple[Path, Any]] = []
+def _parse(files: list[Path]) -> list[tuple[str, Any]]:
+    out: list[tuple[str, Any]] = []
     for path in files:
         try:
-            out.append((path, load_yaml(path)))
+            out.append((str(path), load_yaml(path)))
         except YamlError as exc:
-            out.append((path, exc))
+            out.append((str(path), exc))
     return out

@@ -186,6 +186,11 @@ def compile_regex(pattern: str) -> Regex:
     return re.compile(pattern) if _validate else LazyRegex(pattern)
 
 
+def validating() -> bool:
+    """Whether the knowledge being loaded is checked, not trusted (``trusted_patterns``)."""
+    return _validate
+
+
 @contextlib.contextmanager
 def trusted_patterns() -> Iterator[None]:
     """While loading knowledge that already passed validation, compile lazily."""

@@ -59,15 +59,15 @@ class KnowledgeBase:
         if not trusted and len(self.issues) == before:
             save()
 
-    def add_document(self, path: Path, doc: Any, origin: str) -> None:
+    def add_document(self, path: str, doc: Any, origin: str) -> None:
         if isinstance(doc, YamlError):
-            self.issues.append(Issue(str(path), doc.line, doc.message))
+            self.issues.append(Issue(path, doc.line, doc.message))
             return
         if doc is None:
-            self.issues.append(Issue(str(path), 0, "the file is empty", "warning"))
+            self.issues.append(Issue(path, 0, "the file is empty", "warning"))
             return
         if not isinstance(doc, Node):
-            self.issues.append(Issue(str(path), 1, "a knowledge file holds a mapping"))
+            self.issues.append(Issue(path, 1, "a knowledge file holds a mapping"))
             return
         kind = doc.get("kind")
         if kind is None:
@@ -87,28 +87,28 @@ class KnowledgeBase:
                 self._add_any_rule(item, path, origin)
         else:
             self.issues.append(
-                Issue(str(path), doc.line, f"kind '{kind}' is not scenario, rule or rules")
+                Issue(path, doc.line, f"kind '{kind}' is not scenario, rule or rules")
             )
 
-    def _add_scenario(self, scenario: Scenario | None, path: Path, origin: str) -> None:
+    def _add_scenario(self, scenario: Scenario | None, path: str, origin: str) -> None:
         if scenario is None:
             return
         if scenario.id in self.scenarios:
             other = self.scenarios[scenario.id].path
             self.issues.append(
-                Issue(str(path), 1, f"scenario id '{scenario.id}' is already defined in {other}")
+                Issue(path, 1, f"scenario id '{scenario.id}' is already defined in {other}")
             )
             return
         scenario.origin = origin
         self.scenarios[scenario.id] = scenario
 
-    def _add_any_rule(self, node: Any, path: Path, origin: str) -> None:
+    def _add_any_rule(self, node: Any, path: str, origin: str) -> None:
         if isinstance(node, Node) and node.get("status") == "removed":
             self._add_removed(build_removed_rule(node, path, self.issues), path, origin)
         else:
             self._add_rule(build_rule(node, path, self.issues), path, origin)
 
-    def _id_taken(self, rid: str, path: Path, line: int) -> bool:
+    def _id_taken(self, rid: str, path: str, line: int) -> bool:
         """Whether ``rid`` is already some rule's, live or removed (then said so)."""
         if rid in self.rules:
             message = f"rule id '{rid}' is already defined in {self.rules[rid].path}"
@@ -119,16 +119,16 @@ class KnowledgeBase:
             )
         else:
             return False
-        self.issues.append(Issue(str(path), line, message, field="id"))
+        self.issues.append(Issue(path, line, message, field="id"))
         return True
 
-    def _add_rule(self, rule: Rule | None, path: Path, origin: str) -> None:
+    def _add_rule(self, rule: Rule | None, path: str, origin: str) -> None:
         if rule is None or self._id_taken(rule.id, path, rule.line):
             return
         rule.origin = origin
         self.rules[rule.id] = rule
 
-    def _add_removed(self, rule: RemovedRule | None, path: Path, origin: str) -> None:
+    def _add_removed(self, rule: RemovedRule | None, path: str, origin: str) -> None:
         if rule is None or self._id_taken(rule.id, path, rule.line):
             return
         rule.origin = origin

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from osdoctor import regex
@@ -20,6 +20,8 @@ from osdoctor.kb.conditions import (
     RequestPattern,
     compile_conditions,
     compile_regex,
+    trusted_patterns,
+    validating,
 )
 from osdoctor.kb.probes import ProbeRef, parse_probe_ref
 from osdoctor.kb.yamlfile import Node
@@ -133,11 +135,20 @@ class Scenario:
     commands: list[Regex]
     branches: list[Branch]
     participants: list[Participant]
-    diagram: list[DiagramItem]
+    diagram_items: list[DiagramItem] | Callable[[], list[DiagramItem]]
+    """The diagram, or what builds it when first asked (``diagram``)."""
     summary: str = ""
     real_client: str = ""
     path: str = ""
     origin: str = "built-in"
+
+    @property
+    def diagram(self) -> list[DiagramItem]:
+        """The documented sequence. Only the runbook and the screen draw it, so
+        knowledge that was validated when cached builds it when first asked."""
+        if callable(self.diagram_items):
+            self.diagram_items = self.diagram_items()
+        return self.diagram_items
 
     def branch(self, branch_id: str) -> Branch | None:
         for b in self.branches:
@@ -200,10 +211,13 @@ class RemovedRule:
 
 
 class _Checker:
-    def __init__(self, path: Path, issues: list[Issue]) -> None:
-        self.path = str(path)
+    def __init__(self, path: str, issues: list[Issue]) -> None:
+        self.path = path
         self.issues = issues
         self.ok = True
+        # Knowledge that was cached had no issue at all, so its keys and templates
+        # need no second look (see ``kb.cache``, ``trusted_patterns``).
+        self.checks = validating()
 
     def error(self, node: Any, message: str) -> None:
         line = node.line if isinstance(node, Node) else 0
@@ -236,6 +250,8 @@ class _Checker:
         return list(value)
 
     def unknown_keys(self, node: Node, known: tuple[str, ...], what: str) -> None:
+        if not self.checks:
+            return
         for key in node:
             if key not in known:
                 self.error(node, f"unknown key '{key}' in {what}; known keys: {', '.join(known)}")
@@ -261,6 +277,8 @@ class _Checker:
             return []
 
     def template(self, node: Node, text: str, key: str) -> None:
+        if not self.checks:
+            return
         try:
             list(string.Formatter().parse(text))
         except ValueError as exc:
@@ -382,6 +400,19 @@ def _diagram(c: _Checker, items: Any, participants: set[str]) -> list[DiagramIte
     return out
 
 
+def _later_diagram(
+    items: Any, participants: list[Participant], path: str
+) -> Callable[[], list[DiagramItem]]:
+    """What builds a trusted scenario's diagram when first asked: as it would have
+    been built at load time (it had no issue then)."""
+
+    def build() -> list[DiagramItem]:
+        with trusted_patterns():
+            return _diagram(_Checker(path, []), items, {p.id for p in participants})
+
+    return build
+
+
 _SCENARIO_KEYS = (
     "id",
     "title",
@@ -407,7 +438,7 @@ _BRANCH_KEYS = (
 )
 
 
-def build_scenario(node: Any, path: Path, issues: list[Issue]) -> Scenario | None:
+def build_scenario(node: Any, path: str, issues: list[Issue]) -> Scenario | None:
     c = _Checker(path, issues)
     if not isinstance(node, Node):
         c.error(node, "a scenario file holds one mapping (id, title, seed, ...)")
@@ -437,7 +468,11 @@ def build_scenario(node: Any, path: Path, issues: list[Issue]) -> Scenario | Non
             )
         else:
             c.error(node, "each participant is a mapping with id and label")
-    diagram = _diagram(c, node.get("diagram", []), {p.id for p in participants})
+    steps: list[DiagramItem] | Callable[[], list[DiagramItem]]
+    if c.checks:
+        steps = _diagram(c, node.get("diagram", []), {p.id for p in participants})
+    else:
+        steps = _later_diagram(node.get("diagram", []), participants, path)
     branches = []
     seen: set[str] = set()
     raw_branches = node.get("branches")
@@ -489,10 +524,10 @@ def build_scenario(node: Any, path: Path, issues: list[Issue]) -> Scenario | Non
         commands,
         branches,
         participants,
-        diagram,
+        steps,
         str(node.get("summary", "")),
         str(node.get("real_client", "")),
-        str(path),
+        path,
     )
 
 
@@ -574,7 +609,7 @@ def completeness_issues(rule: Rule | RemovedRule) -> list[Issue]:
     return [Issue(rule.path, rule.line, message, severity, key) for key, message in missing]
 
 
-def build_removed_rule(node: Node, path: Path, issues: list[Issue]) -> RemovedRule | None:
+def build_removed_rule(node: Node, path: str, issues: list[Issue]) -> RemovedRule | None:
     """A ``status: removed`` rule: an id, why it went and what replaces it, and no
     conditions (it can never fire)."""
     c = _Checker(path, issues)
@@ -595,7 +630,7 @@ def build_removed_rule(node: Node, path: Path, issues: list[Issue]) -> RemovedRu
         c.note(node, "when", f"rule {rid} is removed but still has conditions: delete 'when'")
     if not rid:
         return None
-    return RemovedRule(rid, why, replaced, since, str(path), node.line)
+    return RemovedRule(rid, why, replaced, since, path, node.line)
 
 
 def _examples(c: _Checker, node: Node) -> tuple[list[str], list[str]]:
@@ -615,7 +650,7 @@ def _examples(c: _Checker, node: Node) -> tuple[list[str], list[str]]:
     return lists[0], lists[1]
 
 
-def build_rule(node: Any, path: Path, issues: list[Issue]) -> Rule | None:
+def build_rule(node: Any, path: str, issues: list[Issue]) -> Rule | None:
     c = _Checker(path, issues)
     if not isinstance(node, Node):
         c.error(node, "a rule is a mapping (id, title, severity, when, explanation, ...)")
@@ -658,7 +693,7 @@ def build_rule(node: Any, path: Path, issues: list[Issue]) -> Rule | None:
         fires=[str(f) for f in fires],
         silent=[str(s) for s in silent],
         real_client=str(node.get("real_client", "")),
-        path=str(path),
+        path=path,
         line=node.line,
         since=_since(c, node),
     )
