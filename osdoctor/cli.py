@@ -11,12 +11,14 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypedDict, Unpack
+from typing import TYPE_CHECKING, Any
 
 from osdoctor import __version__
 from osdoctor.console import Exit, ask, fail, load_kb, outcome_exit, stopped_exit, use_colour
 
 if TYPE_CHECKING:
+    from typing import Protocol, TypedDict, Unpack
+
     from osdoctor.kb.loader import KnowledgeBase
     from osdoctor.model import Report, Trace
     from osdoctor.runner import OutputLine
@@ -255,18 +257,19 @@ def cmd_open(args: argparse.Namespace) -> int:
     return _screen(args, log=args.log, follow=args.follow)
 
 
-class ScreenOptions(TypedDict, total=False):
-    command: list[str]
-    log: str
-    follow: bool
-    assume_yes: bool
+if TYPE_CHECKING:  # types only: a Protocol and a TypedDict cost every run to create
 
+    class ScreenOptions(TypedDict, total=False):
+        command: list[str]
+        log: str
+        follow: bool
+        assume_yes: bool
 
-class Screens(Protocol):
-    """Starts the interactive screen and returns the exit status: the TUI's
-    ``run_tui``, which ``osdoctor.main`` hands in (the CLI never imports the TUI)."""
+    class Screens(Protocol):
+        """Starts the interactive screen and returns the exit status: the TUI's
+        ``run_tui``, which ``osdoctor.main`` hands in (the CLI never imports the TUI)."""
 
-    def __call__(self, **options: Unpack[ScreenOptions]) -> int: ...
+        def __call__(self, **options: Unpack[ScreenOptions]) -> int: ...
 
 
 def _screen(args: argparse.Namespace, **options: Unpack[ScreenOptions]) -> int:
