@@ -244,3 +244,22 @@ def test_knowledge_from_the_cache_is_the_knowledge_validated() -> None:
     assert list(first.rules) == list(second.rules)
     for rid, rule in first.rules.items():
         assert (rule.path, rule.line, rule.since) == (second.rules[rid].path, rule.line, rule.since)
+
+
+def test_the_knowledge_cache_is_keyed_on_the_code_that_checked_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cached documents are trusted unchecked: a change to the checking code (an
+    edit, an upgrade) must make a new key, so that a stricter check sees every
+    file again."""
+    from osdoctor.kb import cache
+
+    checker = tmp_path / "schema.py"
+    checker.write_text("# the checks\n")
+    monkeypatch.setattr(cache, "_CHECKERS", (checker,))
+    files = [tmp_path / "rule.yaml"]
+    files[0].write_text("id: x\n")
+    before = cache._key(files)
+    assert cache._key(files) == before
+    checker.write_text("# stricter checks\n")
+    assert cache._key(files) != before

@@ -19,6 +19,12 @@ from typing import Any
 from osdoctor.kb.yamlfile import YamlError, load_yaml
 
 _VERSION = b"osdoctor-kb-cache-2"
+#: The code that checks knowledge: documents cached as valid are trusted, unchecked,
+#: only while it is the code that found them valid (an edit or an upgrade makes a
+#: new key, so a stricter check sees every file again).
+_CHECKERS = tuple(
+    Path(__file__).with_name(name) for name in ("schema.py", "loader.py", "conditions.py")
+)
 
 
 def _files(root: Path) -> list[Path]:
@@ -38,8 +44,10 @@ def _digest(data: bytes) -> str:
 
 
 def _key(files: list[Path]) -> str:
-    parts = [_VERSION]
-    for path in files:
+    from osdoctor import __version__
+
+    parts = [_VERSION, __version__.encode()]
+    for path in (*_CHECKERS, *files):
         st = path.stat()
         parts.append(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return _digest(b"".join(parts))
