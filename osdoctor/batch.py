@@ -221,11 +221,11 @@ def _one(
         )
         return 2
     if options.format == "json":
-        out.write(jsonl.render_runs_json(result))
+        jsonl.write_runs_json(result, out)
     elif options.format == "markdown":
-        out.write(runs.render_runs_markdown(result, options.render))
+        runs.write_runs_markdown(result, options.render, out)
     else:
-        out.write(runs.render_runs_text(result, options.render))
+        runs.write_runs_text(result, options.render, out)
     return 1 if result.any_failed else 0
 
 
@@ -278,9 +278,7 @@ def _many(
                 continue
             if options.format == "json":
                 documents.append(
-                    report_dict(single)
-                    if single is not None
-                    else json.loads(jsonl.render_runs_json(result))
+                    report_dict(single) if single is not None else jsonl.runs_document(result)
                 )
                 continue
             lines = runs.log_lines(result)

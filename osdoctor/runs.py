@@ -27,6 +27,7 @@ from osdoctor.parse.parser import Parser
 from osdoctor.parse.runs import RunSplitter
 from osdoctor.parse.wraps import Widths, sniff
 from osdoctor.progress import CountingReader
+from osdoctor.secretstream import Taught
 
 #: Full reports kept at most (failed runs); others are summarised and counted.
 KEEP_REPORTS = 20
@@ -57,11 +58,10 @@ class RunSummary:
     headline: str | None
     """The title of the finding a user reads first."""
     fingerprint: str | None
-    known: tuple[str, ...] = field(default=(), repr=False, compare=False)
-    """The secret forms the runs before this one taught (``SecretMemory.known``),
-    and below the names: a run read again alone (``parse_run``, a screen that
-    opens one run) masks them too. Never rendered: no report shows them."""
-    known_names: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    taught: Taught | None = field(default=None, repr=False, compare=False)
+    """What the runs before this one taught of secrets: a run read again alone
+    (``parse_run``, a screen that opens one run) masks it too. Never rendered:
+    no report shows it."""
 
 
 @dataclass(slots=True)
@@ -127,7 +127,7 @@ class _Runs:
         trace: Trace,
         first: int,
         last: int,
-        known: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset()),
+        taught: Taught | None = None,
     ) -> None:
         result = self.result
         index = result.runs
@@ -135,7 +135,7 @@ class _Runs:
         result.lines = last
         report = self.explain(trace)
         summary = summarise(index, first, last, report)
-        summary.known, summary.known_names = known
+        summary.taught = taught
         if self.on_run is not None:
             self.on_run(summary, report)
         failed = report.outcome == "failure"
@@ -192,8 +192,7 @@ def read_runs(
     runs = _Runs(source, explain, choice, on_run)
     splitter = RunSplitter()
     parser = new_parser(source, widths, 0, None)
-    # What the runs before the current one taught, shared while nothing new is.
-    known: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset())
+    taught = None  # what the runs before the current one taught
     first = 1
     seen = 0  # complete lines in the blocks before the current one
     carry = b""
@@ -216,10 +215,8 @@ def read_runs(
             carry = b""
             line += data.count(b"\n", pos, at)
             if line > first:
-                runs.finished(parser.finish(), first, line - 1, known)
-                now = parser.secrets.known()
-                if now != known:
-                    known = now
+                runs.finished(parser.finish(), first, line - 1, taught)
+                taught = parser.secrets.taught(taught)
                 parser = new_parser(source, widths, line - 1, parser)
                 first = line
             pos = at
@@ -227,7 +224,7 @@ def read_runs(
         carry = parser.feed_block(carry + rest if carry else rest, more=following is not None)
         seen += data.count(b"\n")
         current = following
-    runs.finished(parser.finish(), first if seen else 0, seen, known)
+    runs.finished(parser.finish(), first if seen else 0, seen, taught)
     return runs.result
 
 
@@ -257,8 +254,8 @@ def parse_run(path: Path, first: int, last: int, known: RunSummary | None = None
     with path.open("rb") as handle:
         stream, widths = sniff(handle)
         parser = new_parser(str(path), widths, first - 1, None)
-        if known is not None:
-            parser.secrets.remember(known.known, known.known_names)
+        if known is not None and known.taught is not None:
+            parser.secrets.remember(known.taught.forms(), known.taught.names)
         seen = 0
         for data, cut, head in read_blocks(stream):
             if cut:

@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
 from osdoctor import regex
 from osdoctor.secretnames import MASK, is_secret_name
 
-__all__ = ["Literals", "SecretMemory", "TableColumns", "hidden_parameters"]
+__all__ = ["Literals", "SecretMemory", "TableColumns", "Taught", "hidden_parameters"]
 
 #: Shortest value remembered: shorter ones would mask ordinary words.
 _MIN_LITERAL = 6
@@ -94,13 +95,16 @@ class Literals:
     form). ``generation`` grows whenever a value is added, so that remembered
     results of redaction can be dropped."""
 
-    __slots__ = ("_values", "_ordered", "_search", "generation")
+    __slots__ = ("_values", "_ordered", "_search", "generation", "learnt")
 
     def __init__(self, values: Iterable[str] = ()) -> None:
         self._values: dict[str, None] = {}
         self._ordered: tuple[str, ...] = ()
         self._search: Callable[[str], object] | None = None
         self.generation = 0
+        self.learnt = 0
+        """Forms ever added, the forgotten included: the forms held are always
+        the last ``_MAX_LITERALS`` of them, so two counts say which are new."""
         self.add(values)
 
     def __bool__(self) -> bool:
@@ -118,6 +122,7 @@ class Literals:
             for form in (value, _quoted(value)):
                 if form not in self._values:
                     self._values[form] = None
+                    self.learnt += 1
                     added = True
         if added:
             self._learnt()
@@ -151,6 +156,7 @@ class Literals:
         again."""
         made = cls()
         made._values = dict.fromkeys(forms)
+        made.learnt = len(made._values)
         if made._values:
             made._learnt()
         return made
@@ -173,11 +179,13 @@ class Literals:
                 self._ordered = other._ordered
                 self._search = other._search
                 self.generation += 1
+                self.learnt = other.learnt
             return
         added = False
         for form in other._values:
             if form not in values:
                 values[form] = None
+                self.learnt += 1
                 added = True
         if added:
             self._learnt()
@@ -189,6 +197,36 @@ class Literals:
                 _PATTERNS.clear()
             pattern = _PATTERNS[self._ordered] = _prefix_pattern(self._ordered)
         return pattern
+
+
+@dataclass(frozen=True, slots=True)
+class Taught:
+    """What the runs of a log before one taught of secrets (:meth:`SecretMemory.known`),
+    kept as what was learnt since the ``Taught`` before: a log of a hundred
+    thousand runs, each learning a new token, would otherwise keep for every
+    run a copy of up to ``_MAX_LITERALS`` forms."""
+
+    before: Taught | None
+    added: tuple[str, ...]
+    """The forms learnt since ``before``, in the order learnt."""
+    names: frozenset[str]
+    learnt: int
+    """``Literals.learnt`` when this was taken."""
+
+    def forms(self) -> tuple[str, ...]:
+        """The forms known then, in the order learnt: the last ``_MAX_LITERALS``."""
+        parts: list[tuple[str, ...]] = []
+        count = 0
+        link: Taught | None = self
+        while link is not None and count < _MAX_LITERALS:
+            parts.append(link.added)
+            count += len(link.added)
+            link = link.before
+        flat = tuple(form for part in reversed(parts) for form in part)
+        return flat[-_MAX_LITERALS:]
+
+    def __repr__(self) -> str:
+        return f"Taught({self.learnt} forms learnt, {len(self.names)} names)"
 
 
 _BORDER = regex.compile(r"[ \t]*\+(?:[-=]+\+)+[ \t]*")
@@ -321,6 +359,24 @@ class SecretMemory:
         """What was learnt, to be handed to a later reading of part of the same log
         (:meth:`remember`): the forms in the order learnt, and the names."""
         return self.literals.forms(), self.names
+
+    def taught(self, before: Taught | None) -> Taught | None:
+        """What was learnt, as :meth:`known` says it, linked to ``before`` (what
+        this memory knew when ``before`` was taken) and holding only what was
+        learnt since; ``before`` itself when nothing was."""
+        literals = self.literals
+        if before is None:
+            if not literals and not self.names:
+                return None
+            return Taught(None, literals.forms(), self.names, literals.learnt)
+        if literals.learnt == before.learnt and self.names == before.names:
+            return before
+        forms = literals.forms()
+        fresh = literals.learnt - before.learnt
+        names = before.names if self.names == before.names else self.names
+        if fresh > len(forms):  # all that was known before is forgotten
+            return Taught(None, forms, names, literals.learnt)
+        return Taught(before, forms[len(forms) - fresh :], names, literals.learnt)
 
     def remember(self, forms: Iterable[str], names: Iterable[str] = ()) -> None:
         """Learn what :meth:`known` gave: a run read again alone still masks what

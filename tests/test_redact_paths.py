@@ -75,3 +75,39 @@ def test_merging_into_a_memory_that_knows_values_keeps_both() -> None:
     empty.merge(theirs)
     assert list(empty) == list(theirs)
     assert empty.mask("FAKE-their secret") == MASK
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(st.integers(0, 400), max_size=300),
+            st.lists(st.sampled_from(["blob", "data", "secret_x"]), max_size=1),
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_what_each_run_taught_is_what_its_memory_knew(
+    runs: list[tuple[list[int], list[str]]],
+) -> None:
+    """Each run of a log starts from the memory of the run before, as ``read_runs``
+    does; the ``Taught`` kept after each run gives back exactly what that memory
+    knew, eviction and all, while holding only what its own run learnt."""
+    memory = SecretMemory()
+    taught = None
+    for values, names in runs:
+        run = SecretMemory()
+        run.update(memory)
+        run.literals.add(f"FAKE-value-{n:04d}" for n in values)
+        run.learn_names(names)
+        before = taught
+        taught = run.taught(taught)
+        known = run.known()
+        if taught is None:
+            assert known == ((), frozenset())
+        else:
+            assert (taught.forms(), taught.names) == known
+            if before is not None and taught.before is before:
+                assert len(taught.added) <= 2 * len(values)
+        memory = run

@@ -29,7 +29,7 @@ from osdoctor.model import Report
 from osdoctor.parse.lines import read_blocks
 from osdoctor.parse.parser import Parser
 from osdoctor.render.json_report import render_json
-from osdoctor.render.jsonl import schema
+from osdoctor.render.jsonl import runs_document, schema, write_runs_json
 from osdoctor.render.markdown import render_markdown
 from osdoctor.render.text import render_text
 from osdoctor.runs import KEEP_REPORTS, RunSummary, parse_run, read_runs
@@ -240,6 +240,30 @@ def test_only_so_many_failed_runs_are_kept_the_rest_counted(kb: KnowledgeBase) -
     assert len(result.summaries) == KEEP_REPORTS + 5
 
 
+@pytest.mark.parametrize(
+    ("parts", "choice"),
+    [
+        (["heat.stack-delete.deleted", "generic.auth-no-role", "osc.auth.authenticated"], "failed"),
+        (["osc.auth.authenticated", "osc.auth.authenticated"], "failed"),
+        (["generic.auth-no-role", "heat.stack-delete.deleted"], "last"),
+        (["generic.auth-no-role", "osc.find-by-name.not-found"], "none"),
+    ],
+)
+def test_the_json_of_many_runs_is_written_as_made_exactly_as_dumped_whole(
+    kb: KnowledgeBase, parts: list[str], choice: Any
+) -> None:
+    data = b"".join(_typed(n) for n in parts)
+    result = read_runs(io.BytesIO(data), "ci.log", lambda t: diagnose(t, kb), choice)
+    written = io.StringIO()
+    write_runs_json(result, written)
+    assert (
+        written.getvalue() == json.dumps(runs_document(result), indent=2, ensure_ascii=False) + "\n"
+    )
+    document = json.loads(written.getvalue())
+    assert len(document["runs"]) == len(parts)
+    assert len(document["reports"]) == len(result.reports)
+
+
 def test_summaries_past_the_limit_are_counted(
     kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -371,7 +395,7 @@ def _taught_then_bare(tmp_path: Path, kb: KnowledgeBase) -> tuple[Path, RunSumma
     and whose second run prints that value bare (as ``-f value -c secret`` would)."""
     first = _typed("generic.secret-credential-create")
     taught = _diagnose_all(first, kb)[0][0]
-    assert taught.known == ()
+    assert taught.taught is None
     parser = Parser("first.log")
     parser.feed_blocks(read_blocks(io.BytesIO(first)))
     value = max((f for f in parser.secrets.literals.forms() if f.encode() in first), key=len)
@@ -384,7 +408,7 @@ def test_a_run_read_again_alone_masks_what_the_runs_before_taught(
     tmp_path: Path, kb: KnowledgeBase
 ) -> None:
     log, second, value = _taught_then_bare(tmp_path, kb)
-    assert value in second.known
+    assert second.taught is not None and value in second.taught.forms()
     assert value not in repr(second)  # never shown: the summary's repr leaves it out
     alone = parse_run(log, second.first, second.last, second)
     assert value not in repr(alone)

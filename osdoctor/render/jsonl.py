@@ -10,7 +10,8 @@ JSON Schema ``osdoctor/schemas/run.schema.json``.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, TextIO
 
 from osdoctor import __version__
 from osdoctor.model import Report
@@ -53,29 +54,63 @@ def summary_dict(s: RunSummary) -> dict[str, Any]:
     }
 
 
-def render_runs_json(result: LogRuns) -> str:
+def runs_document(result: LogRuns) -> dict[str, Any]:
     """``--format json`` on a log of several runs: the summary of every run and
     the full report of those kept (a single run keeps the plain contract)."""
-    summaries = {s.index: s for s in result.summaries}
-    reports = []
+    return {key: list(value) if key in _STREAMED else value for key, value in _fields(result)}
+
+
+def write_runs_json(result: LogRuns, out: TextIO) -> None:
+    """:func:`runs_document` as ``json.dumps(..., indent=2)`` writes it, byte for
+    byte, but written as it is made: a log of a hundred thousand runs would
+    otherwise hold every run's dict and the whole text (several times the
+    summaries' own size) at once."""
+    out.write("{")
+    for number, (key, value) in enumerate(_fields(result)):
+        out.write(f"{',' if number else ''}\n  {json.dumps(key)}: ")
+        if key not in _STREAMED:
+            out.write(_nested(value))
+            continue
+        empty = True
+        for item in value:
+            out.write(f"{'[' if empty else ','}\n    {_nested(item, 2)}")
+            empty = False
+        out.write("[]" if empty else "\n  ]")
+    out.write("\n}\n")
+
+
+#: The document's lists written one item at a time.
+_STREAMED = frozenset({"runs", "reports"})
+
+
+def _nested(value: object, depth: int = 1) -> str:
+    """``value`` as ``json.dumps(..., indent=2)`` writes it ``depth`` levels deep.
+    A JSON text has no raw newline inside a string, so every newline is indentation."""
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    return text.replace("\n", "\n" + "  " * depth)
+
+
+def _fields(result: LogRuns) -> Iterator[tuple[str, Any]]:
+    """The document's keys in order; ``runs`` and ``reports`` as iterators."""
+    outcomes = {s.outcome for s in result.summaries}
+    overall = "failure" if result.failed else ("success" if outcomes == {"success"} else "unknown")
+    yield "osdoctor", __version__
+    yield "source", result.source
+    yield "outcome", overall
+    yield "runs", (summary_dict(s) for s in result.summaries)
+    yield "runs_counted", result.runs
+    yield "failed", result.failed
+    yield "reports", _reports(result)
+
+
+def _reports(result: LogRuns) -> Iterator[dict[str, Any]]:
+    summaries = {s.index: s for s in result.summaries if s.index in result.reports}
     for index in sorted(result.reports):
         data = report_dict(result.reports[index])
         s = summaries.get(index)
         if s is not None:
             data.update(run=index, lines=[s.first, s.last], fingerprint=s.fingerprint)
-        reports.append(data)
-    outcomes = {s.outcome for s in result.summaries}
-    overall = "failure" if result.failed else ("success" if outcomes == {"success"} else "unknown")
-    data = {
-        "osdoctor": __version__,
-        "source": result.source,
-        "outcome": overall,
-        "runs": [summary_dict(s) for s in result.summaries],
-        "runs_counted": result.runs,
-        "failed": result.failed,
-        "reports": reports,
-    }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        yield data
 
 
 def schema() -> dict[str, Any]:

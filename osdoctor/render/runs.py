@@ -5,6 +5,7 @@ asked for). A single run reads as it always did (``render.text``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TextIO
 
 from osdoctor.model import Report
 from osdoctor.runs import KEEP_REPORTS, KEEP_SUMMARIES, LogRuns, RunSummary
@@ -63,37 +64,45 @@ def run_heading(result: LogRuns, index: int) -> str:
     return f"── run {index + 1} of {result.runs}{lines} " + "─" * 40
 
 
-def render_runs_text(result: LogRuns, render: Callable[[Report], str]) -> str:
-    """The summary of every run, then each kept run's full report under its heading."""
-    out = [runs_heading(result)]
-    out += [run_line(s) for s in result.summaries]
-    out += counted_notes(result)
+def write_runs_text(result: LogRuns, render: Callable[[Report], str], out: TextIO) -> None:
+    """The summary of every run, then each kept run's full report under its
+    heading, written line by line: a log of a hundred thousand runs would
+    otherwise hold its whole report at once."""
+    out.write(runs_heading(result) + "\n")
+    for s in result.summaries:
+        out.write(run_line(s) + "\n")
+    _write_lines(out, counted_notes(result))
     for index in sorted(result.reports):
-        out += ["", run_heading(result, index), ""]
-        out.append(render(result.reports[index]).rstrip("\n"))
-    return "\n".join(out) + "\n"
+        _write_lines(out, ["", run_heading(result, index), ""])
+        out.write(render(result.reports[index]).rstrip("\n") + "\n")
 
 
-def render_runs_markdown(result: LogRuns, render: Callable[[Report], str]) -> str:
-    out = [
-        f"# {runs_heading(result)}",
-        "",
-        "| run | lines | exit | outcome | command | headline |",
-        "|---|---|---|---|---|---|",
-    ]
+def write_runs_markdown(result: LogRuns, render: Callable[[Report], str], out: TextIO) -> None:
+    _write_lines(
+        out,
+        [
+            f"# {runs_heading(result)}",
+            "",
+            "| run | lines | exit | outcome | command | headline |",
+            "|---|---|---|---|---|---|",
+        ],
+    )
     for s in result.summaries:
         exit_code = "" if s.exit_code is None else str(s.exit_code)
         command = (s.command or "").replace("|", "\\|")
         lead = (s.headline or "").replace("|", "\\|")
         mark = "**failure**" if s.outcome == "failure" else s.outcome
-        out.append(
-            f"| {s.index + 1} | {s.first}-{s.last} | {exit_code} | {mark} | `{command}` | {lead} |"
-        )
-    out += ["", *counted_notes(result)]
+        lines = f"{s.first}-{s.last}"
+        out.write(f"| {s.index + 1} | {lines} | {exit_code} | {mark} | `{command}` | {lead} |\n")
+    _write_lines(out, ["", *counted_notes(result)])
     for index in sorted(result.reports):
-        out += ["", "---", "", f"**{run_heading(result, index).strip('─ ').capitalize()}**", ""]
-        out.append(render(result.reports[index]).rstrip("\n"))
-    return "\n".join(out) + "\n"
+        heading = run_heading(result, index).strip("─ ").capitalize()
+        _write_lines(out, ["", "---", "", f"**{heading}**", ""])
+        out.write(render(result.reports[index]).rstrip("\n") + "\n")
+
+
+def _write_lines(out: TextIO, lines: list[str]) -> None:
+    out.write("".join(line + "\n" for line in lines))
 
 
 def log_lines(result: LogRuns) -> list[str]:
