@@ -556,6 +556,48 @@ def _redact_patch(line: str, found: list[str] | None = None) -> str:
     return splice.result()
 
 
+#: A key ``token`` whose value is an object: Keystone v2's ``{"access": {"token":
+#: {"id": T}}}`` and the token method of an auth request (``"token": {"id": T}``).
+_TOKEN_OBJECT = regex.compile(r"""(?P<q>['"])token(?P=q)[ \t]*:[ \t]*\{""", re.IGNORECASE)
+#: What the walk through that object steps on: a quoted string or a bracket. A
+#: string not closed runs to the line's end, and no quantifier gives back: a
+#: string is never looked through twice, so the walk stays linear.
+_OBJECT_ATOM = regex.compile(
+    r""""(?:[^"\\]++|\\.?)*+(?:"|$)|'(?:[^'\\]++|\\.?)*+(?:'|$)|[{}\[\]]"""
+)
+#: After a key ``id``: the separator and the value's opening quote (``u'`` in a repr).
+_ID_VALUE = regex.compile(r"""[ \t]*:[ \t]*u?(?P<q>['"])""")
+
+
+def _redact_token_ids(line: str, found: list[str] | None = None) -> str:
+    """The ``id`` of a token object is the token itself, under a key that names no
+    secret: only its own ``id`` is masked, not the ids of the objects inside it
+    (Keystone v2's ``"tenant": {"id": ...}``, v3's ``"user": {"id": ...}``)."""
+    splice = _Splice(line, found)
+    pos = 0
+    while (match := _TOKEN_OBJECT.search(line, pos)) is not None:
+        depth = 0
+        pos = len(line)
+        for atom in _OBJECT_ATOM.finditer(line, match.end() - 1):
+            text = atom.group()
+            if text in ("{", "["):
+                depth += 1
+            elif text in ("}", "]"):
+                depth -= 1
+                if depth == 0:
+                    pos = atom.end()
+                    break
+            elif depth == 1 and text[1:-1] == "id" and atom.start() >= splice.cursor:
+                value = _ID_VALUE.match(line, atom.end())
+                if value is None:
+                    continue
+                start = value.end()
+                end = _quoted_end(line, start, value["q"])
+                if not _harmless(line[start:end].strip()):
+                    splice.mask(start, end)
+    return splice.result()
+
+
 def _redact_jwt(line: str) -> str:
     """JSON Web Tokens (``eyJ...``.``eyJ...``.``...``), found in runs of token
     characters, each run split once."""
@@ -660,6 +702,8 @@ def _redact(
             line = _redact_options(line, found)
     if '"path"' in low:
         line = _redact_patch(line, found)
+    if "token" in low and "{" in line:
+        line = _redact_token_ids(line, found)
     line = _redact_key_values(
         line, low if line is original else _positional_lower(line), extra, found
     )

@@ -173,6 +173,32 @@ CASES: list[SecretCase] = [
         ("| id",),
         by_shape=True,
     ),
+    # --- a token object's own id: the token, under a key that names no secret ------
+    # Keystone v2's token response as the 2013-2016 clients print it (novaclient,
+    # keystoneclient: public logs show this shape), and the token method of an auth
+    # request; the ids of the objects inside stay.
+    SecretCase(
+        "v2 RESP BODY: access.token.id",
+        'RESP BODY: {"access": {"token": {"issued_at": "2013-06-06T09:50:21.950681", '
+        '"expires": "2013-06-07T09:50:21Z", "id": "d9ab5cFakeV2Token0a1b2c3d", "tenant": '
+        '{"description": "admin tenant", "enabled": true, "id": "1a491e1416d041da93daae1d", '
+        '"name": "admin"}}, "serviceCatalog": []}}',
+        ("d9ab5cFakeV2Token0a1b2c3d",),
+        ('"tenant": {"description": "admin tenant"', '"id": "1a491e1416d041da93daae1d"'),
+    ),
+    SecretCase(
+        "v2 body as a Python repr: access.token.id after a nested object",
+        "{u'access': {u'token': {u'tenant': {u'id': u'tenantFake1'}, u'id': u'FakeReprTok77'}}}",
+        ("FakeReprTok77",),
+        ("u'id': u'tenantFake1'",),
+    ),
+    SecretCase(
+        "auth request body: token method",
+        'REQ: curl -i http://192.168.0.5:5000/v2.0/tokens -X POST -d \'{"auth": {"tenantName": '
+        '"admin", "token": {"id": "FakeScopingTok0123"}}}\'',
+        ("FakeScopingTok0123",),
+        ('"tenantName": "admin"', "/v2.0/tokens"),
+    ),
     SecretCase(
         "osc -f yaml output: secret",
         "secret: Ec2SecretFake17 with spaces",
