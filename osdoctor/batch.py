@@ -37,6 +37,9 @@ class Options:
     """How one run's full report is written (``osdoctor.cli`` gives its own)."""
     problem: Callable[[Report], str | None] = lambda report: None
     """Why a log of one run is not a client's log, or None (see ``osdoctor.cli``)."""
+    fork: bool = False
+    """Whether a big log's runs may be diagnosed in a second process: not when
+    ``explain`` keeps state from run to run (``--anonymize``'s mapping)."""
 
 
 def parse_choice(text: str) -> Choice:
@@ -99,12 +102,13 @@ def read_source(
     choice: Choice,
     on_run: Callable[[RunSummary, Report], None] | None = None,
     progress: Callable[[int], None] | None = None,
+    fork: bool = False,
 ) -> LogRuns:
     """Every run of one log; ``LogInputError`` when it cannot be read."""
     try:
         with opened(source) as stream:
             name = "-" if source == "-" else str(Path(source))
-            return read_runs(stream, name, explain, choice, on_run, progress)
+            return read_runs(stream, name, explain, choice, on_run, progress, fork)
     except OSError as exc:
         raise LogInputError(read_error(source, exc)) from None
 
@@ -197,6 +201,7 @@ def _one(
             "none" if jsonl_out else options.run,
             stream_run if jsonl_out else None,
             bar.start(1, source),
+            options.fork,
         )
     except LogInputError as exc:
         print(f"osdoctor: {exc}", file=err)
@@ -258,6 +263,7 @@ def _many(
                     "none" if jsonl_out or options.format != "json" else options.run,
                     stream_run if jsonl_out else None,
                     bar.start(number, source),
+                    options.fork,
                 )
             except LogInputError as exc:
                 unreadable += 1

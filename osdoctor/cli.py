@@ -87,7 +87,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
         anon.learn_from_trace(trace)
         return diagnose(anon.anonymize_trace(trace), kb)
 
-    options = Options(args.format, choice, lambda r: _render(r, args), not_a_client_log)
+    options = Options(
+        args.format, choice, lambda r: _render(r, args), not_a_client_log, fork=anon is None
+    )
     code = explain_logs(list(args.log), explain, options, sys.stdout, sys.stderr)
     if anon is not None:
         from osdoctor.paths import PrivateStorageError, exports_dir

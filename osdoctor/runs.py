@@ -18,21 +18,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Literal, cast
+from typing import TYPE_CHECKING, BinaryIO, Literal, cast
 
 from osdoctor.fingerprint import fingerprint, headline
 from osdoctor.model import Report, Trace
-from osdoctor.parse.lines import read_blocks
+from osdoctor.parse.lines import read_blocks, with_more
 from osdoctor.parse.parser import Parser
 from osdoctor.parse.runs import RunSplitter
 from osdoctor.parse.wraps import Widths, sniff
 from osdoctor.progress import CountingReader
 from osdoctor.secretstream import Taught
 
+if TYPE_CHECKING:
+    from osdoctor.runworker import RunWorker
+
 #: Full reports kept at most (failed runs); others are summarised and counted.
 KEEP_REPORTS = 20
 #: Run summaries kept at most; runs past these are counted.
 KEEP_SUMMARIES = 100_000
+#: Bytes read before the runs of a log are diagnosed in a second process
+#: (``read_runs(..., fork=True)``): below, a fork would cost more than it saves.
+FORK_AFTER = 1 << 20
 
 Choice = Literal["failed", "last", "none"] | int
 """Which runs' full reports to keep: the failed ones, the last, none (summaries
@@ -182,50 +188,70 @@ def read_runs(
     choice: Choice = "failed",
     on_run: Callable[[RunSummary, Report], None] | None = None,
     progress: Callable[[int], None] | None = None,
+    fork: bool = False,
 ) -> LogRuns:
     """Split a log into runs and diagnose each with ``explain`` as it ends;
     ``on_run`` sees every run's summary and report (a JSON Lines writer streams
-    them), ``progress`` how many bytes were read."""
+    them), ``progress`` how many bytes were read. ``fork``: once a log of many
+    runs proves big, its runs are diagnosed in a child while this process reads
+    on (``osdoctor.runworker``; a caller with threads must not fork)."""
     if progress is not None:
         stream = cast(BinaryIO, CountingReader(stream, progress))
     stream, widths = sniff(stream)
     runs = _Runs(source, explain, choice, on_run)
+    worker: RunWorker | None = None
+    # Forked at a run's end once this much is read: a small log costs no fork.
+    fork_at = FORK_AFTER if fork and on_run is None else -1
+    read = 0
     splitter = RunSplitter()
     parser = new_parser(source, widths, 0, None)
     taught = None  # what the runs before the current one taught
     first = 1
     seen = 0  # complete lines in the blocks before the current one
     carry = b""
-    blocks = iter(read_blocks(stream))
-    current = next(blocks, None)
-    while current is not None:
-        following = next(blocks, None)
-        data, cut, head = current
-        if cut:
-            parser.feed_block(carry)
-            carry = b""
-            seen += 1
-            parser.feed_text(seen, head, cut)
-            current = following
-            continue
-        pos = 0
-        line = seen + 1  # the line that begins at ``pos``
-        for at in splitter.cuts(data):
-            parser.feed_block(carry + data[pos:at] if carry else data[pos:at])
-            carry = b""
-            line += data.count(b"\n", pos, at)
-            if line > first:
-                runs.finished(parser.finish(), first, line - 1, taught)
-                taught = parser.secrets.taught(taught)
-                parser = new_parser(source, widths, line - 1, parser)
-                first = line
-            pos = at
-        rest = data[pos:] if pos else data
-        carry = parser.feed_block(carry + rest if carry else rest, more=following is not None)
-        seen += data.count(b"\n")
-        current = following
-    runs.finished(parser.finish(), first if seen else 0, seen, taught)
-    return runs.result
+    try:
+        for (data, cut, head), more in with_more(read_blocks(stream)):
+            if cut:
+                parser.feed_block(carry)
+                carry = b""
+                seen += 1
+                parser.feed_text(seen, head, cut)
+                continue
+            read += len(data)
+            pos = 0
+            line = seen + 1  # the line that begins at ``pos``
+            for at in splitter.cuts(data):
+                parser.feed_block(carry + data[pos:at] if carry else data[pos:at])
+                carry = b""
+                line += data.count(b"\n", pos, at)
+                if line > first:
+                    if worker is None and 0 <= fork_at <= read:
+                        worker, fork_at = _fork(runs), -1
+                    (worker or runs).finished(parser.finish(), first, line - 1, taught)
+                    taught = parser.secrets.taught(taught)
+                    parser = new_parser(source, widths, line - 1, parser)
+                    first = line
+                pos = at
+            rest = data[pos:] if pos else data
+            carry = parser.feed_block(carry + rest if carry else rest, more=more)
+            seen += data.count(b"\n")
+        (worker or runs).finished(parser.finish(), first if seen else 0, seen, taught)
+        if worker is None:
+            return runs.result
+        result: LogRuns = worker.close()
+        return result
+    except BaseException:
+        if worker is not None:
+            worker.stop()
+        raise
+
+
+def _fork(runs: _Runs) -> RunWorker | None:
+    """A child that diagnoses the rest of the runs, if this machine can give it a
+    core; imported only here, so that a small log's start-up never pays for it."""
+    from osdoctor.runworker import RunWorker, can_fork
+
+    return RunWorker(runs) if can_fork() else None
 
 
 def read_runs_of_path(

@@ -45,7 +45,16 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
     ("parse", ("osdoctor.parse", "osdoctor.scrub", "osdoctor.anonymize")),
     ("facts", ("osdoctor.facts",)),
     ("kb", ("osdoctor.kb",)),
-    ("diagnose", ("osdoctor.diagnose", "osdoctor.intake", "osdoctor.runs", "osdoctor.fingerprint")),
+    (
+        "diagnose",
+        (
+            "osdoctor.diagnose",
+            "osdoctor.intake",
+            "osdoctor.runworker",
+            "osdoctor.runs",
+            "osdoctor.fingerprint",
+        ),
+    ),
     ("render", ("osdoctor.render", "osdoctor.lint", "osdoctor.runbook", "osdoctor.batch")),
     ("run", ("osdoctor.runner", "osdoctor.session", "osdoctor.live", "osdoctor.console")),
     ("front ends", ("osdoctor.cli", "osdoctor.probe", "osdoctor.tui", "osdoctor.lab")),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import BinaryIO, TypeVar, cast
 
 from osdoctor import regex
 
@@ -121,6 +121,23 @@ def read_blocks(
         yield b"", skipping, _decode(pending)
     elif pending:
         yield pending + b"\n", 0, ""
+
+
+T = TypeVar("T")
+
+
+def with_more(items: Iterable[T]) -> Iterator[tuple[T, bool]]:
+    """Each item, and whether another follows: a block is fed knowing whether it
+    is the last (``Parser.feed_block``'s ``more``), before the next is handled."""
+    it = iter(items)
+    current = next(it, _END)
+    while current is not _END:
+        following = next(it, _END)
+        yield cast(T, current), following is not _END
+        current = following
+
+
+_END = object()
 
 
 def is_clean(data: bytes) -> bool:

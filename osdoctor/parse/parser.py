@@ -44,7 +44,7 @@ from osdoctor.parse.clients import (
 from osdoctor.parse.connections import URLLIB3_CUT, ConnectionReader
 from osdoctor.parse.http_text import Curl, split_url
 from osdoctor.parse.legacy_records import LegacyReader
-from osdoctor.parse.lines import Line, decode_line, is_clean
+from osdoctor.parse.lines import Line, decode_line, is_clean, with_more
 from osdoctor.parse.messages import classify, join_wrapped_messages
 from osdoctor.parse.paste import is_elision, unpaste
 from osdoctor.parse.prefixes import PrefixStripper
@@ -192,19 +192,14 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         """The fast path for a whole file: undecoded blocks of whole lines (see
         ``lines.read_blocks``)."""
         carry = b""
-        it = iter(blocks)
-        current = next(it, None)
-        while current is not None:
-            following = next(it, None)
-            data, cut, head = current
+        for (data, cut, head), more in with_more(blocks):
             if cut:
                 self.feed_block(carry)
                 carry = b""
                 self._number += 1
                 self.feed_text(self._number, head, cut)
             else:
-                carry = self.feed_block(carry + data if carry else data, more=following is not None)
-            current = following
+                carry = self.feed_block(carry + data if carry else data, more=more)
         return self.finish()
 
     def feed_block(self, data: bytes, more: bool = False) -> bytes:
