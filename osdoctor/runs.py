@@ -280,8 +280,8 @@ def parse_run(path: Path, first: int, last: int, known: RunSummary | None = None
     with path.open("rb") as handle:
         stream, widths = sniff(handle)
         parser = new_parser(str(path), widths, first - 1, None)
-        if known is not None and known.taught is not None:
-            parser.secrets.remember(known.taught.forms(), known.taught.names)
+        if known is not None:
+            parser.secrets.recall(known.taught)
         seen = 0
         for data, cut, head in read_blocks(stream):
             if cut:

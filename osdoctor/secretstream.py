@@ -201,7 +201,7 @@ class Literals:
 
 @dataclass(frozen=True, slots=True)
 class Taught:
-    """What the runs of a log before one taught of secrets (:meth:`SecretMemory.known`),
+    """What the runs of a log before one taught of secrets (:meth:`SecretMemory.taught`),
     kept as what was learnt since the ``Taught`` before: a log of a hundred
     thousand runs, each learning a new token, would otherwise keep for every
     run a copy of up to ``_MAX_LITERALS`` forms."""
@@ -355,15 +355,10 @@ class SecretMemory:
         self.literals.merge(other.literals)
         self.learn_names(other.names)
 
-    def known(self) -> tuple[tuple[str, ...], frozenset[str]]:
-        """What was learnt, to be handed to a later reading of part of the same log
-        (:meth:`remember`): the forms in the order learnt, and the names."""
-        return self.literals.forms(), self.names
-
     def taught(self, before: Taught | None) -> Taught | None:
-        """What was learnt, as :meth:`known` says it, linked to ``before`` (what
-        this memory knew when ``before`` was taken) and holding only what was
-        learnt since; ``before`` itself when nothing was."""
+        """What was learnt (the forms in the order learnt, and the names), linked
+        to ``before`` (what this memory knew when ``before`` was taken) and
+        holding only what was learnt since; ``before`` itself when nothing was."""
         literals = self.literals
         if before is None:
             if not literals and not self.names:
@@ -378,11 +373,12 @@ class SecretMemory:
             return Taught(None, forms, names, literals.learnt)
         return Taught(before, forms[len(forms) - fresh :], names, literals.learnt)
 
-    def remember(self, forms: Iterable[str], names: Iterable[str] = ()) -> None:
-        """Learn what :meth:`known` gave: a run read again alone still masks what
+    def recall(self, taught: Taught | None) -> None:
+        """Learn what :meth:`taught` gave: a run read again alone still masks what
         the runs before it taught."""
-        self.literals.merge(Literals.of_forms(forms))
-        self.learn_names(names)
+        if taught is not None:
+            self.literals.merge(Literals.of_forms(taught.forms()))
+            self.learn_names(taught.names)
 
     def learn_names(self, names: Iterable[str]) -> None:
         merged = self.names.union(names)

@@ -263,8 +263,8 @@ def load_log(
         return
     reader.window = window
     parser = reader.parser
-    if known is not None and known.taught is not None:
-        parser.secrets.remember(known.taught.forms(), known.taught.names)
+    if known is not None:
+        parser.secrets.recall(known.taught)
     store.memory = parser.secrets
     post(SourceOpened(parser.trace, store, str(path), path))
     kb = knowledge()
