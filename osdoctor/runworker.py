@@ -69,7 +69,10 @@ class RunWorker:
         context = multiprocessing.get_context("fork")
         runs_in, self._runs_out = context.Pipe(duplex=False)
         self._result_in, result_out = context.Pipe(duplex=False)
-        self._taught = [s.taught for s in receiver.result.summaries]
+        result = receiver.result
+        # By run index: the summaries past the kept ones taught nothing to keep.
+        taught = [s.taught for s in result.summaries]
+        self._taught = taught + [None] * (result.runs - len(taught))
         self._process = context.Process(
             target=_serve,
             args=(receiver, runs_in, result_out, (self._runs_out, self._result_in)),
@@ -99,10 +102,9 @@ class RunWorker:
         self._process.join()
         self._result_in.close()
         if kind != "result":
-            raise WorkerFailed(value)
+            raise _failed(value)
         for summary in value.summaries:
-            if summary.index < len(self._taught):
-                summary.taught = self._taught[summary.index]
+            summary.taught = self._taught[summary.index]
         return value
 
     def stop(self) -> None:
@@ -120,7 +122,11 @@ class RunWorker:
         except (EOFError, OSError):
             message = f"it stopped (exit {self._process.exitcode})"
         self.stop()
-        return WorkerFailed(f"the diagnosis of the log's runs failed: {message}")
+        return _failed(message)
+
+
+def _failed(message: str) -> WorkerFailed:
+    return WorkerFailed(f"the diagnosis of the log's runs failed: {message}")
 
 
 def _serve(
