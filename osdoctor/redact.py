@@ -780,7 +780,17 @@ class StreamRedactor:
     ``-f value -c secret``): each of its lines is masked whole.
     """
 
-    __slots__ = ("memory", "bare", "_pem", "_tables", "_seen", "_generation")
+    __slots__ = (
+        "memory",
+        "bare",
+        "_pem",
+        "_tables",
+        "_seen",
+        "_generation",
+        "_seen_at",
+        "_older",
+        "_older_at",
+    )
 
     def __init__(self, memory: SecretMemory | None = None, bare: bool = False) -> None:
         self.memory = memory if memory is not None else SecretMemory()
@@ -789,6 +799,11 @@ class StreamRedactor:
         self._tables = TableColumns()
         self._seen: dict[str, str] = {}
         self._generation = self.memory.generation
+        # What the results in ``_seen`` were redacted with (forms learnt, names).
+        self._seen_at = self._mark()
+        # The results of the memory before the last lesson, and what they knew.
+        self._older: dict[str, str] = {}
+        self._older_at = self._seen_at
 
     @property
     def inside(self) -> bool:
@@ -815,19 +830,59 @@ class StreamRedactor:
         if line[:1] in "+|" or self._tables.active or len(line) > _REMEMBER_LINE:
             return self._full(line)
         seen = self._seen
-        literals = self.memory.literals  # its generation is the memory's
+        memory = self.memory
+        literals = memory.literals  # its generation is the memory's
         if self._generation != literals.generation:
-            seen.clear()
-            self._generation = literals.generation
+            self._age()
         done = seen.get(line)
         if done is None:
-            done = self._full(line)
-            if self._generation != literals.generation:
-                seen.clear()  # learnt from this line: what was remembered is stale
-                self._generation = literals.generation
+            done = self._earlier(line)
+            if done is None:
+                done = self._full(line)
+                if self._generation != literals.generation:
+                    # Learnt from this line: what was remembered is of an older memory.
+                    self._age()
+                    seen = self._seen
             if len(seen) >= _REMEMBER_LINES:
                 seen.clear()
             seen[line] = done
+        return done
+
+    def carry_on(self, before: StreamRedactor) -> None:
+        """Take over what ``before`` (the previous run's redactor, whose memory
+        this one's copied) remembered: a log of many runs repeats its settings
+        lines in every run, and each run learns a token of its own."""
+        if before.memory.names == self.memory.names and (
+            before.memory.literals.forms() == self.memory.literals.forms()
+        ):
+            self._seen = {}
+            self._seen_at = self._mark()
+            self._generation = self.memory.literals.generation
+            self._older, self._older_at = before._seen, before._seen_at
+
+    def _mark(self) -> tuple[int, frozenset[str]]:
+        return self.memory.literals.learnt, self.memory.names
+
+    def _age(self) -> None:
+        """The memory learnt: the results so far become the older ones."""
+        self._older, self._older_at = self._seen, self._seen_at
+        self._seen = {}
+        self._seen_at = self._mark()
+        self._generation = self.memory.literals.generation
+
+    def _earlier(self, line: str) -> str | None:
+        """A result of the memory before the last lesson, if still true: nothing
+        learnt since (no new name, no new value) is in ``line``. A value since
+        forgotten stays masked in it, which is the safe way to be wrong."""
+        done = self._older.get(line)
+        if done is None:
+            return None
+        learnt, names = self._older_at
+        if names != self.memory.names:
+            return None
+        fresh = self.memory.literals.since(learnt)
+        if fresh is None or any(form in line for form in fresh):
+            return None
         return done
 
     def _full(self, line: str) -> str:

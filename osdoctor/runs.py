@@ -177,7 +177,7 @@ def new_parser(source: str, widths: Widths, after: int, before: Parser | None) -
     if after:
         parser.start_at(after)
     if before is not None:
-        parser.secrets.update(before.secrets)
+        parser.follow(before)
     return parser
 
 

@@ -35,6 +35,9 @@ __all__ = ["Literals", "SecretMemory", "TableColumns", "Taught", "hidden_paramet
 _MIN_LITERAL = 6
 #: Values remembered at most; the oldest are forgotten first.
 _MAX_LITERALS = 256
+#: At most this many forms learnt since a result was remembered are looked for in
+#: its line before it is used again (see ``StreamRedactor``).
+_MAX_SINCE = 16
 #: How much of each value the one-search test of ``Literals.mask`` looks for.
 _PREFIX = 16
 _HARMLESS = frozenset({"none", "null", "true", "false", "unset", "******", "<redacted>"})
@@ -95,12 +98,13 @@ class Literals:
     form). ``generation`` grows whenever a value is added, so that remembered
     results of redaction can be dropped."""
 
-    __slots__ = ("_values", "_ordered", "_search", "generation", "learnt")
+    __slots__ = ("_values", "_ordered", "_search", "_since", "generation", "learnt")
 
     def __init__(self, values: Iterable[str] = ()) -> None:
         self._values: dict[str, None] = {}
         self._ordered: tuple[str, ...] = ()
         self._search: Callable[[str], object] | None = None
+        self._since: tuple[int, int, tuple[str, ...]] | None = None
         self.generation = 0
         self.learnt = 0
         """Forms ever added, the forgotten included: the forms held are always
@@ -160,6 +164,20 @@ class Literals:
         if made._values:
             made._learnt()
         return made
+
+    def since(self, learnt: int) -> tuple[str, ...] | None:
+        """The forms added after the ``learnt``-th (see ``learnt``), or None when
+        too many came since to tell (some may be forgotten already)."""
+        fresh = self.learnt - learnt
+        if fresh == 0:
+            return ()
+        if fresh < 0 or fresh > _MAX_SINCE or fresh > len(self._values):
+            return None
+        since = self._since
+        if since is None or since[0] != self.learnt or since[1] != learnt:
+            forms = tuple(self._values)[-fresh:]
+            since = self._since = (self.learnt, learnt, forms)
+        return since[2]
 
     def forms(self) -> tuple[str, ...]:
         """Every form held, in the order learnt: what :meth:`of_forms` takes back."""

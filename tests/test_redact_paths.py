@@ -11,6 +11,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from osdoctor.redact import StreamRedactor
 from osdoctor.secretnames import MASK
 from osdoctor.secretstream import Literals, SecretMemory
 
@@ -111,3 +112,57 @@ def test_what_each_run_taught_is_what_its_memory_knew(
             if before is not None and taught.before is before:
                 assert len(taught.added) <= 2 * len(values)
         memory = run
+
+
+_SECRETS = [f"s3cr3t-value-{n:02d}-xyz" for n in range(6)]
+#: Lines that teach a secret (a key names it) and lines that only repeat it bare,
+#: which only what was taught masks; and lines that hold none.
+_POOL = (
+    [f'{{"password": "{secret}"}}' for secret in _SECRETS]
+    + [f"printed {secret} again" for secret in _SECRETS]
+    + ["GET /v2.1/servers/detail", "cloud cfg: {'region_name': 'RegionOne'}"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.integers(0, len(_POOL) - 1), min_size=1, max_size=25),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_a_redactor_that_remembers_across_runs_masks_as_a_fresh_one(
+    runs: list[list[int]],
+) -> None:
+    """The remembered results of earlier lessons and earlier runs are used only
+    where nothing learnt since is in the line: every line comes out as a
+    redactor that remembers nothing would give it."""
+    carried: StreamRedactor | None = None
+    carried_memory: SecretMemory | None = None
+    plain_memory: SecretMemory | None = None
+    for run in runs:
+        memory = SecretMemory()
+        reference = SecretMemory()
+        if carried_memory is not None and plain_memory is not None:
+            memory.update(carried_memory)
+            reference.update(plain_memory)
+        redactor = StreamRedactor(memory)
+        if carried is not None:
+            redactor.carry_on(carried)
+        for index in run:
+            line = _POOL[index]
+            assert redactor.feed(line) == StreamRedactor(reference).feed(line), line
+        carried, carried_memory, plain_memory = redactor, memory, reference
+
+
+def test_a_value_learnt_in_a_later_run_is_masked_in_a_line_seen_before() -> None:
+    first = StreamRedactor()
+    echo = f"printed {_SECRETS[0]} again"
+    assert first.feed(echo) == echo
+    second_memory = SecretMemory()
+    second_memory.update(first.memory)
+    second = StreamRedactor(second_memory)
+    second.carry_on(first)
+    assert MASK in second.feed(f'{{"password": "{_SECRETS[0]}"}}')
+    assert second.feed(echo) == f"printed {MASK} again"
