@@ -565,6 +565,10 @@ _TOKEN_OBJECT = regex.compile(r"""(?P<q>['"])token(?P=q)[ \t]*:[ \t]*\{""", re.I
 _OBJECT_ATOM = regex.compile(
     r""""(?:[^"\\]++|\\.?)*+(?:"|$)|'(?:[^'\\]++|\\.?)*+(?:'|$)|[{}\[\]]"""
 )
+#: What lies up to the next bracket, strings whole, as ``_OBJECT_ATOM`` steps on it.
+_NO_BRACKET = regex.compile(
+    r"""(?:[^"'{}\[\]]++|"(?:[^"\\]++|\\.?)*+(?:"|$)|'(?:[^'\\]++|\\.?)*+(?:'|$))*+"""
+)
 #: After a key ``id``: the separator and the value's opening quote (``u'`` in a repr).
 _ID_VALUE = regex.compile(r"""[ \t]*:[ \t]*u?(?P<q>['"])""")
 
@@ -578,7 +582,18 @@ def _redact_token_ids(line: str, found: list[str] | None = None) -> str:
     while (match := _TOKEN_OBJECT.search(line, pos)) is not None:
         depth = 0
         pos = len(line)
-        for atom in _OBJECT_ATOM.finditer(line, match.end() - 1):
+        scan = match.end() - 1
+        while True:
+            if depth >= 2:
+                # Deeper than the token's own keys: only brackets matter, found
+                # past the strings in one match (a catalog holds thousands).
+                skipped = _NO_BRACKET.match(line, scan)
+                assert skipped is not None
+                scan = skipped.end()
+            atom = _OBJECT_ATOM.search(line, scan)
+            if atom is None:
+                break
+            scan = atom.end()
             text = atom.group()
             if text in ("{", "["):
                 depth += 1

@@ -8,9 +8,10 @@ the plain loop gives, secret by secret.
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from osdoctor import redact
 from osdoctor.redact import StreamRedactor
 from osdoctor.secretnames import MASK
 from osdoctor.secretstream import Literals, SecretMemory
@@ -166,3 +167,66 @@ def test_a_value_learnt_in_a_later_run_is_masked_in_a_line_seen_before() -> None
     second.carry_on(first)
     assert MASK in second.feed(f'{{"password": "{_SECRETS[0]}"}}')
     assert second.feed(echo) == f"printed {MASK} again"
+
+
+def _token_ids_stepping_on_every_atom(line: str) -> str:
+    """The plain walk of ``_redact_token_ids``: every string and bracket of the
+    token object in turn, the catalog's included."""
+    masked: list[tuple[int, int]] = []
+    pos = 0
+    while (match := redact._TOKEN_OBJECT.search(line, pos)) is not None:
+        depth, pos = 0, len(line)
+        for atom in redact._OBJECT_ATOM.finditer(line, match.end() - 1):
+            text = atom.group()
+            if text in ("{", "["):
+                depth += 1
+            elif text in ("}", "]"):
+                depth -= 1
+                if depth == 0:
+                    pos = atom.end()
+                    break
+            elif (
+                depth == 1 and text[1:-1] == "id" and (not masked or atom.start() >= masked[-1][1])
+            ):
+                value = redact._ID_VALUE.match(line, atom.end())
+                if value is not None:
+                    start = value.end()
+                    end = redact._quoted_end(line, start, value["q"])
+                    if not redact._harmless(line[start:end].strip()):
+                        masked.append((start, end))
+    for start, end in reversed(masked):
+        line = line[:start] + MASK + line[end:]
+    return line
+
+
+_JSONISH = st.lists(
+    st.sampled_from(
+        [
+            '"token"',
+            "'token'",
+            '"id"',
+            "'id'",
+            ": ",
+            ", ",
+            "{",
+            "}",
+            "[",
+            "]",
+            '"',
+            "'",
+            "\\",
+            "x",
+            "\n",
+        ]
+        + ['"abc-123"', '"catalog"', "u'", "null", '"token": {', '"id": "abcdef-1"', '{"x": ']
+    ),
+    max_size=60,
+).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_JSONISH)
+@example("""{"token": {"x": {'}'}, "id": "abcdef-secret"}}""")
+@example("""{'token': {"x": ["]", {"id": "nested-1"}], 'id': 'own-token'}}""")
+def test_token_ids_skip_the_nested_objects_as_the_plain_walk_steps_on_them(line: str) -> None:
+    assert redact._redact_token_ids(line) == _token_ids_stepping_on_every_atom(line)
