@@ -121,3 +121,22 @@ def test_the_child_ends_when_the_reader_is_gone(kb: KnowledgeBase) -> None:
     assert worker._process.exitcode == 0
     worker.stop()
     assert multiprocessing.active_children() == []
+
+
+def test_a_trace_crosses_the_pipe_whole_and_its_bodies_still_unread() -> None:
+    """What the child receives equals what was sent, and a body whose JSON was
+    not read here is read there (its mark of "not read yet" is the same object
+    in both processes)."""
+    import pickle
+
+    from osdoctor.diagnose import parse_path
+
+    for name in NAMES[:12]:
+        trace = parse_path(Path("tests/fixtures/logs") / f"{name}.log")
+        received = pickle.loads(pickle.dumps(trace))
+        assert received == trace
+        for sent, got in zip(trace.exchanges, received.exchanges, strict=True):
+            body = sent.response.body if sent.response is not None else None
+            if body is not None and body.text and body.text.lstrip()[:1] == "{":
+                assert got.response is not None and got.response.body is not None
+                assert got.response.body.json() == body.json()
