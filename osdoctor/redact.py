@@ -335,14 +335,14 @@ def _redact_key_values(
     separators = low.count(":") + low.count("=")
     if not separators:
         return line
-    if sum(map(low.count, _KEY_WORDS)) > separators:
+    # Every key word found once: as many as ``low.count`` would count of each.
+    positions = _candidates(low, _KEY_WORDS)
+    if len(positions) > separators:
         # Fewer separators than key words (a command line of ``--pass x``): start
         # from the separators instead, each giving the key just before it.
         positions = _keys_before_separators(line)
-    else:
-        positions = _candidates(low, _KEY_WORDS)
-        if extra:
-            positions = sorted(positions + _candidates(line, extra))
+    elif extra:
+        positions = sorted(positions + _candidates(line, extra))
     if not positions:
         return line
     allow_data = "Namespace(" in line
