@@ -116,7 +116,15 @@ def without_debug(words: list[str]) -> list[str]:
     return [w for w in words if w not in ("--debug", "-d", "--verbose", "-v")]
 
 
+_FIRST_WORD = regex.compile(r"\s*(\S+)")
+
+
 def _client_words(text: str) -> list[str] | None:
+    first_word = _FIRST_WORD.match(text)
+    if first_word is None:
+        return None
+    if first_word[1] not in ("sudo", "time", "env") and client_of(first_word[1]) == "unknown":
+        return None  # nearly every line: it is not split
     words = text.split()
     if not words:
         return None
