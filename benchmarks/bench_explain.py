@@ -234,7 +234,7 @@ def main() -> int:
                 f"{mb:8.1f} MB  explain {secs:6.2f} s = {mb / secs:7.1f} MB/s  "
                 f"peak RSS {rss / 1024:6.1f} MiB  (exit {code})   "
                 f"baseline loop {base:5.2f} s = {mb / base:7.1f} MB/s   "
-                f"ratio {base / secs:5.2f}   (parser alone {mb / alone:7.1f} MB/s)"
+                f"explain / loop {secs / base:6.1f}x   (parser alone {mb / alone:7.1f} MB/s)"
             )
             if args.tui and size == 200:
                 tui_first_screen(log, env)
