@@ -844,11 +844,10 @@ class StreamRedactor:
             return self._full(line)
         if line[:1] in "+|" or self._tables.active or len(line) > _REMEMBER_LINE:
             return self._full(line)
-        seen = self._seen
-        memory = self.memory
-        literals = memory.literals  # its generation is the memory's
+        literals = self.memory.literals  # its generation is the memory's
         if self._generation != literals.generation:
-            self._age()
+            self._age()  # learnt elsewhere (a token in a response, the other stream)
+        seen = self._seen
         done = seen.get(line)
         if done is None:
             done = self._earlier(line)
