@@ -15,6 +15,7 @@ rest are counted, and the result says so.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -97,20 +98,26 @@ class LogRuns:
 def summarise(index: int, first: int, last: int, report: Report) -> RunSummary:
     t = report.trace
     lead = headline(report)
+    # Up to KEEP_SUMMARIES are kept, and a log of many runs repeats its commands
+    # and its findings: each of these words is held once, however many runs say it.
     return RunSummary(
         index=index,
         first=first,
         last=last,
-        command=t.command,
-        client=t.client,
+        command=_once(t.command),
+        client=sys.intern(t.client),
         exit_code=t.exit_code,
-        outcome=report.outcome,
-        scenario=report.scenario.id if report.scenario else None,
-        branch=report.scenario.branch if report.scenario else None,
-        headline_id=lead.id if lead else None,
-        headline=lead.title if lead else None,
-        fingerprint=fingerprint(report),
+        outcome=sys.intern(report.outcome),
+        scenario=_once(report.scenario.id) if report.scenario else None,
+        branch=_once(report.scenario.branch) if report.scenario else None,
+        headline_id=_once(lead.id) if lead else None,
+        headline=_once(lead.title) if lead else None,
+        fingerprint=_once(fingerprint(report)),
     )
+
+
+def _once(text: str | None) -> str | None:
+    return None if text is None else sys.intern(text)
 
 
 class _Runs:

@@ -240,6 +240,20 @@ def test_only_so_many_failed_runs_are_kept_the_rest_counted(kb: KnowledgeBase) -
     assert len(result.summaries) == KEEP_REPORTS + 5
 
 
+def test_the_summaries_of_runs_that_say_the_same_hold_its_words_once(
+    kb: KnowledgeBase,
+) -> None:
+    """Up to ``KEEP_SUMMARIES`` are kept: a log of one command run a thousand times
+    must not hold its command and its headline a thousand times."""
+    data = _typed("generic.auth-no-role") * 3
+    summaries = read_runs(io.BytesIO(data), "ci.log", lambda t: diagnose(t, kb)).summaries
+    first, *others = summaries
+    assert first.command and first.headline and first.fingerprint
+    for other in others:
+        assert other.command is first.command and other.headline is first.headline
+        assert other.fingerprint is first.fingerprint
+
+
 @pytest.mark.parametrize(
     ("parts", "choice"),
     [
