@@ -29,6 +29,7 @@ import re
 import selectors
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -179,6 +180,43 @@ class Recorder(Protocol):
     def close(self, result: RunResult | None) -> None: ...
 
 
+def _dies_with(parent: int) -> Callable[[], None] | None:
+    """What the client runs between fork and exec so that the kernel ends it when
+    ``parent`` goes, even by SIGKILL, which leaves osdoctor no chance to stop it
+    (Linux's parent-death signal; elsewhere, nothing). The signal comes when the
+    thread that started the client ends: a run's thread waits for its end.
+    Everything it calls is looked up here, before the fork."""
+    prctl = _prctl()
+    if prctl is None:
+        return None
+    getppid, exit_now, kill = os.getppid, os._exit, int(signal.SIGKILL)
+
+    def arm() -> None:
+        prctl(_PR_SET_PDEATHSIG, kill, 0, 0, 0)
+        if getppid() != parent:
+            exit_now(128 + kill)  # osdoctor went before the signal was armed
+
+    return arm
+
+
+_PR_SET_PDEATHSIG = 1
+_PRCTL: list[Callable[..., int] | None] = []
+
+
+def _prctl() -> Callable[..., int] | None:
+    if not _PRCTL:
+        function: Callable[..., int] | None = None
+        if sys.platform.startswith("linux"):
+            try:
+                import ctypes
+
+                function = ctypes.CDLL(None, use_errno=True).prctl
+            except (ImportError, OSError, AttributeError):
+                function = None
+        _PRCTL.append(function)
+    return _PRCTL[0]
+
+
 def exit_status(returncode: int) -> int:
     """A Popen return code as a shell reports it: signal N becomes 128+N."""
     return 128 - returncode if returncode < 0 else returncode
@@ -303,6 +341,7 @@ class Run:
                 cwd=self._cwd,
                 start_new_session=True,
                 close_fds=True,
+                preexec_fn=_dies_with(os.getpid()),
             )
         except (OSError, ValueError) as error:
             message = self._start_failure(error)

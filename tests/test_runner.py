@@ -345,3 +345,44 @@ def test_cancel_after_the_end_changes_nothing() -> None:
     result = run.wait(TIMEOUT)
     run.cancel()
     assert run.wait(0) is result and not result.cancelled
+
+
+# -- osdoctor killed outright ------------------------------------------------------
+
+_STAND_IN = """
+import sys
+from osdoctor.runner import Run
+run = Run([sys.executable, "-c", "import time; time.sleep(600)"])
+run.start()
+print(run.pid, flush=True)
+sys.stdin.read()
+"""
+
+
+def test_the_client_dies_with_osdoctor_even_when_osdoctor_is_killed_outright() -> None:
+    """SIGKILL leaves osdoctor no chance to stop the client: the kernel does."""
+    import select
+    import subprocess
+    import sys
+
+    stand_in = subprocess.Popen(
+        [sys.executable, "-c", _STAND_IN],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert stand_in.stdout is not None
+        pid = int(stand_in.stdout.readline())
+        pidfd = os.pidfd_open(pid)
+        try:
+            stand_in.kill()
+            stand_in.wait(TIMEOUT)
+            # The pidfd turns readable when the client has exited.
+            readable, _, _ = select.select([pidfd], [], [], TIMEOUT)
+            assert readable == [pidfd], "the client outlived osdoctor"
+        finally:
+            os.close(pidfd)
+    finally:
+        stand_in.kill()
+        stand_in.wait(TIMEOUT)
