@@ -50,3 +50,20 @@ async def test_confirm_dialog_shows_the_command_as_typed() -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmRun))
         await settle(pilot)
         assert "openstack server delete [bold]vm[/bold]" in screen_text(app)
+
+
+async def test_confirm_dialog_shows_the_whole_command_on_a_narrow_terminal() -> None:
+    """At 80 columns the command wraps inside the dialog instead of being cut at
+    its border: what is confirmed is read whole."""
+    argv = ["openstack", "server", "create", "--image", "cirros", "--flavor", "m1.small"]
+    argv += ["--network", "private", "--wait", "web-server-final-word"]
+    app = steady_app(log=NOVA_500)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.main.state == "read")
+        app.push_screen(ConfirmRun(argv, "create"))
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmRun))
+        await settle(pilot)
+        text = screen_text(app)
+        assert "openstack server create --image cirros --flavor m1.small" in text
+        assert "--network private --wait web-server-final-word" in text
+        assert "terminal. Run it?" in text
