@@ -23,7 +23,7 @@ from osdoctor.tui.widgets.timeline import Timeline
 from tests.helpers.children import child, gate
 from tests.tui.conftest import steady_app, wait_until
 from tests.tui.logs import HANGER, PRINTER, client, refused_env
-from tests.tui.screen import screen_text
+from tests.tui.screen import screen_text, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -49,6 +49,7 @@ async def test_open_a_log_and_navigate_with_keys(refused_log: Path) -> None:
         await pilot.press("up", "down", "enter")
         # side by side, the exchange is under the timeline: enter goes there
         assert app.focused is not None and app.focused.id == "side-detail"
+        await settle(pilot)
         text = screen_text(app)
         assert "POST http://127.0.0.1:9/v3/auth/tokens" in text
         assert "connection-refused" in text

@@ -11,7 +11,7 @@ from osdoctor.tui.app import OsdoctorApp
 from osdoctor.tui.widgets.timeline import Timeline
 from tests.tui.conftest import steady_app, wait_until
 from tests.tui.logs import FIXTURES
-from tests.tui.screen import screen_text
+from tests.tui.screen import screen_text, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -78,7 +78,7 @@ async def test_a_toast_replaces_the_one_before() -> None:
         await wait_until(pilot, lambda: app.main.state == "read")
         await pilot.press("x")  # "Nothing is running"
         await pilot.press("c")  # "Copied: ..."
-        await pilot.pause()
+        await settle(pilot)
         text = screen_text(app)
         assert "Copied: openstack stack show web" in text
         assert "Nothing is running" not in text

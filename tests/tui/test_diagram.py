@@ -53,13 +53,13 @@ async def test_the_screen_marks_a_step_no_debug_log_can_show() -> None:
     """What the user sees: the scenario pane puts the "not logged" mark on the
     step the poll leaves no trace of, beside the steps it saw."""
     from tests.tui.conftest import steady_app, wait_until
-    from tests.tui.screen import screen_text
+    from tests.tui.screen import screen_text, settle
 
     app = steady_app(log=LOGS / "heat.stack-hook.poll-pending.log")
     async with app.run_test(size=(160, 50)) as pilot:
         await wait_until(pilot, lambda: app.main.state == "read")
         await pilot.press("3")
-        await pilot.pause()
+        await settle(pilot)
         rows = screen_text(app).splitlines()
     (pending,) = [r for r in rows if "pending resources" in r]
     assert "○ not logged" in pending

@@ -16,7 +16,7 @@ from osdoctor.tui.widgets.timeline import Timeline
 from osdoctor.tui.workers import knowledge
 from tests.tui.conftest import steady_app, wait_until
 from tests.tui.logs import FIXTURES
-from tests.tui.screen import screen_text
+from tests.tui.screen import screen_text, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -43,6 +43,7 @@ async def test_open_shows_the_scenario_branch_and_findings(log: Path) -> None:
         assert report.outcome.upper() in verdict
         decisive = decisive_exchange(expected)
         timeline = app.main.query_one(Timeline)
+        await settle(pilot)
         text = screen_text(app)
         if decisive is None:
             assert timeline.cursor == max(0, timeline.row_count - 1)

@@ -20,7 +20,7 @@ from osdoctor.tui.widgets.diagnosis import RUNNING_STEP, SUCCESS_STEP
 from osdoctor.tui.workers import knowledge
 from tests.tui.conftest import steady_app, wait_until
 from tests.tui.logs import FIXTURES, PRINT_THEN_WAIT
-from tests.tui.screen import screen_text
+from tests.tui.screen import screen_text, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -42,7 +42,7 @@ async def opened(
     app = steady_app(log=log)
     async with app.run_test(size=size) as pilot:
         await wait_until(pilot, lambda: app.main.state == "read")
-        await pilot.pause()
+        await settle(pilot)
         yield app, pilot, screen_text(app)
 
 
@@ -62,6 +62,7 @@ async def test_a_failed_run_shows_its_state_cause_and_next_step(size: tuple[int,
         assert "orchestrat " not in text
         # the diagnosis pane's keys keep the headline and its first step in view
         await pilot.press("1", "down", "down", "down", "up", "up", "up")
+        await settle(pilot)
         text = screen_text(app)
         assert f"FAILURE  {first.title}" in text and command in text
         if size[0] >= 100:
@@ -100,7 +101,7 @@ async def test_a_run_in_progress_shows_that_it_runs_and_what_the_poll_read(
         await wait_until(
             pilot, lambda: "BUILD (scheduling)" in screen_text(app) and screen.report is not None
         )
-        await pilot.pause()
+        await settle(pilot)
         text = screen_text(app)
         assert "● running 0.0s" in text
         assert "last read: BUILD (scheduling)" in text  # in the status line
@@ -108,7 +109,7 @@ async def test_a_run_in_progress_shows_that_it_runs_and_what_the_poll_read(
         assert RUNNING_STEP[:40] in text
         await pilot.press("ctrl+c")
         await wait_until(pilot, lambda: screen.state == "cancelled")
-        await pilot.pause()
+        await settle(pilot)
         text = screen_text(app)
         assert "✗ cancelled: exit" in text
         assert "● running" not in text

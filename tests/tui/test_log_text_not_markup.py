@@ -27,6 +27,7 @@ async def test_next_steps_keep_square_brackets() -> None:
         steps = app.main.query_one("#steps", OptionList)
         # the list is drawn once it holds the steps and the layout gave it room
         await wait_until(pilot, lambda: steps.option_count > 0 and steps.size.height > 0)
+        await settle(pilot)
         text = screen_text(app)
         assert "nova.conf [neutron]:" in text
         assert "nova.conf :" not in text

@@ -13,7 +13,7 @@ from textual.widgets import OptionList
 from osdoctor.tui.screens.runs import RunsScreen
 from osdoctor.tui.widgets.timeline import Timeline
 from tests.tui.conftest import runs_listed, steady_app, wait_until
-from tests.tui.screen import screen_text
+from tests.tui.screen import screen_text, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -44,7 +44,7 @@ async def test_a_log_of_several_runs_lists_them_and_opens_the_failed_one(tmp_pat
         screen = app.main
         await wait_until(pilot, lambda: screen.state == "read")
         assert app.screen is screen
-        await pilot.pause()
+        await settle(pilot)
         text = screen_text(app)
         assert "run 2 of 3" in text
         assert "FAILURE  Keystone refused user demo" in text and "[osc.auth-refused]" in text
@@ -64,7 +64,7 @@ async def test_a_log_of_one_run_opens_as_before(tmp_path: Path) -> None:
     async with app.run_test(size=(160, 50)) as pilot:
         await wait_until(pilot, lambda: app.main.state == "read")
         assert app.screen is app.main
-        await pilot.pause()
+        await settle(pilot)
         text = screen_text(app)
         assert "FAILURE  Keystone refused user demo" in text and " · run " not in text
 
@@ -91,7 +91,7 @@ async def test_a_run_opened_from_the_list_masks_what_the_runs_before_taught(
         await pilot.press("enter")
         screen = app.main
         await wait_until(pilot, lambda: screen.state == "read")
-        await pilot.pause()
+        await settle(pilot)
         assert "run 2 of 2" in screen_text(app)
         lines = screen.lines
         assert lines is not None and len(lines) > 0
@@ -100,5 +100,5 @@ async def test_a_run_opened_from_the_list_masks_what_the_runs_before_taught(
         assert not any(value in text for text in shown)
         for key in ("1", "2", "3", "4", "5"):
             await pilot.press(key)
-            await pilot.pause()
+            await settle(pilot)
             assert value not in screen_text(app), key
