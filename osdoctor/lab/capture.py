@@ -219,10 +219,17 @@ def _run(
         wake.wait(remaining)
         wake.clear()
     if interrupted:
-        process.send_signal(signal.SIGTERM if interrupt == "term" else signal.SIGINT)
-        try:
-            process.wait(timeout=INTERRUPT_GRACE)
-        except subprocess.TimeoutExpired:
+        # As a person would: a second Ctrl-C when the first went unanswered (a
+        # signal that lands while the client runs a finaliser is only printed as
+        # ignored), and the kill only after that.
+        for _ in range(2):
+            process.send_signal(signal.SIGTERM if interrupt == "term" else signal.SIGINT)
+            try:
+                process.wait(timeout=INTERRUPT_GRACE)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        else:
             process.kill()
     process.wait()
     data = output.finish()

@@ -100,6 +100,6 @@ def test_fresh_capture_explains_like_the_committed_fixture(
         assert compare(expected, report) == [], case_id
         return
     result, log = fresh[case_id]
-    assert result.exit_code == expected["exit_code"], case_id
+    assert result.exit_code == expected["exit_code"], (case_id, log.read_text()[-3000:])
     report = diagnose(parse_path(log), load_knowledge(user=False))
     assert compare(expected, report) == [], case_id
