@@ -27,7 +27,8 @@ Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = get_args(Severity)
 
 Outcome = Literal["success", "failure", "unknown"]
-"""How the run ended: ``unknown`` when the log ends before the command did."""
+"""How the run ended: ``unknown`` when the log says neither (no exit code, no
+error): it ends before the command did, or shows only the command's output."""
 OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 
 MessageKind = Literal[

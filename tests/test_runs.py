@@ -428,3 +428,23 @@ def test_a_run_read_again_alone_masks_what_the_runs_before_taught(
     assert value not in repr(alone)
     # Without what the first run taught, the bare value would show.
     assert value in repr(parse_run(log, second.first, second.last))
+
+
+def test_a_run_followed_by_another_is_not_said_to_end_with_the_log(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A pasted ``server list`` between two other commands shows its table and
+    then the next prompt: no exit code, no error. Its outcome is unknown, but the
+    log goes on after it, and the report must not say that the log ends there."""
+    log = (
+        Path(__file__).resolve().parent.parent.parent
+        / "shared"
+        / "public-logs"
+        / "osc-2022-server-create-rc0-then-ERROR-compute-auth_url.log"
+    )
+    assert main(["explain", "--no-user-kb", "--run", "2", str(log)]) in (0, 1)
+    out = capsys.readouterr().out
+    report = out.partition("── run 2 of 3")[2].splitlines()
+    assert report[2] == "openstack server list — unknown (exit code not in the log)"
+    assert report[3] == "The log shows no exit code and no error: the outcome is unknown."
+    assert "log ends" not in out

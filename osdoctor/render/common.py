@@ -121,5 +121,7 @@ def summary_line(report: Report) -> str:
     if report.outcome == "success":
         return "The command succeeded."
     if report.outcome == "unknown":
-        return "The log ends before the command did: the outcome is unknown."
+        # Not "the log ends": a run of a longer log, or a paste of the output
+        # alone, ends where the next prompt begins.
+        return "The log shows no exit code and no error: the outcome is unknown."
     return "The command failed; no rule explains it yet."

@@ -102,3 +102,30 @@ async def test_a_run_opened_from_the_list_masks_what_the_runs_before_taught(
             await pilot.press(key)
             await settle(pilot)
             assert value not in screen_text(app), key
+
+
+async def test_a_run_without_exit_code_or_error_says_so_not_that_the_log_ends() -> None:
+    """A pasted ``server list`` between two other commands: its table, then the
+    next prompt. Opened from the list, the verdict says the outcome is unknown,
+    and the next step does not call it a failure."""
+    log = (
+        Path(__file__).resolve().parents[3]
+        / "shared"
+        / "public-logs"
+        / "osc-2022-server-create-rc0-then-ERROR-compute-auth_url.log"
+    )
+    app = steady_app(log=log)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await runs_listed(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, RunsScreen)
+        screen.query_one(OptionList).highlighted = 1
+        await pilot.press("enter")
+        main = app.main
+        await wait_until(pilot, lambda: main.state == "read")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "run 2 of 3" in text
+        assert "The log shows no exit code and no error: the outcome is unknown." in text
+        assert "the log does not say how the command ended" in text
+        assert "no rule explains this failure" not in text and "log ends" not in text

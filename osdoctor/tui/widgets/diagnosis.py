@@ -74,6 +74,8 @@ def first_step(report: Report, final: bool) -> str:
         return CANCELLED_STEP
     if report.outcome == "success":
         return SUCCESS_STEP
+    if report.outcome == "unknown":
+        return "Read the log pane (4) from the end: the log does not say how the command ended."
     return "Read the log pane (4) from the end: no rule explains this failure yet."
 
 
