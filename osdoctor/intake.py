@@ -206,6 +206,17 @@ class LogReader:
         self.index.set_end(handle.tell())
         return fed
 
+    def more_after(self) -> bool:
+        """Whether the log holds lines past those read (past the window's run:
+        another run follows it)."""
+        window = self.window
+        if window is not None and self.number > window[1]:
+            return True
+        at = self.handle.tell()
+        more = bool(self.handle.read(1))
+        self.handle.seek(at)
+        return more
+
     def _skip_rest(self) -> int:
         skipped = 0
         while True:

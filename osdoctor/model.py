@@ -423,6 +423,9 @@ class Trace:
     dropped: int = 0
     """Exchanges counted but no longer kept: the middle of a log of many runs
     (see ``parse.parser.KEEP_FIRST``). Grows while a log is read."""
+    followed: bool = False
+    """Another run of the same log begins after this one: what this run's lines
+    do not say was not cut off by the end of the log."""
 
 
 @dataclass(slots=True)

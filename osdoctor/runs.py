@@ -234,7 +234,9 @@ def read_runs(
                 if line > first:
                     if worker is None and 0 <= fork_at <= read:
                         worker, fork_at = _fork(runs), -1
-                    (worker or runs).finished(parser.finish(), first, line - 1, taught)
+                    trace = parser.finish()
+                    trace.followed = True
+                    (worker or runs).finished(trace, first, line - 1, taught)
                     taught = parser.secrets.taught(taught)
                     parser = new_parser(source, widths, line - 1, parser)
                     first = line
@@ -290,7 +292,8 @@ def parse_run(path: Path, first: int, last: int, known: RunSummary | None = None
         if known is not None:
             parser.secrets.recall(known.taught)
         seen = 0
-        for data, cut, head in read_blocks(stream):
+        blocks = read_blocks(stream)
+        for data, cut, head in blocks:
             if cut:
                 seen += 1
                 if first <= seen <= last:
@@ -304,7 +307,9 @@ def parse_run(path: Path, first: int, last: int, known: RunSummary | None = None
             seen += count
             if seen >= last:
                 break
-        return parser.finish()
+        trace = parser.finish()
+        trace.followed = seen > last or next(blocks, None) is not None
+        return trace
 
 
 def _offset_of_line(data: bytes, lines: int) -> int:

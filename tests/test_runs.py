@@ -448,3 +448,33 @@ def test_a_run_followed_by_another_is_not_said_to_end_with_the_log(
     assert report[2] == "openstack server list — unknown (exit code not in the log)"
     assert report[3] == "The log shows no exit code and no error: the outcome is unknown."
     assert "log ends" not in out
+
+
+def test_a_log_cut_before_the_command_ended_says_that_the_log_ends(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A real capture cut in the middle of its start-up: the one run ends with
+    the log, before any answer, and the report says so."""
+    cut = tmp_path / "cut.log"
+    cut.write_bytes((LOGS / "generic.auth-no-role.log").read_bytes()[:3000])
+    main(["explain", "--no-user-kb", str(cut)])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "The log ends before the command did: the outcome is unknown."
+
+
+def test_only_a_run_that_another_follows_is_marked_followed(kb: KnowledgeBase) -> None:
+    log = (
+        Path(__file__).resolve().parent.parent.parent
+        / "shared"
+        / "public-logs"
+        / "osc-2022-server-create-rc0-then-ERROR-compute-auth_url.log"
+    )
+    kept: dict[int, bool] = {}
+    for choice in (0, 1, 2):
+        with log.open("rb") as stream:
+            runs = read_runs(stream, str(log), lambda t: diagnose(t, kb), choice)
+        kept.update((i, r.trace.followed) for i, r in runs.reports.items())
+    spans = [(s.first, s.last) for s in runs.summaries]
+    assert len(spans) == 3
+    assert [parse_run(log, first, last).followed for first, last in spans] == [True, True, False]
+    assert [kept[i] for i in sorted(kept)] == [True, True, False]

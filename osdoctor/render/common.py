@@ -121,7 +121,9 @@ def summary_line(report: Report) -> str:
     if report.outcome == "success":
         return "The command succeeded."
     if report.outcome == "unknown":
-        # Not "the log ends": a run of a longer log, or a paste of the output
-        # alone, ends where the next prompt begins.
-        return "The log shows no exit code and no error: the outcome is unknown."
+        if t.followed:
+            # A run of a longer log (a pasted command's output, then the next
+            # prompt): the log goes on, the run says nothing of how it ended.
+            return "The log shows no exit code and no error: the outcome is unknown."
+        return "The log ends before the command did: the outcome is unknown."
     return "The command failed; no rule explains it yet."

@@ -287,6 +287,8 @@ def load_log(
         if follow:
             _follow(reader, post, stop, kb, wake or threading.Event())
         trace = parser.finish()
+        if window is not None:
+            trace.followed = reader.more_after()
         stdout = output_lines(trace, reader.stdout)
         post(TraceGrew(reader.number, len(trace.exchanges)))
         post(final_report(diagnose(trace, kb), stdout))
