@@ -37,7 +37,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Protocol, TextIO
+from typing import Protocol, TextIO, cast
 
 #: Longest line delivered whole (characters); longer ones come in cut pieces.
 MAX_LINE = 1 << 20
@@ -180,23 +180,49 @@ class Recorder(Protocol):
     def close(self, result: RunResult | None) -> None: ...
 
 
-def _dies_with(parent: int) -> Callable[[], None] | None:
-    """What the client runs between fork and exec so that the kernel ends it when
-    ``parent`` goes, even by SIGKILL, which leaves osdoctor no chance to stop it
-    (Linux's parent-death signal; elsewhere, nothing). The signal comes when the
-    thread that started the client ends: a run's thread waits for its end.
-    Everything it calls is looked up here, before the fork."""
+def child_setup(parent: int) -> Callable[[], None] | None:
+    """What a client runs between fork and exec (``preexec_fn``):
+
+    - the kernel ends it when ``parent`` goes, even by SIGKILL, which leaves
+      osdoctor no chance to stop it (Linux's parent-death signal). The signal
+      comes when the thread that started the client ends: a run's thread waits
+      for its end.
+    - SIGINT reaches it as in a terminal. A signal ignored stays ignored across
+      exec, and osdoctor may have been started with SIGINT ignored (a background
+      job of a script, a CI runner): its client would then sit out a cancel's
+      Ctrl-C and end only by the SIGTERM after the grace period, reporting 143
+      where the user pressed Ctrl-C.
+
+    Everything it calls is looked up here, before the fork (libc's ``signal``,
+    as a Python handler can't be set between fork and exec)."""
     prctl = _prctl()
-    if prctl is None:
+    reset = _libc_signal() if signal.getsignal(signal.SIGINT) == signal.SIG_IGN else None
+    if prctl is None and reset is None:
         return None
     getppid, exit_now, kill = os.getppid, os._exit, int(signal.SIGKILL)
+    sigint = int(signal.SIGINT)
 
-    def arm() -> None:
-        prctl(_PR_SET_PDEATHSIG, kill, 0, 0, 0)
-        if getppid() != parent:
-            exit_now(128 + kill)  # osdoctor went before the signal was armed
+    def setup() -> None:
+        if reset is not None:
+            reset(sigint, 0)  # SIG_DFL
+        if prctl is not None:
+            prctl(_PR_SET_PDEATHSIG, kill, 0, 0, 0)
+            if getppid() != parent:
+                exit_now(128 + kill)  # osdoctor went before the signal was armed
 
-    return arm
+    return setup
+
+
+def _libc_signal() -> Callable[..., int] | None:
+    try:
+        import ctypes
+
+        function = ctypes.CDLL(None, use_errno=True).signal
+        function.argtypes = [ctypes.c_int, ctypes.c_void_p]
+        function.restype = ctypes.c_void_p
+    except (ImportError, OSError, AttributeError):
+        return None
+    return cast(Callable[..., int], function)
 
 
 _PR_SET_PDEATHSIG = 1
@@ -341,7 +367,7 @@ class Run:
                 cwd=self._cwd,
                 start_new_session=True,
                 close_fds=True,
-                preexec_fn=_dies_with(os.getpid()),
+                preexec_fn=child_setup(os.getpid()),
             )
         except (OSError, ValueError) as error:
             message = self._start_failure(error)

@@ -359,6 +359,20 @@ sys.stdin.read()
 """
 
 
+def test_cancel_interrupts_the_client_even_when_osdoctor_ignores_sigint() -> None:
+    """Started with SIGINT ignored (a background job of a script, a CI runner),
+    osdoctor still gives its client a terminal's Ctrl-C: the client is not left
+    ignoring the cancel's SIGINT until the SIGTERM after the grace period."""
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        run, _ = start_ready("stubborn", "", grace=600)
+    finally:
+        signal.signal(signal.SIGINT, before)
+    run.cancel()
+    result = run.wait(TIMEOUT)
+    assert result.exit_code == 130
+
+
 def test_the_client_dies_with_osdoctor_even_when_osdoctor_is_killed_outright() -> None:
     """SIGKILL leaves osdoctor no chance to stop the client: the kernel does."""
     import select

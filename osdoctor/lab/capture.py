@@ -34,6 +34,7 @@ from osdoctor.lab.case import Case
 from osdoctor.lab.placeholders import expand, expand_text
 from osdoctor.lab.stub import RecordedRequest, Stub
 from osdoctor.lab.wheels import WheelMissing, find_wheel, unpack, user_site
+from osdoctor.runner import child_setup
 
 #: The port fixtures are generated on, so that URLs in them stay the same.
 FIXTURE_PORT = 47391
@@ -204,6 +205,9 @@ def _run(
         stderr=subprocess.STDOUT,
         env=dict(env),
         cwd=cwd,
+        # The Ctrl-C below is a terminal's even when the lab was started with
+        # SIGINT ignored (a background job, a CI runner); the client dies with it.
+        preexec_fn=child_setup(os.getpid()),
     )
     output = _Output(process, wake)
     deadline = time.monotonic() + timeout

@@ -17,6 +17,7 @@ from osdoctor.lab import fakes
 from osdoctor.lab.__main__ import client_exports
 from osdoctor.lab.capture import base_env
 from osdoctor.lab.case import select_cases
+from osdoctor.runner import child_setup
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = select_cases([])
@@ -77,6 +78,9 @@ def test_serve_prints_export_lines_then_stops_on_interrupt() -> None:
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
+        # As a terminal starts it, whatever started the tests (a background job
+        # ignores SIGINT, and so would the server).
+        preexec_fn=child_setup(os.getpid()),
     )
     assert proc.stdout is not None
     lines: list[str] = []
