@@ -19,11 +19,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from osdoctor.parse.wraps import SNIFF_BYTES, Widths, detect_widths_bytes
+from tests.helpers.public_logs import PUBLIC_LOGS
 from tests.helpers.traces import by_blocks, by_lines, comparable
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted((ROOT / "tests" / "fixtures" / "logs").glob("*.log"))
-PUBLIC = sorted((ROOT.parent / "shared" / "public-logs").glob("*.log"))
+PUBLIC = sorted(PUBLIC_LOGS.glob("*.log"))
 
 #: From 512 B to 4 MiB, most of them small enough to cut a small log many times.
 BLOCKS = st.integers(512, 16 * 1024) | st.integers(512, 4 * 1024 * 1024)

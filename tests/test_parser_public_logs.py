@@ -13,21 +13,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 
 from osdoctor.diagnose import parse_path
 from osdoctor.model import Trace
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _public_logs() -> Path:
-    candidate = ROOT.parent / "shared" / "public-logs"
-    if candidate.is_dir():
-        return candidate
-    raise AssertionError("the public logs (shared/public-logs) are not beside the repository")
+from tests.helpers.public_logs import public_log, public_logs
 
 
 @dataclass
@@ -221,11 +212,11 @@ def _outcome(ex_status: int | None, kind: str | None) -> int | str | None:
 
 
 def _trace(name: str) -> Trace:
-    return parse_path(_public_logs() / f"{name}.log")
+    return parse_path(public_log(name))
 
 
 def test_every_public_log_is_covered() -> None:
-    names = {p.stem for p in _public_logs().glob("*.log")}
+    names = {p.stem for p in public_logs().glob("*.log")}
     assert names == set(EXPECTED)
 
 
@@ -273,7 +264,7 @@ def test_public_log_is_read(name: str) -> None:
 def test_public_log_lines_stay_in_the_file(name: str) -> None:
     """Every line number the trace gives exists in the file."""
     trace = _trace(name)
-    count = len((_public_logs() / f"{name}.log").read_bytes().splitlines())
+    count = len((public_log(name)).read_bytes().splitlines())
     numbers = [m.line for m in trace.messages] + [m.last_line for m in trace.messages]
     numbers += [ex.first_line for ex in trace.exchanges] + [ex.last_line for ex in trace.exchanges]
     numbers += [tb.first_line for tb in trace.tracebacks] + [c.line for c in trace.commands]

@@ -21,16 +21,7 @@ from osdoctor.render.json_report import render_json
 from osdoctor.render.markdown import render_markdown
 from osdoctor.render.text import render_text
 from osdoctor.runs import read_runs_of_path
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def public_logs() -> Path:
-    candidate = ROOT.parent / "shared" / "public-logs"
-    if candidate.is_dir():
-        return candidate
-    raise AssertionError("the public logs (shared/public-logs) are not beside the repository")
-
+from tests.helpers.public_logs import public_logs
 
 # file prefix -> (first error rule, words the title must hold, words the
 # explanation or next steps must hold), all case-insensitive.

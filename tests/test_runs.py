@@ -33,6 +33,7 @@ from osdoctor.render.jsonl import runs_document, schema, write_runs_json
 from osdoctor.render.markdown import render_markdown
 from osdoctor.render.text import render_text
 from osdoctor.runs import KEEP_REPORTS, RunSummary, parse_run, read_runs
+from tests.helpers.public_logs import public_log
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 NAMES = sorted(p.name.removesuffix(".expected.yaml") for p in LOGS.glob("*.expected.yaml"))
@@ -436,12 +437,7 @@ def test_a_run_followed_by_another_is_not_said_to_end_with_the_log(
     """A pasted ``server list`` between two other commands shows its table and
     then the next prompt: no exit code, no error. Its outcome is unknown, but the
     log goes on after it, and the report must not say that the log ends there."""
-    log = (
-        Path(__file__).resolve().parent.parent.parent
-        / "shared"
-        / "public-logs"
-        / "osc-2022-server-create-rc0-then-ERROR-compute-auth_url.log"
-    )
+    log = public_log("osc-2022-server-create-rc0-then-ERROR-compute-auth_url")
     assert main(["explain", "--no-user-kb", "--run", "2", str(log)]) in (0, 1)
     out = capsys.readouterr().out
     report = out.partition("── run 2 of 3")[2].splitlines()
@@ -463,12 +459,7 @@ def test_a_log_cut_before_the_command_ended_says_that_the_log_ends(
 
 
 def test_only_a_run_that_another_follows_is_marked_followed(kb: KnowledgeBase) -> None:
-    log = (
-        Path(__file__).resolve().parent.parent.parent
-        / "shared"
-        / "public-logs"
-        / "osc-2022-server-create-rc0-then-ERROR-compute-auth_url.log"
-    )
+    log = public_log("osc-2022-server-create-rc0-then-ERROR-compute-auth_url")
     kept: dict[int, bool] = {}
     for choice in (0, 1, 2):
         with log.open("rb") as stream:

@@ -12,6 +12,7 @@ from textual.widgets import OptionList
 
 from osdoctor.tui.screens.runs import RunsScreen
 from osdoctor.tui.widgets.timeline import Timeline
+from tests.helpers.public_logs import public_log
 from tests.tui.conftest import runs_listed, steady_app, wait_until
 from tests.tui.screen import screen_text, settle
 
@@ -108,12 +109,7 @@ async def test_a_run_without_exit_code_or_error_says_so_not_that_the_log_ends() 
     """A pasted ``server list`` between two other commands: its table, then the
     next prompt. Opened from the list, the verdict says the outcome is unknown,
     and the next step does not call it a failure."""
-    log = (
-        Path(__file__).resolve().parents[3]
-        / "shared"
-        / "public-logs"
-        / "osc-2022-server-create-rc0-then-ERROR-compute-auth_url.log"
-    )
+    log = public_log("osc-2022-server-create-rc0-then-ERROR-compute-auth_url")
     app = steady_app(log=log)
     async with app.run_test(size=(160, 50)) as pilot:
         await runs_listed(pilot, app)
