@@ -37,7 +37,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Protocol, TextIO, cast
+from typing import Any, Protocol, TextIO, cast
 
 #: Longest line delivered whole (characters); longer ones come in cut pieces.
 MAX_LINE = 1 << 20
@@ -214,33 +214,40 @@ def child_setup(parent: int) -> Callable[[], None] | None:
 
 
 def _libc_signal() -> Callable[..., int] | None:
-    try:
+    function = _libc("signal")
+    if function is not None and not function.argtypes:
         import ctypes
 
-        function = ctypes.CDLL(None, use_errno=True).signal
         function.argtypes = [ctypes.c_int, ctypes.c_void_p]
         function.restype = ctypes.c_void_p
-    except (ImportError, OSError, AttributeError):
-        return None
-    return cast(Callable[..., int], function)
+    return cast(Callable[..., int] | None, function)
 
 
 _PR_SET_PDEATHSIG = 1
-_PRCTL: list[Callable[..., int] | None] = []
 
 
 def _prctl() -> Callable[..., int] | None:
-    if not _PRCTL:
-        function: Callable[..., int] | None = None
-        if sys.platform.startswith("linux"):
-            try:
-                import ctypes
+    return (
+        cast(Callable[..., int] | None, _libc("prctl"))
+        if sys.platform.startswith("linux")
+        else None
+    )
 
-                function = ctypes.CDLL(None, use_errno=True).prctl
-            except (ImportError, OSError, AttributeError):
-                function = None
-        _PRCTL.append(function)
-    return _PRCTL[0]
+
+_LIBC: dict[str, Any] = {}
+
+
+def _libc(name: str) -> Any:
+    """The C library's function ``name`` through ctypes, looked up once, or None
+    where there is none."""
+    if name not in _LIBC:
+        try:
+            import ctypes
+
+            _LIBC[name] = getattr(ctypes.CDLL(None, use_errno=True), name)
+        except (ImportError, OSError, AttributeError):
+            _LIBC[name] = None
+    return _LIBC[name]
 
 
 def exit_status(returncode: int) -> int:
