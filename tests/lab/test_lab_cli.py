@@ -91,7 +91,12 @@ def test_serve_prints_export_lines_then_stops_on_interrupt() -> None:
                 break
     finally:
         proc.send_signal(signal.SIGINT)
-        out, _err = proc.communicate(timeout=30)
+        try:
+            out, _err = proc.communicate(timeout=30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()  # it did not stop: fail, but leave no server behind
+                proc.wait()
     text = "\n".join(lines)
     assert "see fakes.py" not in text
     env = _exported(lines)
