@@ -1,7 +1,7 @@
 """Unit checks of the log shapes older and other clients write, and of paste damage.
 
 Each input is a few lines quoted from a real log people posted (see
-``shared/public-logs/INDEX.md``, "Log-format variants seen") or in the shape
+``tests/fixtures/public/INDEX.md``, "Log-format variants seen") or in the shape
 the named library prints; the whole logs are read in ``test_public_logs``.
 """
 

@@ -1,12 +1,11 @@
 """The parser reads the real logs people posted in public threads into exchanges,
 commands, messages and tracebacks, whatever their age, client and paste damage.
 
-The logs are in ``shared/public-logs`` beside the repository (CI lays
-``shared/`` next to the clone); each is read as ``osdoctor explain`` reads a
-file. What is asserted is what each log plainly shows: the requests and what
-came back (a status, or the kind of transport failure), the command typed and
-its client, the client's error lines and exceptions, the service's own log
-lines kept apart.
+The logs are the project's copies in ``tests/fixtures/public``; each is read
+as ``osdoctor explain`` reads a file. What is asserted is what each log
+plainly shows: the requests and what came back (a status, or the kind of
+transport failure), the command typed and its client, the client's error
+lines and exceptions, the service's own log lines kept apart.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Real logs people posted in public threads, each with the cause its thread
-established (../shared/public-logs/INDEX.md): the first error finding names
+established (tests/fixtures/public/INDEX.md): the first error finding names
 that cause, the explanation or next steps carry the decisive specifics, the
 successful run gets no error or warning, and no log makes osdoctor fail.
 
-The logs are read from beside the repository, as CI lays shared/ out.
+The logs are the project's own copies, as they were posted.
 """
 
 from __future__ import annotations

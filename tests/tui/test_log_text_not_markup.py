@@ -12,7 +12,7 @@ from textual.widgets import OptionList
 from textual.widgets._toast import Toast
 
 from osdoctor.tui.screens.dialogs import ConfirmRun
-from tests.test_public_logs import public_logs
+from tests.helpers.public_logs import public_logs
 from tests.tui.conftest import steady_app, wait_until
 from tests.tui.screen import screen_text, settle
 
