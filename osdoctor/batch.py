@@ -104,13 +104,36 @@ def read_source(
     progress: Callable[[int], None] | None = None,
     fork: bool = False,
 ) -> LogRuns:
-    """Every run of one log; ``LogInputError`` when it cannot be read."""
+    """Every run of one log; ``LogInputError`` when it cannot be read. What
+    ``on_run`` fails to write (its reader went away: ``| head``) is the output's
+    error, raised as it came: the log is not to blame."""
+    written = _Writer(on_run) if on_run is not None else None
     try:
         with opened(source) as stream:
             name = "-" if source == "-" else str(Path(source))
-            return read_runs(stream, name, explain, choice, on_run, progress, fork)
+            return read_runs(stream, name, explain, choice, written, progress, fork)
     except OSError as exc:
+        if written is not None and exc is written.error:
+            raise
         raise LogInputError(read_error(source, exc)) from None
+
+
+class _Writer:
+    """``on_run``, keeping the error it raised: the one error of a reading that
+    comes from the output, not from the log."""
+
+    __slots__ = ("on_run", "error")
+
+    def __init__(self, on_run: Callable[[RunSummary, Report], None]) -> None:
+        self.on_run = on_run
+        self.error: OSError | None = None
+
+    def __call__(self, summary: RunSummary, report: Report) -> None:
+        try:
+            self.on_run(summary, report)
+        except OSError as exc:
+            self.error = exc
+            raise
 
 
 def _size(source: str) -> int:

@@ -14,7 +14,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from osdoctor import __version__
-from osdoctor.console import Exit, ask, fail, load_kb, outcome_exit, stopped_exit, use_colour
+from osdoctor.console import (
+    CLOSED_OUTPUT_EXIT,
+    Exit,
+    ask,
+    fail,
+    guard_output,
+    last_words,
+    load_kb,
+    outcome_exit,
+    stopped_exit,
+    use_colour,
+)
 
 if TYPE_CHECKING:
     from typing import Protocol, TypedDict, Unpack
@@ -42,6 +53,7 @@ Exit status:
   1  the command in the log failed (with several runs or logs: any of them)
   2  usage error, unreadable input, or input that is not an OpenStack client's
      log (an empty file, another program's log): the report says nothing was found
+  141 the reader of the output went away (| head), as for cat or grep
 """
 
 
@@ -189,7 +201,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from osdoctor.cmdline import client_name, command_text, destructive_word, insert_debug
     from osdoctor.diagnose import diagnose
     from osdoctor.live import LiveTrace
-    from osdoctor.runner import CommandError, Stopped, last_words, run_foreground
+    from osdoctor.runner import CommandError, Stopped, run_foreground
     from osdoctor.session import SessionFileError, start_session
 
     argv = insert_debug(cmd)
@@ -234,7 +246,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         if stopped_by is not None
         else "osdoctor: "
     )
-    last_words(
+    lost = last_words(
         [
             (sys.stderr, "\r\x1b[2K" if show_progress else ""),
             (sys.stdout, _render(report, args)),
@@ -252,6 +264,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     )
     if stopped_by is not None:
         return stopped_exit(stopped_by)
+    if isinstance(lost, BrokenPipeError):
+        return CLOSED_OUTPUT_EXIT
     return outcome_exit(report.outcome)
 
 
@@ -660,7 +674,12 @@ def build_parser(*, everything: bool = False) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None, screens: Screens | None = None) -> int:
     """``osdoctor ARGS``; ``screens`` starts the interactive screen where a command
-    asks for it (``osdoctor.main`` gives the TUI's)."""
+    asks for it (``osdoctor.main`` gives the TUI's). A reader of the output that
+    goes away (``| head``) ends any command quietly, as it ends ``cat``."""
+    return guard_output(lambda: _main(argv, screens))
+
+
+def _main(argv: list[str] | None, screens: Screens | None) -> int:
     words = sys.argv[1:] if argv is None else argv
     if words[:1] == ["lab"]:
         # argparse gives REMAINDER nothing that starts with '-' in first place, so
@@ -678,9 +697,3 @@ def main(argv: list[str] | None = None, screens: Screens | None = None) -> int:
         return int(args.func(args))
     except KeyboardInterrupt:
         return stopped_exit(signal.SIGINT)
-    except BrokenPipeError:
-        try:
-            sys.stdout.close()
-        except OSError:
-            pass
-        return Exit.SUCCESS

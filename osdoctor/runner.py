@@ -37,7 +37,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol, TextIO, cast
+from typing import Any, Protocol, cast
 
 #: Longest line delivered whole (characters); longer ones come in cut pieces.
 MAX_LINE = 1 << 20
@@ -110,22 +110,6 @@ def on_stop_signals(react: Callable[[int], object]) -> Iterator[None]:
     finally:
         for sig, old in previous.items():
             signal.signal(sig, old)
-
-
-def last_words(parts: Sequence[tuple[TextIO, str]]) -> None:
-    """Write osdoctor's last lines; a terminal that has closed (the very reason
-    for a SIGHUP) takes nothing more, and must not turn the exit into a
-    traceback: what is left to write, and Python's own flush at exit, go to
-    /dev/null instead."""
-    try:
-        for stream, text in parts:
-            stream.write(text)
-            stream.flush()
-    except OSError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-        os.dup2(devnull, 2)
-        os.close(devnull)
 
 
 @dataclass(frozen=True, slots=True)

@@ -100,4 +100,6 @@ def _serve(case_id: str, port: int) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from osdoctor.console import guard_output
+
+    raise SystemExit(guard_output(main))

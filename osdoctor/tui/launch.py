@@ -7,7 +7,7 @@ import signal
 import sys
 from pathlib import Path
 
-from osdoctor.console import Exit, fail, outcome_exit, stopped_exit
+from osdoctor.console import Exit, fail, last_words, outcome_exit, stopped_exit
 from osdoctor.intake import read_error
 
 
@@ -22,7 +22,7 @@ def run_tui(
     1 when the run or log shown last failed, 0 otherwise. A command still
     running when the user quits is cancelled first, and the user told so.
     """
-    from osdoctor.runner import last_words, on_stop_signals
+    from osdoctor.runner import on_stop_signals
     from osdoctor.tui.app import OsdoctorApp
 
     if log is not None and not Path(log).is_file():
