@@ -1,10 +1,13 @@
 """Run the user's real client command and capture everything it prints.
 
-The command runs from an argv list (never a shell) in its own session and
+The command runs from an argv list (never a shell) at the head of its own
 process group, so that cancelling reaches the client and anything it started,
-and so that a password prompt cannot reach the user's terminal: stdin is
-/dev/null and there is no controlling terminal, so a client that wants to
-prompt fails at once instead of hanging (the result then carries a note).
+and in a session of its own, so that a password prompt cannot reach the
+user's terminal: stdin is /dev/null and there is no controlling terminal, so
+a client that wants to prompt fails at once instead of hanging (the result
+then carries a note). A small watcher process (``osdoctor.watcher``) stands
+between osdoctor and the client: when osdoctor dies, even by SIGKILL, it ends
+the client's whole group, so nothing the client started is left behind.
 
 stdout and stderr are read from two pipes by one thread with ``selectors``:
 each line keeps its stream and its arrival time, nothing blocks, and no output
@@ -38,6 +41,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol, cast
+
+from osdoctor import watcher
 
 #: Longest line delivered whole (characters); longer ones come in cut pieces.
 MAX_LINE = 1 << 20
@@ -164,13 +169,14 @@ class Recorder(Protocol):
     def close(self, result: RunResult | None) -> None: ...
 
 
-def child_setup(parent: int) -> Callable[[], None] | None:
-    """What a client runs between fork and exec (``preexec_fn``):
+def child_setup(parent: int, death: int = signal.SIGKILL) -> Callable[[], None] | None:
+    """What a process osdoctor starts runs between fork and exec (``preexec_fn``):
 
-    - the kernel ends it when ``parent`` goes, even by SIGKILL, which leaves
-      osdoctor no chance to stop it (Linux's parent-death signal). The signal
-      comes when the thread that started the client ends: a run's thread waits
-      for its end.
+    - the kernel sends it ``death`` when ``parent`` goes, even by SIGKILL, which
+      leaves osdoctor no chance to stop it (Linux's parent-death signal): by
+      default the end, and for the watcher (``start_watched``) its cue to end
+      the client's whole group. The signal comes when the thread that started
+      the process ends: a run's thread waits for its end.
     - SIGINT reaches it as in a terminal. A signal ignored stays ignored across
       exec, and osdoctor may have been started with SIGINT ignored (a background
       job of a script, a CI runner): its client would then sit out a cancel's
@@ -184,17 +190,87 @@ def child_setup(parent: int) -> Callable[[], None] | None:
     if prctl is None and reset is None:
         return None
     getppid, exit_now, kill = os.getppid, os._exit, int(signal.SIGKILL)
-    sigint = int(signal.SIGINT)
+    sigint, death = int(signal.SIGINT), int(death)
 
     def setup() -> None:
         if reset is not None:
             reset(sigint, 0)  # SIG_DFL
         if prctl is not None:
-            prctl(_PR_SET_PDEATHSIG, kill, 0, 0, 0)
+            prctl(_PR_SET_PDEATHSIG, death, 0, 0, 0)
             if getppid() != parent:
                 exit_now(128 + kill)  # osdoctor went before the signal was armed
 
     return setup
+
+
+@dataclass(frozen=True, slots=True)
+class Watched:
+    """A client started under its watcher (``osdoctor.watcher``)."""
+
+    process: subprocess.Popen[bytes]
+    """The watcher: its exit status is the client's, once the client has ended."""
+    pid: int
+    """The client's pid, which is also the id of its process group."""
+
+
+def start_watched(
+    argv: Sequence[str],
+    *,
+    stdout: int,
+    stderr: int,
+    env: Mapping[str, str],
+    cwd: str | Path | None,
+    session: bool = True,
+) -> Watched:
+    """Start ``argv`` (never through a shell) with stdin /dev/null, at the head
+    of a process group of its own, under a watcher that ends the whole group
+    when osdoctor dies, however it dies. The watcher runs in a session of its
+    own (``session``: no terminal for the client to prompt on) or in
+    osdoctor's. Whatever the client starts stays in the group unless it leaves
+    on purpose: signal the group (``os.killpg(watched.pid, ...)``). Raises what
+    ``subprocess.Popen`` would raise for the client itself (``OSError``,
+    ``ValueError``), and ``CommandError`` when the watcher cannot run."""
+    report_r, report_w = os.pipe()
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-I", "-S", WATCHER, str(report_w), "--", *argv],
+            shell=False,
+            stdin=subprocess.DEVNULL,
+            stdout=stdout,
+            stderr=stderr,
+            env=env,
+            cwd=cwd,
+            start_new_session=session,
+            close_fds=True,
+            pass_fds=(report_w,),
+            preexec_fn=child_setup(os.getpid(), watcher.DEATH_SIGNAL),
+        )
+    except (OSError, ValueError) as error:
+        os.close(report_r)
+        if isinstance(error, ValueError):  # in argv (a NUL byte): the client's own
+            raise
+        raise CommandError(
+            f"cannot start {sys.executable or 'Python'} to watch the command: "
+            f"{error.strerror or error}"
+        ) from None
+    finally:
+        os.close(report_w)
+    with os.fdopen(report_r, "rb") as report:
+        words = report.read().split()
+    if words[:1] == [b"started"] and len(words) == 2 and words[1].isdigit():
+        return Watched(process, int(words[1]))
+    process.wait()
+    for pipe in (process.stdout, process.stderr):
+        if pipe is not None:
+            pipe.close()
+    if words[:1] == [b"failed"] and len(words) == 2 and words[1].isdigit() and int(words[1]):
+        code = int(words[1])
+        raise OSError(code, os.strerror(code))
+    raise CommandError(f"the command did not start (its watcher exited {process.returncode})")
+
+
+#: The watcher, run as a script.
+WATCHER = str(Path(watcher.__file__))
 
 
 def _libc_signal() -> Callable[..., int] | None:
@@ -307,6 +383,8 @@ class Run:
         self._on_line = on_line
         self._session = session
         self._process: subprocess.Popen[bytes] | None = None
+        """The client's watcher (``start_watched``)."""
+        self._client_pid: int | None = None
         self._start = 0.0
         self._exit_time: float | None = None
         self._exited = threading.Event()
@@ -327,7 +405,9 @@ class Run:
 
     @property
     def pid(self) -> int | None:
-        return self._process.pid if self._process else None
+        """The client's pid once started, also the id of the process group that
+        the client and what it starts run in."""
+        return self._client_pid
 
     @property
     def done(self) -> bool:
@@ -348,24 +428,20 @@ class Run:
             self._session.begin(self.argv, started)
         self._start = time.monotonic()
         try:
-            self._process = subprocess.Popen(
+            watched = start_watched(
                 self.argv,
-                shell=False,
-                stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 env=self._env,
                 cwd=self._cwd,
-                start_new_session=True,
-                close_fds=True,
-                preexec_fn=child_setup(os.getpid()),
             )
-        except (OSError, ValueError) as error:
-            message = self._start_failure(error)
+        except (OSError, ValueError, CommandError) as error:
+            message = str(error) if isinstance(error, CommandError) else self._start_failure(error)
             if self._session is not None:
                 self._session.note(message)
                 self._session.close(None)
             raise CommandError(message) from None
+        self._process, self._client_pid = watched.process, watched.pid
         self._wake_r, self._wake_w = os.pipe()
         threading.Thread(target=self._wait_exit, name="osdoctor-run-wait", daemon=True).start()
         threading.Thread(target=self._read, name="osdoctor-run-read", daemon=True).start()
@@ -568,13 +644,13 @@ class Run:
                 return False
 
     def _group_alive(self) -> bool:
-        assert self._process is not None
-        return group_alive(self._process.pid)
+        assert self._client_pid is not None
+        return group_alive(self._client_pid)
 
     def _signal_group(self, sig: signal.Signals) -> None:
-        assert self._process is not None
+        assert self._client_pid is not None
         try:
-            os.killpg(self._process.pid, sig)
+            os.killpg(self._client_pid, sig)
         except ProcessLookupError:
             return
         if self._session is not None:

@@ -39,6 +39,7 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
             "osdoctor.sessionfile",
             "osdoctor.steps",
             "osdoctor.runbook.pages",
+            "osdoctor.watcher",
         ),
     ),
     ("model", ("osdoctor.model",)),

@@ -93,11 +93,13 @@ class Started:
 
 @contextmanager
 def started(
-    tmp_path: Path, tui: bool, on_terminal: bool = False
+    tmp_path: Path, tui: bool, on_terminal: bool = False, mode: str = "signals"
 ) -> Iterator[tuple[Started, Terminal | None]]:
     """osdoctor running the signal-taking child, as under ``timeout`` or, on a
     terminal of its own (``on_terminal``; always with the TUI), as the leader
-    of the terminal's session, like a shell in a terminal window."""
+    of the terminal's session, like a shell in a terminal window. With ``mode``
+    "grandchild", the signal-taking process is the client's own child, and
+    ``client_pid`` is the grandchild's."""
     fifo = tmp_path / "received"
     os.mkfifo(fifo)
     report = Report(fifo)
@@ -115,7 +117,7 @@ def started(
         "--yes",
         *([] if tui else ["--no-tui"]),
         "--",
-        *child("signals", str(fifo)),
+        *child(mode, str(fifo)),
     ]
     terminal = Terminal() if tui or on_terminal else None
     if terminal is not None:
@@ -203,3 +205,26 @@ def test_closing_the_terminal_stops_the_client(tui: bool, tmp_path: Path) -> Non
         terminal.close()
         _client_was_stopped(run, tmp_path)
         assert run.osdoctor.returncode == 128 + signal.SIGHUP
+
+
+@pytest.mark.parametrize("tui", [False, True], ids=["no-tui", "tui"])
+def test_what_the_client_started_dies_with_osdoctor_killed_outright(
+    tui: bool, tmp_path: Path
+) -> None:
+    """SIGKILL leaves osdoctor no chance to stop anything: the kernel tells the
+    client's watcher, which ends the client's whole group, down to the
+    grandchild (that ignores SIGINT and SIGTERM, and holds the FIFO open)."""
+    with started(tmp_path, tui, mode="grandchild") as (run, terminal):
+        grandchild = os.pidfd_open(run.client_pid)
+        try:
+            run.osdoctor.kill()
+            run.osdoctor.wait(TIMEOUT)
+            # No signal reached the grandchild before the SIGKILL: the FIFO's end
+            # of file is its death, and its pidfd turns readable once it has exited.
+            assert run.report.next() is None
+            readable, _, _ = select.select([grandchild], [], [], TIMEOUT)
+            assert readable == [grandchild], "the grandchild outlived osdoctor"
+        finally:
+            os.close(grandchild)
+        if terminal is not None:
+            terminal.close()

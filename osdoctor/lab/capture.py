@@ -34,7 +34,7 @@ from osdoctor.lab.case import Case
 from osdoctor.lab.placeholders import expand, expand_text
 from osdoctor.lab.stub import RecordedRequest, Stub
 from osdoctor.lab.wheels import WheelMissing, find_wheel, unpack, user_site
-from osdoctor.runner import child_setup
+from osdoctor.runner import start_watched
 
 #: The port fixtures are generated on, so that URLs in them stay the same.
 FIXTURE_PORT = 47391
@@ -198,17 +198,12 @@ def _run(
     (by the stub, when a request comes). A client killed by a signal gets the
     status a shell reports, 128+N."""
     wake = wake or threading.Event()
-    process = subprocess.Popen(
-        argv,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env=dict(env),
-        cwd=cwd,
-        # The Ctrl-C below is a terminal's even when the lab was started with
-        # SIGINT ignored (a background job, a CI runner); the client dies with it.
-        preexec_fn=child_setup(os.getpid()),
+    # As osdoctor runs a client: nothing it starts outlives the lab, and the
+    # signals below go to its whole group, as a terminal's Ctrl-C would.
+    watched = start_watched(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=cwd, session=False
     )
+    process = watched.process
     output = _Output(process, wake)
     deadline = time.monotonic() + timeout
     interrupted = False
@@ -227,18 +222,23 @@ def _run(
         # signal that lands while the client runs a finaliser is only printed as
         # ignored), and the kill only after that.
         for _ in range(2):
-            process.send_signal(signal.SIGTERM if interrupt == "term" else signal.SIGINT)
+            _signal_group(watched.pid, signal.SIGTERM if interrupt == "term" else signal.SIGINT)
             try:
                 process.wait(timeout=INTERRUPT_GRACE)
                 break
             except subprocess.TimeoutExpired:
                 continue
         else:
-            process.kill()
+            _signal_group(watched.pid, signal.SIGKILL)
     process.wait()
     data = output.finish()
     code = process.returncode
     return (128 - code if code is not None and code < 0 else code), interrupted, data
+
+
+def _signal_group(group: int, sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(group, sig)
 
 
 #: What keystoneauth logs last for an exchange: "GET call to <service> for <url>

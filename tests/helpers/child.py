@@ -114,6 +114,13 @@ def family() -> None:
     threading.Event().wait()
 
 
+def grandchild(report: str) -> None:
+    """Start a grandchild in ``signals`` mode (it says "ready PID" on the FIFO
+    ``report``, its own pid, and only SIGKILL ends it), then wait forever."""
+    subprocess.Popen([sys.executable, __file__, "signals", report])
+    threading.Event().wait()
+
+
 def orphan() -> None:
     """Leave behind a grandchild that holds stdout open, print its pid, exit 0."""
     grandchild = subprocess.Popen([sys.executable, __file__, "stubborn", ""])
@@ -151,6 +158,8 @@ def main() -> None:
         family()
     elif mode == "orphan":
         orphan()
+    elif mode == "grandchild":
+        grandchild(args[0])
     elif mode == "env":
         print(os.environ.get(args[0], "<unset>"), flush=True)
     else:
