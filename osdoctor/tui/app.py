@@ -27,6 +27,7 @@ from osdoctor.console import stopped_exit
 from osdoctor.runner import STOP_SIGNALS
 from osdoctor.tui import workers
 from osdoctor.tui.messages import RunsFound, RunsOpened, RunsRead
+from osdoctor.tui.screens.keys import KeysScreen
 from osdoctor.tui.screens.main import MainScreen
 from osdoctor.tui.screens.runs import RunList, RunsScreen
 
@@ -179,6 +180,13 @@ class OsdoctorApp(App[int]):
                 return
             if self.main.run is None or self.main.run.done:
                 os._exit(stopped_exit(signum))
+
+    def action_toggle_help(self) -> None:
+        """``?`` and F1: the keys of the screen in view, or back from them."""
+        if isinstance(self.screen, KeysScreen):
+            self.screen.dismiss()
+        else:
+            self.push_screen(KeysScreen(self.screen))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -76,9 +76,9 @@ async def test_a_toast_replaces_the_one_before() -> None:
     app = steady_app(log=LOG)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await wait_until(pilot, lambda: app.main.state == "read")
-        await pilot.press("x")  # "Nothing is running"
+        await pilot.press("m")  # "Report exported to ..."
         await pilot.press("c")  # "Copied: ..."
         await settle(pilot)
         text = screen_text(app)
         assert "Copied: openstack stack show web" in text
-        assert "Nothing is running" not in text
+        assert "Report exported" not in text

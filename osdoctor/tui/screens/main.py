@@ -50,6 +50,7 @@ from osdoctor.tui.messages import (
     TraceGrew,
 )
 from osdoctor.tui.screens.dialogs import ConfirmProbe, ConfirmRun, RecentSessions
+from osdoctor.tui.screens.keys import HELP_KEY
 from osdoctor.tui.screens.runs import RunsHost
 from osdoctor.tui.widgets.detail import ExchangeDetail
 from osdoctor.tui.widgets.diagnosis import DiagnosisView, next_line, verdict
@@ -73,24 +74,28 @@ BUSY, BAD, GOOD = "bold black on yellow", "bold white on red", "bold black on gr
 
 class MainScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE, "-wide")]
+    #: In the footer's order: the keys of what is in view first. A key shows
+    #: only while it applies (``check_action``); the pane keys are on the tabs.
     BINDINGS = [
+        HELP_KEY,
         Binding("ctrl+c", "cancel", "Cancel run", priority=True, show=False),
-        Binding("x", "cancel", "Cancel run"),
+        Binding("x", "cancel", "Cancel run", tooltip="SIGINT, then SIGTERM, then SIGKILL"),
+        Binding("x", "stop_following", "Stop following", tooltip="the file as it grows"),
+        Binding("e", "evidence(False)", "Evidence", tooltip="the next log line a finding quotes"),
+        Binding("c", "copy_step", "Copy step", tooltip="the highlighted next step"),
+        Binding("l", "runs", "Runs", tooltip="the list of this log's runs"),
+        Binding("slash", "search", "Search", tooltip="the raw log"),
+        Binding("m", "export", "Export", tooltip="the report as Markdown, for a ticket"),
+        Binding("p", "probe", "Live check", tooltip="ask the cloud if each finding holds"),
         Binding("r", "prompt", "Run command"),
-        Binding("1", "tab('diagnosis')", "Diagnosis"),
-        Binding("2", "tab('exchange')", "Exchange"),
-        Binding("3", "tab('scenario')", "Scenario"),
-        Binding("4", "tab('log')", "Log"),
-        Binding("5", "tab('output')", "Output"),
-        Binding("c", "copy_step", "Copy step"),
-        Binding("m", "export", "Export .md"),
-        Binding("o", "sessions", "Sessions"),
-        Binding("l", "runs", "Runs", show=False),
-        Binding("p", "probe", "Live check"),
-        Binding("slash", "search", "Search log"),
+        Binding("o", "sessions", "Sessions", tooltip="reopen a saved run"),
+        Binding("1", "tab('diagnosis')", "Diagnosis pane", show=False),
+        Binding("2", "tab('exchange')", "Exchange pane", show=False),
+        Binding("3", "tab('scenario')", "Scenario pane", show=False),
+        Binding("4", "tab('log')", "Log pane", show=False),
+        Binding("5", "tab('output')", "Output pane", show=False),
         Binding("n", "search_next(False)", "Next match", show=False),
         Binding("N", "search_next(True)", "Previous match", show=False),
-        Binding("e", "evidence(False)", "Evidence"),
         Binding("E", "evidence(True)", "Previous evidence", show=False),
         Binding("escape", "close_inputs", "Close", show=False),
     ]
@@ -134,6 +139,7 @@ class MainScreen(Screen[None]):
         self.run_known: RunSummary | None = None
         """The lines of the one run of ``initial_log`` to open (see ``open_run``)."""
         self.run_title: str | None = None
+        self._keys_shown: dict[str, bool] = {}
 
     # -- layout ------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -206,7 +212,9 @@ class MainScreen(Screen[None]):
     # -- starting sources --------------------------------------------------
     @property
     def running(self) -> bool:
-        return self.run is not None and not self.run.done or self.state == "starting"
+        """A command is starting or running: it has no result yet."""
+        started = self.run is not None and self.result is None and not self.run.done
+        return started or self.state == "starting"
 
     def start_command(self, command: list[str]) -> None:
         """Run ``command`` after asking, when it changes the cloud."""
@@ -522,6 +530,38 @@ class MainScreen(Screen[None]):
         )
         self.query_one("#verdict", Static).update(banner)
         self.query_one("#next", Static).update(next_line(self.report, self.final))
+        self._refresh_keys()
+
+    # -- keys ----------------------------------------------------------------
+    def _keys_apply(self) -> dict[str, bool]:
+        """Which actions do something now, by name (the others always do)."""
+        report, running = self.report, self.running
+        findings = report.findings if report is not None else []
+        return {
+            "cancel": running,
+            "stop_following": not running and self.follow and self.state == "reading",
+            "prompt": not running,
+            "sessions": not running,
+            "runs": self._app.run_list is not None,
+            "evidence": any(f.evidence for f in findings),
+            "copy_step": any(f.next_steps for f in findings),
+            "search": self.lines is not None,
+            "export": report is not None,
+            "probe": report is not None and self.final,
+        }
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A key that would do nothing now is neither shown nor taken (ctrl+c,
+        then, is Textual's own: it says how to quit)."""
+        return self._keys_apply().get(action, True)
+
+    def _refresh_keys(self) -> None:
+        """Tell the footer when what applies has changed: only then, as the
+        footer lays itself out again each time it is told."""
+        applying = self._keys_apply()
+        if applying != self._keys_shown:
+            self._keys_shown = applying
+            self.refresh_bindings()
 
     # -- actions -------------------------------------------------------------
     def action_cancel(self) -> None:
@@ -531,11 +571,14 @@ class MainScreen(Screen[None]):
             self.note = "stopping the client (SIGINT, then SIGTERM, then SIGKILL)…"
             self._show_status()
         elif self.follow and self.state == "reading":
-            self.workers.cancel_group(self, "source")
-            self.follow_wake.set()
-            self.say("Stopped following the file.")
+            self.action_stop_following()
         else:
             self.say("Nothing is running (ctrl+q quits).")
+
+    def action_stop_following(self) -> None:
+        self.workers.cancel_group(self, "source")
+        self.follow_wake.set()
+        self.say("Stopped following the file.")
 
     def action_prompt(self) -> None:
         prompt = self.query_one("#prompt", Input)

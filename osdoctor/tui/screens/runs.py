@@ -28,6 +28,7 @@ from textual.widgets.option_list import Option
 from osdoctor.render.runs import counted_notes, runs_heading
 from osdoctor.runs import LogRuns, RunSummary
 from osdoctor.tui.messages import RunsFound, RunsRead
+from osdoctor.tui.screens.keys import HELP_KEY
 
 _STYLE = {"failure": "bold red", "success": "green", "unknown": "yellow"}
 _MARK = {"failure": "✗", "success": "✓", "unknown": "?"}
@@ -127,6 +128,9 @@ class ProgressLine(Widget):
 class RunsHost(Protocol):
     """What keeps a log's run list (the app): the incident screen asks it."""
 
+    run_list: RunList | None
+    """The runs of the log opened, when it holds several."""
+
     def show_runs(self) -> None:
         """Show the list (``l``)."""
 
@@ -141,6 +145,7 @@ class RunsScreen(Screen[int | None]):
     user has moved the cursor by then."""
 
     BINDINGS = [
+        HELP_KEY,
         Binding("escape", "dismiss(None)", "Back"),
         Binding("q", "app.quit", "Quit", show=False),
     ]

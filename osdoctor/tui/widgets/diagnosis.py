@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
@@ -97,18 +98,26 @@ def verdict(report: Report, final: bool, scenario: bool = True) -> Text:
     return text
 
 
-def next_line(report: Report | None, final: bool) -> Text:
-    """The headline's first next step, under the verdict."""
-    text = Text(no_wrap=True, overflow="ellipsis")
-    text.append(" next ▸ ", "bold")
+#: What leads the line of the next step.
+NEXT_LABEL = " next ▸ "
+
+
+def next_line(report: Report | None, final: bool) -> Table:
+    """The headline's first next step, under the verdict: wrapped under its
+    label, never cut, since a command cut short is another command (``-c
+    stack_name`` without its ``-f value``); a word wider than the line is
+    folded onto the next."""
+    line = Table.grid(expand=True)
+    line.add_column(no_wrap=True)
+    line.add_column(ratio=1, overflow="fold")
     if report is None:
-        text.append("waiting for the first requests…", "dim")
-        return text
+        line.add_row(Text(NEXT_LABEL, "bold"), Text("waiting for the first requests…", "dim"))
+        return line
     step = first_step(report, final)
     _title, first = headline(report, final)
     # The command itself: the step's prose is in the diagnosis pane.
-    text.append(step_command(step) if first is not None else step)
-    return text
+    line.add_row(Text(NEXT_LABEL, "bold"), Text(step_command(step) if first is not None else step))
+    return line
 
 
 PROBE_STYLE = {

@@ -54,6 +54,7 @@ def readable(style: Style) -> Style:
 class LineList(ScrollView, can_focus=True):
     """Rows with a cursor; subclasses say how many rows and how each looks."""
 
+    BINDING_GROUP_TITLE = "In the list"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up,k", "move(-1)", "Up", show=False),
         Binding("down,j", "move(1)", "Down", show=False),
