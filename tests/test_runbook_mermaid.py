@@ -32,6 +32,8 @@ CHECKER = ROOT / "tests" / "mermaid"
 _STRUCTURE = {10, 11, 12, 13, 14, 26}
 #: mermaid's message types as written: solid and dotted arrows, a note.
 _ARROW = {0: "->>", 1: "-->>", 2: "note", 5: "->", 6: "-->"}
+#: One worker runs this module (``--dist loadgroup``): mermaid reads every diagram once.
+pytestmark = pytest.mark.xdist_group("mermaid")
 
 
 def mermaid_blocks(page: str) -> list[str]:
