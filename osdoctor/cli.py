@@ -136,7 +136,7 @@ def cmd_kb(args: argparse.Namespace) -> int:
     if args.kb_command == "show":
         return _kb_show(kb, args.id)
     fixtures = Path(args.fixtures) if args.fixtures else default_fixtures_dir()
-    result = lint(kb, fixtures)
+    result = lint(kb, fixtures, Path(args.seeds) if args.seeds else None)
     for issue in result.issues:
         print(issue)
     n_branches = sum(len(s.branches) for s in kb.scenarios.values())
@@ -149,6 +149,8 @@ def cmd_kb(args: argparse.Namespace) -> int:
         )
     else:
         print("coverage not checked: no fixtures folder (give --fixtures DIR)")
+    if result.seeds_checked:
+        print(f"{len(kb.scenarios)} scenario diagrams checked against the seeds in {args.seeds}")
     errors = result.errors
     print("OK" if not errors else f"{errors} error(s)")
     return Exit.SUCCESS if not errors else Exit.FAILURE
@@ -495,6 +497,12 @@ def _kb_actions(kb: argparse.ArgumentParser) -> None:
         help="fixture logs with their .expected.yaml files (default: the source "
         "checkout's tests/fixtures/logs; an installed osdoctor has none and checks "
         "no coverage)",
+    )
+    lint_p.add_argument(
+        "--seeds",
+        metavar="DIR",
+        help="the seed documents the scenarios were written from: check that each "
+        "scenario's diagram says what its seed section's says (not checked without it)",
     )
     _kb_options(lint_p)
     list_p = kb_sub.add_parser("list", help="list scenarios, branches and rules")

@@ -21,6 +21,7 @@ from osdoctor.kb.placeholders import captures, template_problems
 from osdoctor.kb.schema import Issue, RemovedRule, Rule, completeness_issues
 from osdoctor.kb.yamlfile import YamlError, load_yaml
 from osdoctor.model import Report
+from osdoctor.runbook.seeds import seed_issues
 
 
 @dataclass(slots=True)
@@ -38,6 +39,7 @@ class LintResult:
     uncovered_branches: list[str] = field(default_factory=list)
     silent_rules: list[str] = field(default_factory=list)
     coverage_checked: bool = False
+    seeds_checked: bool = False
 
     @property
     def errors(self) -> int:
@@ -148,11 +150,17 @@ def template_issues(kb: KnowledgeBase) -> list[Issue]:
     return issues
 
 
-def lint(kb: KnowledgeBase, fixtures: Path | None) -> LintResult:
+def lint(kb: KnowledgeBase, fixtures: Path | None, seeds: Path | None = None) -> LintResult:
+    """The knowledge's problems; with ``fixtures``, what no fixture proves; with
+    ``seeds`` (the seed documents, which only their holders have), every scenario
+    diagram that no longer says what its seed section says."""
     result = LintResult(issues=list(kb.issues) + template_issues(kb))
     everyone: list[Rule | RemovedRule] = [*kb.rules.values(), *kb.removed.values()]
     for rule in everyone:
         result.issues.extend(completeness_issues(rule))
+    if seeds is not None:
+        result.seeds_checked = True
+        result.issues.extend(seed_issues(kb, seeds))
     if fixtures is None or not fixtures.is_dir():
         return result
     result.coverage_checked = True

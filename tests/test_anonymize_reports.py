@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 
 from osdoctor.anonymize import Anonymizer
-from osdoctor.diagnose import diagnose, parse_path
+from osdoctor.diagnose import diagnose
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.render.json_report import render_json
 from osdoctor.render.markdown import render_markdown
 from osdoctor.render.text import render_text
+from tests.helpers.explained import report_of, trace_of
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted((ROOT / "tests" / "fixtures" / "logs").glob("*.log"))
@@ -35,8 +36,8 @@ def _kb() -> KnowledgeBase:
 
 
 def _outputs(log: Path) -> tuple[dict[str, str], Anonymizer]:
-    trace = parse_path(log)
-    report = diagnose(trace, _kb())
+    trace = trace_of(log)
+    report = report_of(log)
     anon = Anonymizer()
     anon.learn_from_trace(trace)
     shown = diagnose(anon.anonymize_trace(trace), _kb())

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.lint import compare
 from osdoctor.render.json_report import render_json
 from osdoctor.render.markdown import render_markdown
 from osdoctor.render.text import render_text
+from tests.helpers.explained import report_of
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 FIXTURES = sorted(p.name.removesuffix(".expected.yaml") for p in LOGS.glob("*.expected.yaml"))
@@ -38,7 +38,7 @@ def test_there_are_fixtures() -> None:
 @pytest.mark.parametrize("name", FIXTURES)
 def test_fixture_explains_as_expected(name: str, kb: KnowledgeBase) -> None:
     expected = yaml.safe_load((LOGS / f"{name}.expected.yaml").read_text())
-    report = diagnose(parse_path(LOGS / f"{name}.log"), kb)
+    report = report_of(LOGS / f"{name}.log")
     assert compare(expected, report) == []
     if expected.get("exit_code") is not None and report.trace.exit_code is not None:
         assert report.trace.exit_code == expected["exit_code"]

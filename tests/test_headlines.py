@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
+from tests.helpers.explained import report_of
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 
@@ -267,7 +267,7 @@ def test_every_fixture_has_its_headline_pinned() -> None:
 
 @pytest.mark.parametrize("name", sorted(HEADLINES))
 def test_the_expected_finding_leads(name: str, kb: KnowledgeBase) -> None:
-    report = diagnose(parse_path(LOGS / f"{name}.log"), kb)
+    report = report_of(LOGS / f"{name}.log")
     errors = [f.id for f in report.findings if f.severity == "error"]
     assert (errors[0] if errors else None) == HEADLINES[name], errors
     if report.outcome == "success":
@@ -286,6 +286,6 @@ def test_the_expected_finding_leads(name: str, kb: KnowledgeBase) -> None:
 def test_the_coarse_class_a_finer_one_outranks_still_fires(
     name: str, coarse: str, kb: KnowledgeBase
 ) -> None:
-    report = diagnose(parse_path(LOGS / f"{name}.log"), kb)
+    report = report_of(LOGS / f"{name}.log")
     assert coarse in [f.id for f in report.outranked]
     assert report.facts is not None and report.facts.failure is not None

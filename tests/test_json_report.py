@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 
-from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.render.json_report import render_json
+from tests.helpers.explained import report_of
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 FIXTURES = sorted(p.name.removesuffix(".log") for p in LOGS.glob("*.log"))
 
 #: The fields the scenario catalogue's contract says must be present.
-CONTRACT = {
+CONTRACT: dict[str, type | tuple[type, ...]] = {
     "osdoctor": str,
     "source": str,
     "command": (str, type(None)),
@@ -40,14 +40,14 @@ def kb() -> KnowledgeBase:
     return load_knowledge(user=False)
 
 
-def _json(name: str, kb: KnowledgeBase) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(render_json(diagnose(parse_path(LOGS / f"{name}.log"), kb)))
+def _json(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(render_json(report_of(LOGS / f"{name}.log")))
     return data
 
 
 @pytest.mark.parametrize("name", FIXTURES)
 def test_the_catalogue_contract_holds_with_the_facts_added(name: str, kb: KnowledgeBase) -> None:
-    data = _json(name, kb)
+    data = _json(name)
     for key, kind in CONTRACT.items():
         assert isinstance(data[key], kind), key
     assert data["outcome"] in ("success", "failure", "unknown")
@@ -71,7 +71,7 @@ def test_the_catalogue_contract_holds_with_the_facts_added(name: str, kb: Knowle
 def test_the_decisive_failure_names_status_service_words_and_request_id(
     kb: KnowledgeBase,
 ) -> None:
-    data = _json("generic.osc-port-create-409-ip-allocated", kb)
+    data = _json("generic.osc-port-create-409-ip-allocated")
     assert data["commands"][0]["text"].startswith("openstack port create --network")
     assert data["commands"][0]["client"] == "openstackclient"
     failure = data["facts"]["failure"]
@@ -96,7 +96,7 @@ def test_the_decisive_failure_names_status_service_words_and_request_id(
 def test_the_transport_failure_says_its_kind_host_and_the_library_words(
     kb: KnowledgeBase,
 ) -> None:
-    transport = _json("osc.auth.keystone-unreachable-tls", kb)["facts"]["failure"]["transport"]
+    transport = _json("osc.auth.keystone-unreachable-tls")["facts"]["failure"]["transport"]
     assert transport["kind"] == "tls-version"
     assert transport["host"] == "127.0.0.1"
     assert transport["detail"] == "wrong version number"
@@ -104,7 +104,7 @@ def test_the_transport_failure_says_its_kind_host_and_the_library_words(
 
 
 def test_a_traceback_names_its_origin_and_the_frame_in_the_client(kb: KnowledgeBase) -> None:
-    data = _json("heat.software-deployment.tempurl-attributeerror", kb)
+    data = _json("heat.software-deployment.tempurl-attributeerror")
     last = data["tracebacks"][-1]
     assert (last["type"], last["origin"]) == ("AttributeError", "client")
     frame = last["client_frame"]
@@ -116,6 +116,6 @@ def test_a_traceback_names_its_origin_and_the_frame_in_the_client(kb: KnowledgeB
 
 
 def test_retries_and_who_authenticated(kb: KnowledgeBase) -> None:
-    data = _json("ironic.conflict-retry.exhausted-409", kb)
+    data = _json("ironic.conflict-retry.exhausted-409")
     assert data["facts"]["attempts"] == "6 of 6"
     assert data["facts"]["auth"].get("user")

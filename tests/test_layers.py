@@ -75,7 +75,14 @@ CORE = (
     "osdoctor.commandsecrets",
     "osdoctor.sessionfile",
 )
-CORE_NEVER = ("textual", "rich", "httpx", "keystoneauth1", "osdoctor.cli", "osdoctor.tui")
+CORE_NEVER: tuple[str, ...] = (
+    "textual",
+    "rich",
+    "httpx",
+    "keystoneauth1",
+    "osdoctor.cli",
+    "osdoctor.tui",
+)
 CORE_NEVER += ("osdoctor.probe", "osdoctor.main")
 #: Front ends that must not import each other: (importer, imported).
 APART = [

@@ -131,7 +131,7 @@ def test_a_scenario_rule_comes_before_a_generic_one_with_the_same_symptom(tmp_pa
     assert [str(i) for i in kb.issues if i.severity == "error"] == []
     hits = lookup(kb, "ERROR: list index out of range")
     order = [h.symptom.rule for h in hits]
-    assert kb.rules[order[0]].scenario is not None
+    assert order[0] is not None and kb.rules[order[0]].scenario is not None
     assert order.index("site.hook-poll-needs-name") < order.index("aaa.generic")
 
 

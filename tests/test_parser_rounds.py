@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from osdoctor.parse.lines import decode_line, read_blocks, read_numbered
 from osdoctor.parse.parser import FOLD_KEEP, Parser
+from tests.helpers.explained import stub_url
 from tests.helpers.traces import by_blocks, by_lines, comparable
 
 LOGS = Path(__file__).parent / "fixtures" / "logs"
@@ -28,13 +29,16 @@ POLLS = [
     ("heat.stack-create.create-complete", "/stacks/web/events"),
     ("heat.stack-create.stalled", "/stacks/web/events"),
     ("heat.stack-delete.deleted-by-id", "/events"),
-    ("ironic.provision-wait.reached", "GET http://127.0.0.1:47391/baremetal/v1/nodes/node-1"),
+    (
+        "ironic.provision-wait.reached",
+        f"GET {stub_url('ironic.provision-wait.reached')}/baremetal/v1/nodes/node-1",
+    ),
     ("osc.server-create.active", "/compute/v2.1/servers/3f6c2a1e"),
 ]
 #: A retry round that prints a new message each time (its request id) is read line by line.
 RETRIES = (
     "ironic.conflict-retry.exhausted-409",
-    "PATCH http://127.0.0.1:47391/baremetal/v1/nodes/node-1",
+    f"PATCH {stub_url('ironic.conflict-retry.exhausted-409')}/baremetal/v1/nodes/node-1",
 )
 
 _REQUEST_ID = re.compile(r"req-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")

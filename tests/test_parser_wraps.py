@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from osdoctor import redact as redact_module
 from osdoctor.diagnose import diagnose, parse_stream
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.parse import parser as parser_module
@@ -116,7 +117,7 @@ def test_the_fold_width_is_found(width: int) -> None:
 def _work(monkeypatch: pytest.MonkeyPatch, run: Callable[[bytes], object], data: bytes) -> int:
     """Characters that went through redaction while ``run`` read ``data``."""
     seen = [0]
-    feed, redact = PemMasker.feed, parser_module.redact_line
+    feed, redact = PemMasker.feed, redact_module.redact_line
 
     def counting_feed(self: PemMasker, text: str) -> str:
         seen[0] += len(text)

@@ -7,14 +7,16 @@ from __future__ import annotations
 import os
 import re
 import stat
+import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from osdoctor import regex
 
-PATTERNS: list[tuple[str | bytes, int]] = [
+PATTERNS: list[tuple[Any, int]] = [
     (r"(?P<method>GET|POST|PUT) (?P<url>\S+)", 0),
     (r"x-auth-token:\s*\S+", re.IGNORECASE),
     (
@@ -128,7 +130,7 @@ def test_a_pattern_of_another_python_is_in_another_file(
     regex._save()
     (first,) = cache_files(fresh)
     restart(monkeypatch)
-    monkeypatch.setattr(regex.sys, "version", regex.sys.version + " (another build)")
+    monkeypatch.setattr(sys, "version", sys.version + " (another build)")
     regex.compile(r"version\d")
     assert regex._missing == [(r"version\d", 0)]
     regex._save()

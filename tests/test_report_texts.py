@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from osdoctor.diagnose import diagnose, parse_path, parse_stream
+from osdoctor.diagnose import diagnose, parse_stream
 from osdoctor.kb.conditions import request_id
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.kb.placeholders import Captures, captures, fields, fill
@@ -24,6 +24,7 @@ from osdoctor.render.markdown import render_markdown
 from osdoctor.render.text import render_text
 from osdoctor.runbook.excerpts import Excerpts
 from osdoctor.runbook.markdown import render_markdown_runbook
+from tests.helpers.explained import report_of
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted((ROOT / "tests" / "fixtures" / "logs").glob("*.log"))
@@ -40,7 +41,7 @@ def _runbook_pages() -> frozenset[str]:
 
 
 def _report(log: Path) -> Report:
-    return diagnose(parse_path(log), _kb())
+    return report_of(log)
 
 
 @pytest.mark.parametrize("log", FIXTURES, ids=[p.stem for p in FIXTURES])

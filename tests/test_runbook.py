@@ -19,7 +19,8 @@ from osdoctor.lint import default_fixtures_dir
 from osdoctor.redact import contains_secret, redact_text
 from osdoctor.runbook.build import build_runbook
 from osdoctor.runbook.excerpts import collect
-from osdoctor.runbook.markdown import INDEX, rule_page, scenario_page
+from osdoctor.runbook.markdown import INDEX
+from osdoctor.runbook.pages import rule_page, scenario_page
 from osdoctor.runbook.write import MARKER, RunbookError, write_runbook
 
 ROOT = Path(__file__).resolve().parent.parent

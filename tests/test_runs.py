@@ -22,7 +22,7 @@ import pytest
 import yaml
 
 from osdoctor.cli import main
-from osdoctor.diagnose import diagnose, parse_path, parse_stream
+from osdoctor.diagnose import diagnose, parse_stream
 from osdoctor.fingerprint import command_names, normalise
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.model import Report
@@ -33,6 +33,7 @@ from osdoctor.render.jsonl import runs_document, schema, write_runs_json
 from osdoctor.render.markdown import render_markdown
 from osdoctor.render.text import render_text
 from osdoctor.runs import KEEP_REPORTS, RunSummary, parse_run, read_runs
+from tests.helpers.explained import report_of
 from tests.helpers.public_logs import public_log
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
@@ -120,21 +121,21 @@ def test_concatenated_fixtures_give_one_run_each_as_alone(
         first = last + 1
 
 
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_a_single_run_log_reads_exactly_as_before(
-    kb: KnowledgeBase, capsys: pytest.CaptureFixture[str]
+    path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    for path in FILES:
-        report = diagnose(parse_path(path), kb)
-        expected_of = (
-            ("text", render_text(report)),
-            ("json", render_json(report)),
-            ("markdown", render_markdown(report)),
-        )
-        for fmt, expected in expected_of:
-            code = main(["explain", "--no-user-kb", "--format", fmt, str(path)])
-            assert capsys.readouterr().out == expected, path.name
-            assert code in (0, 1, 2)
-            assert code != 1 or report.outcome == "failure"
+    report = report_of(path)
+    expected_of = (
+        ("text", render_text(report)),
+        ("json", render_json(report)),
+        ("markdown", render_markdown(report)),
+    )
+    for fmt, expected in expected_of:
+        code = main(["explain", "--no-user-kb", "--format", fmt, str(path)])
+        assert capsys.readouterr().out == expected, path.name
+        assert code in (0, 1, 2)
+        assert code != 1 or report.outcome == "failure"
 
 
 def test_jsonl_validates_against_the_schema_for_every_fixture(

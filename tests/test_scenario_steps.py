@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.kb.matcher import _flatten
 from osdoctor.kb.schema import DiagramItem
 from osdoctor.model import Exchange, Report, StepResult, StepState
+from tests.helpers.explained import report_of
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 FIXTURES = sorted(p.name.removesuffix(".log") for p in LOGS.glob("*.log"))
@@ -31,7 +31,7 @@ def kb() -> KnowledgeBase:
 
 
 def _report(kb: KnowledgeBase, name: str) -> Report:
-    return diagnose(parse_path(LOGS / f"{name}.log"), kb)
+    return report_of(LOGS / f"{name}.log")
 
 
 def _cited(item: DiagramItem, ex: Exchange) -> int:

@@ -11,10 +11,10 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 import pytest
 
-from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.kb.targets import target_exchanges
 from osdoctor.model import Exchange, Trace
+from tests.helpers.explained import report_of, trace_of
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted((ROOT / "tests" / "fixtures" / "logs").glob("*.log"))
@@ -43,7 +43,7 @@ def command_targets(trace: Trace) -> list[str]:
 
 @functools.cache
 def _multi_target() -> list[Path]:
-    return [log for log in FIXTURES if len(command_targets(parse_path(log))) >= 2]
+    return [log for log in FIXTURES if len(command_targets(trace_of(log))) >= 2]
 
 
 def test_there_are_multi_target_fixtures() -> None:
@@ -63,8 +63,8 @@ def test_target_rules_are_declared() -> None:
 
 @pytest.mark.parametrize("log", _multi_target(), ids=[p.stem for p in _multi_target()])
 def test_a_finding_about_one_target_quotes_its_exchanges_only(log: Path) -> None:
-    trace = parse_path(log)
-    report = diagnose(trace, _kb())
+    trace = trace_of(log)
+    report = report_of(log)
     targets = command_targets(trace)
     by_line = {}
     for ex in trace.exchanges:
@@ -80,11 +80,11 @@ def test_a_finding_about_one_target_quotes_its_exchanges_only(log: Path) -> None
         mine = {ex.index for ex in target_exchanges(trace, about[0])}
         others = set(targets) - set(about)
         for ev in f.evidence:
-            ex = by_line.get(ev.line)
-            if ex is None:
+            shown = by_line.get(ev.line)
+            if shown is None:
                 continue
-            assert ex.index in mine, (f.id, ev)
-            assert not (_names_in_url(ex) & others), (f.id, ev.text)
+            assert shown.index in mine, (f.id, ev)
+            assert not (_names_in_url(shown) & others), (f.id, ev.text)
         for other in others:
             assert not re.search(
                 rf"/stacks/{re.escape(other)}\b|/{re.escape(other)}\b", f.explanation

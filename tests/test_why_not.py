@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.kb.words import regex_words
 from osdoctor.render.json_report import render_json
 from osdoctor.render.markdown import render_markdown
 from osdoctor.render.text import render_text
+from tests.helpers.explained import report_of
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted((ROOT / "tests" / "fixtures" / "logs").glob("*.log"))
@@ -31,7 +31,7 @@ def _kb() -> KnowledgeBase:
 
 @pytest.mark.parametrize("log", FIXTURES, ids=[p.stem for p in FIXTURES])
 def test_why_not_names_the_nearest_paths_in_words(log: Path) -> None:
-    report = diagnose(parse_path(log), _kb())
+    report = report_of(log)
     plain, why = render_text(report), render_text(report, why_not=True)
     assert why != plain
     section = why.split("Why not another documented path\n", 1)[1].split("\n\n", 1)[0]
@@ -52,7 +52,7 @@ def test_why_not_names_the_nearest_paths_in_words(log: Path) -> None:
 
 
 def test_some_logs_come_close_and_some_do_not() -> None:
-    counts = [len(diagnose(parse_path(log), _kb()).near) for log in FIXTURES]
+    counts = [len(report_of(log).near) for log in FIXTURES]
     assert any(counts) and not all(counts)
 
 

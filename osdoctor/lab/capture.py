@@ -5,6 +5,13 @@ stderr share one pipe, so their interleaving (stdout arrives in blocks) is the
 real one. The environment is clean and fixed (no inherited ``OS_*``, a private
 HOME, ``PYTHONHASHSEED=0``, a fixed work dir and port) so that a regenerated
 fixture differs from the last one only where a client changed.
+
+What the client printed names the capturing machine's folders: the virtualenv
+the clients are installed in (tracebacks, the executable), the Python it was
+made from, the case's scratch work dir and home. The capture writes those as
+the same neutral paths on every machine (``/opt/openstack-cli``, ``/usr``,
+``/home/user/work``, ``/home/user``): a user's own paths differ from the
+capturer's anyway, and a fixture must not depend on, or tell, where it was made.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import fcntl
 import functools
 import os
 import platform
+import re
 import shutil
 import signal
 import subprocess
@@ -52,6 +60,17 @@ CLIENT_DISTRIBUTIONS = (
     "osc-lib",
     "keystoneauth1",
 )
+
+
+#: The neutral paths the capture writes for the capturing machine's own.
+NEUTRAL_PREFIX = "/opt/openstack-cli"
+"""The virtualenv the clients are installed in (``sys.prefix``)."""
+NEUTRAL_PYTHON = "/usr"
+"""The Python that virtualenv was made from (``sys.base_prefix``)."""
+NEUTRAL_HOME = "/home/user"
+"""The case's home, and the capturing user's own."""
+NEUTRAL_WORK = "/home/user/work"
+"""The case's work dir, where its files are and the client runs."""
 
 
 class CaptureError(RuntimeError):
@@ -144,6 +163,36 @@ def base_env(home: Path, values: Mapping[str, str]) -> dict[str, str]:
         "OS_REGION_NAME": fakes.REGION,
         "OS_INTERFACE": "public",
     }
+
+
+class NeutralPaths:
+    """Rewrites the machine's folders to the neutral ones, each where it is a whole
+    path (``/root`` in ``/root/x``, never in ``/rootfs``), the longest first, in one
+    pass (a neutral path is never rewritten again)."""
+
+    def __init__(self, home: Path, work: Path) -> None:
+        pairs = {
+            str(Path.home()): NEUTRAL_HOME,
+            sys.base_prefix: NEUTRAL_PYTHON,
+            sys.prefix: NEUTRAL_PREFIX,
+            str(home): NEUTRAL_HOME,
+            str(work): NEUTRAL_WORK,
+        }
+        # the same folders as the kernel names them (a temp dir behind a symlink)
+        pairs.update({os.path.realpath(path): neutral for path, neutral in list(pairs.items())})
+        self.pairs = {
+            path: neutral for path, neutral in pairs.items() if path.strip("/") and path != neutral
+        }
+        paths = sorted(self.pairs, key=len, reverse=True)
+        alternatives = "|".join(re.escape(path) for path in paths) or r"(?!)"
+        self._text = re.compile(rf"(?<![\w.-])(?:{alternatives})(?![\w.-])")
+        self._bytes = re.compile(os.fsencode(self._text.pattern))
+
+    def text(self, text: str) -> str:
+        return self._text.sub(lambda m: self.pairs[m.group()], text)
+
+    def data(self, data: bytes) -> bytes:
+        return self._bytes.sub(lambda m: os.fsencode(self.pairs[os.fsdecode(m.group())]), data)
 
 
 def _prepare_dirs(case: Case, workroot: Path) -> tuple[Path, Path]:
@@ -387,17 +436,18 @@ def _capture_case(
     finally:
         stub.stop()
     out_dir.mkdir(parents=True, exist_ok=True)
+    neutral = NeutralPaths(home, work)
     result = CaptureResult(
         case=case,
-        argv=(case.command[0], *debug, *args),
+        argv=(case.command[0], *debug, *(neutral.text(arg) for arg in args)),
         exit_code=exit_code,
         interrupted=interrupted,
-        output=output,
+        output=neutral.data(output),
         requests=requests,
         log_path=out_dir / f"{case.id}.log",
         expected_path=out_dir / f"{case.id}.expected.yaml",
     )
-    result.log_path.write_bytes(output)
+    result.log_path.write_bytes(result.output)
     result.expected_path.write_text(
         yaml.safe_dump(expected_document(result, port_used), sort_keys=False, width=100),
         encoding="utf-8",

@@ -158,5 +158,14 @@ class RowBuilder:
         return max(0, bisect_right(self._firsts, exchange_index) - 1)
 
 
+def opening_row(builder: RowBuilder, decisive: int | None) -> int:
+    """The row a read or finished run opens on: the one holding the exchange that
+    decided it (``decisive``, its index: ``render.decisive``), else the last, where
+    a run ends. Pure, so that every fixture's choice is checked without a screen."""
+    if decisive is not None:
+        return builder.row_of(decisive)
+    return max(0, len(builder.rows) - 1)
+
+
 def _index(ex: Exchange) -> int:
     return ex.index

@@ -7,19 +7,24 @@ it, and a reviewer can compare it with the seed line by line.
 
 from __future__ import annotations
 
+import re
+
 from osdoctor.kb.schema import DiagramItem, Scenario
 
 _INDENT = "  "
+#: What mermaid would read as syntax, and the entity codes written instead.
+_CODES = {"#": "#35;", ";": "#59;", "%%": "%#37;"}
+_SYNTAX = re.compile("|".join(re.escape(k) for k in _CODES))
 
 
 def _text(text: str) -> str:
     """One line of label text that mermaid reads back unchanged.
 
     ``;`` ends a statement and ``#`` starts an entity code, so both are written
-    as entity codes; ``%%`` would start a comment.
+    as entity codes (in one pass: the ``;`` of a code is not coded again);
+    ``%%`` would start a comment.
     """
-    flat = " ".join(text.split())
-    return flat.replace("#", "#35;").replace(";", "#59;").replace("%%", "%#37;")
+    return _SYNTAX.sub(lambda m: _CODES[m.group()], " ".join(text.split()))
 
 
 def _items(items: list[DiagramItem], depth: int, out: list[str]) -> None:

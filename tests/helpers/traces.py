@@ -23,7 +23,8 @@ def comparable(trace: Trace) -> dict[str, Any]:
     """The trace as plain data, without what two readings may rightly differ in."""
     data = dataclasses.asdict(trace)
     data.pop("openstack_lines")
-    return _strip_json(data)
+    stripped: dict[str, Any] = _strip_json(data)
+    return stripped
 
 
 def _strip_json(value: Any) -> Any:

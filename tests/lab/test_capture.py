@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
 from osdoctor.lab import FAKE_SECRETS
-from osdoctor.lab.capture import capture, client_bin_dir
+from osdoctor.lab.capture import (
+    NEUTRAL_HOME,
+    NEUTRAL_PREFIX,
+    NEUTRAL_WORK,
+    NeutralPaths,
+    capture,
+    client_bin_dir,
+)
 from osdoctor.lab.case import select_cases
 
 FAST_CASES = ["osc.auth.auth-refused", "ironic.conflict-retry.retry-after-typeerror"]
@@ -65,3 +73,37 @@ def test_capture_writes_the_clients_output_and_the_expectations(tmp_path: Path) 
         ["ironic.retry-after-typeerror"],
     )
     assert any("osc.auth.auth-refused: exit 1 (ok)" in line for line in progress)
+
+
+def test_the_capture_writes_neutral_paths_for_the_machines_own(tmp_path: Path) -> None:
+    """The work dir (in what the client printed and in the recorded command), the
+    virtualenv and its Python in tracebacks: never the capturing machine's folders."""
+    require_real_clients()
+    (result,) = capture(
+        select_cases(["heat.stack-create.local-file-missing"]),
+        out_dir=tmp_path / "logs",
+        port=0,
+        workroot=tmp_path / "work",
+        report=lambda line: None,
+    )
+    log = result.log_path.read_text()
+    assert "No such file or directory: '/home/user/work/absent.yaml'" in log
+    assert 'File "/opt/openstack-cli/lib/python3.' in log
+    for machine in (str(tmp_path), sys.prefix, sys.base_prefix, str(Path.home())):
+        assert machine not in log
+    assert result.output == result.log_path.read_bytes()
+    command = yaml.safe_load(result.expected_path.read_text())["command"]
+    assert command[:2] == ["openstack", "--debug"] and str(tmp_path) not in " ".join(command)
+
+
+def test_neutral_paths_replace_whole_paths_only_and_the_longest_first(tmp_path: Path) -> None:
+    neutral = NeutralPaths(tmp_path / "home", tmp_path / "work")
+    assert neutral.text(f"{tmp_path}/work/t.yaml {tmp_path}/workshop") == (
+        f"{NEUTRAL_WORK}/t.yaml {tmp_path}/workshop"
+    )
+    venv = f'File "{sys.prefix}/lib/x.py" and file://{tmp_path}/home/.config'
+    assert neutral.data(venv.encode()) == (
+        f'File "{NEUTRAL_PREFIX}/lib/x.py" and file://{NEUTRAL_HOME}/.config'.encode()
+    )
+    assert neutral.text(f"x{sys.prefix}/lib") == f"x{sys.prefix}/lib"
+    assert neutral.text(NEUTRAL_WORK) == NEUTRAL_WORK  # never rewritten again

@@ -25,6 +25,9 @@ from osdoctor.lab.wheels import WheelMissing, find_wheel
 from osdoctor.lint import compare
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "logs"
+#: One worker runs this module (``--dist loadgroup``): the captures are made once,
+#: a few at a time, by the one ``fresh`` fixture, not again by each worker.
+pytestmark = pytest.mark.xdist_group("recapture")
 
 
 def selected_case_ids(session: pytest.Session) -> set[str]:

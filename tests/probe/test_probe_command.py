@@ -1,6 +1,7 @@
 """``osdoctor probe`` on a real client log, with the lab stub playing the cloud now.
 
-The fixture was captured against the stub on port 47391; the test's stub
+The fixture was captured against the stub on the port its .expected.yaml records
+(``stub_port``); the test's stub
 listens elsewhere, and ``--map`` says so explicitly (the documented way to
 probe a host other than the one the log names). The rule comes from a
 knowledge folder given with ``--kb``, as a support engineer's own rule would.
@@ -38,11 +39,10 @@ probe: {name: heat-redirect, stack: "{stack}"}
 """
 
 
-def fixture_host() -> str:
+def fixture_host(log: Path = FIXTURE) -> str:
+    """Where the stub was when ``log`` was captured (each capture takes a free port)."""
     expected = yaml.safe_load(
-        FIXTURE.with_name(FIXTURE.name.replace(".log", ".expected.yaml")).read_text(
-            encoding="utf-8"
-        )
+        log.with_name(log.name.replace(".log", ".expected.yaml")).read_text(encoding="utf-8")
     )
     return f"127.0.0.1:{expected['stub_port']}"
 
@@ -190,7 +190,7 @@ def test_the_built_in_auth_refused_rule_is_probed(
                 "--no-user-kb",
                 "--yes",
                 "--map",
-                f"{fixture_host()}=127.0.0.1:{stub.port}",
+                f"{fixture_host(AUTH_REFUSED)}=127.0.0.1:{stub.port}",
             ]
         )
     out = capsys.readouterr().out

@@ -33,7 +33,7 @@ def refused_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 async def wait_until(
-    pilot: Pilot[object], condition: Callable[[], bool], timeout: float = 30.0
+    pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 30.0
 ) -> None:
     """Let the app run until ``condition`` holds (checked after each pause)."""
     import time
@@ -45,7 +45,7 @@ async def wait_until(
         await pilot.pause(0.02)
 
 
-async def runs_listed(pilot: Pilot[object], app: OsdoctorApp) -> RunsScreen:
+async def runs_listed(pilot: Pilot[Any], app: OsdoctorApp) -> RunsScreen:
     """Let the app read a log of several runs to its end, its list on the screen:
     the list shows rows as they are read, so a test that reads or picks them
     waits for all."""

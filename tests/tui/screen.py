@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from rich.console import Console
 from textual.app import App
@@ -14,7 +15,7 @@ from textual.widgets._footer import FooterKey
 SETTLE_PAUSES = 2000
 
 
-def screen_text(app: App[object]) -> str:
+def screen_text(app: App[Any]) -> str:
     """Every cell of the current screen, line by line (what a screenshot shows,
     without the colours): tests read this, not widget state."""
     width, height = app.size
@@ -34,7 +35,7 @@ def screen_text(app: App[object]) -> str:
     return console.export_text()
 
 
-def settled(app: App[object]) -> bool:
+def settled(app: App[Any]) -> bool:
     """Nothing left for the screen to do: no refresh, layout or recompose
     pending, no callback waiting for the next refresh, and a footer (if the
     screen has one) that shows its keys: it composes them only once the
@@ -51,7 +52,7 @@ def settled(app: App[object]) -> bool:
     )
 
 
-async def settle(pilot: Pilot[object]) -> None:
+async def settle(pilot: Pilot[Any]) -> None:
     """Pause until the screen is ``settled``. Textual repaints on a timer, and
     ``pilot.pause()`` guesses that the app is idle from the CPU time it used: on
     a loaded machine it returns before a repaint, and a picture taken then

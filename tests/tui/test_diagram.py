@@ -10,6 +10,7 @@ from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.model import StepState
 from osdoctor.tui.diagram import MARK, draw
+from tests.helpers.explained import report_of
 
 LOGS = Path(__file__).resolve().parents[1] / "fixtures" / "logs"
 FIXTURES = sorted(p.name.removesuffix(".log") for p in LOGS.glob("*.log"))
@@ -26,7 +27,7 @@ def test_every_state_has_a_mark() -> None:
 
 @pytest.mark.parametrize("name", FIXTURES)
 def test_each_step_of_the_path_is_marked(name: str, kb: KnowledgeBase) -> None:
-    report = diagnose(parse_path(LOGS / f"{name}.log"), kb)
+    report = report_of(LOGS / f"{name}.log")
     match = report.scenario
     if match is None:
         return

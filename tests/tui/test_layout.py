@@ -8,6 +8,7 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
@@ -37,7 +38,7 @@ POLLING = FIXTURES / "osc.server-create.active.log"
 @asynccontextmanager
 async def opened(
     log: Path, size: tuple[int, int]
-) -> AsyncIterator[tuple[OsdoctorApp, Pilot[object], str]]:
+) -> AsyncIterator[tuple[OsdoctorApp, Pilot[Any], str]]:
     """The app on ``log`` once it is read, with the screen's text then."""
     app = steady_app(log=log)
     async with app.run_test(size=size) as pilot:

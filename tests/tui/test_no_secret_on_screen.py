@@ -7,6 +7,7 @@ import html
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
@@ -101,7 +102,7 @@ def screen_lines(app: OsdoctorApp) -> list[str]:
     return ["".join(parts).replace("\xa0", " ") for _, parts in sorted(lines.items())]
 
 
-async def _every_pane_and_the_export(pilot: Pilot[object], app: OsdoctorApp, allowed: str) -> None:
+async def _every_pane_and_the_export(pilot: Pilot[Any], app: OsdoctorApp, allowed: str) -> None:
     screen = app.main
     for key in ("1", "2", "3", "4", "5"):
         await pilot.press(key)

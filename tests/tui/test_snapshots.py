@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
@@ -30,8 +31,8 @@ def local_log(refused_log: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     return Path("refused.log")
 
 
-def _opened(app: OsdoctorApp) -> Callable[[Pilot[object]], object]:
-    async def ready(pilot: Pilot[object]) -> None:
+def _opened(app: OsdoctorApp) -> Callable[[Pilot[Any]], object]:
+    async def ready(pilot: Pilot[Any]) -> None:
         await wait_until(pilot, lambda: app.main.state == "read")
         await settle(pilot)
 

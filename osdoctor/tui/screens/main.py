@@ -36,6 +36,7 @@ from osdoctor.cmdline import command_text, destructive_word, insert_debug
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.model import Report, Trace
 from osdoctor.paths import PrivateStorageError, exports_dir, sessions_dir, write_private
+from osdoctor.render.rows import opening_row
 from osdoctor.runner import Run, RunResult
 from osdoctor.runs import RunSummary
 from osdoctor.tui import workers
@@ -370,10 +371,7 @@ class MainScreen(Screen[None]):
         timeline = self.query_one(Timeline)
         if timeline.touched:
             return
-        if decisive is not None:
-            timeline.select_exchange(decisive)
-        else:
-            timeline.move_to(timeline.row_count - 1)
+        timeline.move_to(opening_row(timeline.builder, decisive), center=decisive is not None)
 
     @on(RunFinished)
     def _run_finished(self, message: RunFinished) -> None:

@@ -192,9 +192,6 @@ class Timeline(LineList):
         row = self.row(self.cursor)
         return row.shown if row else None
 
-    def select_exchange(self, index: int) -> None:
-        self.move_to(self.builder.row_of(index), center=True)
-
     def row_state(self, row: int) -> str | None:
         """What the row's poll last read (``BUILD``), when it is a poll."""
         item = self.row(row)
