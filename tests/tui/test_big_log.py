@@ -3,14 +3,13 @@
 The log repeats a real client log's exchanges (made at test time, never
 committed). The parser keeps the first and the last exchanges of so long a
 log and counts the ones between (a memory bound): the timeline shows every
-kept one, and says on the row before the gap how many were not kept. The
-bounds are loose, for slow CI machines; the timings are printed (pytest -s)
-for the record.
+kept one, and says on the row before the gap how many were not kept. How
+fast it opens and scrolls is a benchmark's (benchmarks/bench_tui_big_log.py),
+never a bound here: a loaded machine must not fail it.
 """
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -33,15 +32,12 @@ def big_log(refused_log: Path, tmp_path_factory: pytest.TempPathFactory) -> Path
 
 
 async def test_fifty_thousand_exchanges_open_and_scroll(big_log: Path) -> None:
-    began = time.perf_counter()
     app = steady_app(log=big_log)
     async with app.run_test(size=(160, 50)) as pilot:
         screen = app.main
         timeline = screen.query_one(Timeline)
-        await wait_until(pilot, lambda: timeline.row_count > 0)
-        first_rows = time.perf_counter() - began
-        await wait_until(pilot, lambda: screen.state == "read", timeout=120)
-        read_all = time.perf_counter() - began
+        await wait_until(pilot, lambda: timeline.row_count > 0, timeout=600)
+        await wait_until(pilot, lambda: screen.state == "read", timeout=600)
         assert screen.trace is not None
         kept = screen.trace.exchanges
         assert timeline.row_count == len(kept) <= KEEP_FIRST + KEEP_LAST + 1000
@@ -50,27 +46,14 @@ async def test_fifty_thousand_exchanges_open_and_scroll(big_log: Path) -> None:
         assert f"then {gap.not_kept} requests not kept" in row_count(gap)
         timeline.focus()
         await pilot.press("home")  # it opened on the failing request, at the end
-        began = time.perf_counter()
         await pilot.press(*["pagedown"] * 20)
-        pages = (time.perf_counter() - began) / 20
         page = timeline.scrollable_content_region.height - 1
         assert timeline.cursor == 20 * page
-        began = time.perf_counter()
         await pilot.press("end")
-        to_end = time.perf_counter() - began
         assert timeline.cursor == len(kept) - 1
         assert timeline.scroll_offset.y > len(kept) - 60
         await pilot.press("4", "end")
         log = screen.query_one(RawLog)
         assert log.number_at(log.cursor) == len(big_log.read_bytes().splitlines())
-        began = time.perf_counter()
         await pilot.press("slash", *"START with", "enter")
-        search = time.perf_counter() - began
         assert log.number_at(log.cursor) == 1  # wrapped around to the top
-    print(
-        f"\n50k exchanges: first rows {first_rows:.2f}s, all read {read_all:.2f}s, "
-        f"page down {pages * 1000:.0f} ms/key, end {to_end * 1000:.0f} ms, "
-        f"search {search:.2f}s (with typing)"
-    )
-    assert first_rows < 5
-    assert pages < 0.5 and to_end < 0.5
