@@ -107,7 +107,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def cmd_kb(args: argparse.Namespace) -> int:
     from osdoctor.kb.loader import load_knowledge
-    from osdoctor.lint import default_fixtures_dir, lint
+    from osdoctor.lint import default_fixtures_dir, default_log_dirs, lint
 
     # Not load_kb: lint reports the knowledge's own problems itself.
     kb = load_knowledge([Path(d) for d in (args.kb or [])], user=not args.no_user_kb)
@@ -124,7 +124,8 @@ def cmd_kb(args: argparse.Namespace) -> int:
     if args.kb_command == "show":
         return _kb_show(kb, args.id)
     fixtures = Path(args.fixtures) if args.fixtures else default_fixtures_dir()
-    result = lint(kb, fixtures)
+    logs = [Path(d) for d in args.logs] if args.logs else default_log_dirs()
+    result = lint(kb, fixtures, logs)
     for issue in result.issues:
         print(issue)
     n_branches = sum(len(s.branches) for s in kb.scenarios.values())
@@ -481,6 +482,14 @@ def _kb_actions(kb: argparse.ArgumentParser) -> None:
         help="fixture logs with their .expected.yaml files (default: the source "
         "checkout's tests/fixtures/logs; an installed osdoctor has none and checks "
         "no coverage)",
+    )
+    lint_p.add_argument(
+        "--logs",
+        metavar="DIR",
+        action="append",
+        help="a folder of more real logs, without expectations, that every rule's "
+        "texts are read on for sentences with a hole (repeatable; default: the source "
+        "checkout's public logs)",
     )
     _kb_options(lint_p)
     list_p = kb_sub.add_parser("list", help="list scenarios, branches and rules")

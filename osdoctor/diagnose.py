@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from osdoctor.facts import Facts
+from osdoctor.facts.names import command_words
 
 # Reading a log is the intake's; these stay importable from here, beside diagnose.
 from osdoctor.intake import parse_path as parse_path
@@ -49,12 +50,6 @@ def _rule_applies(rule: Rule, match: ScenarioMatch | None) -> bool:
     return True
 
 
-def _capital(title: str) -> str:
-    """A title that starts with a placeholder ("the service") starts with a capital; a
-    title written in lower case (a command's name) keeps it."""
-    return title[:1].upper() + title[1:]
-
-
 def _finding(rule: Rule, m: Match, values: dict[str, str]) -> Finding:
     seen: set[int] = set()
     evidence: list[Evidence] = []
@@ -67,9 +62,7 @@ def _finding(rule: Rule, m: Match, values: dict[str, str]) -> Finding:
     return Finding(
         id=rule.id,
         severity=rule.severity,
-        title=_capital(fill(rule.title, values))
-        if rule.title.startswith("{")
-        else fill(rule.title, values),
+        title=fill(rule.title, values),
         explanation=reflow(fill(rule.explanation, values)),
         next_steps=[fill(s, values) for s in rule.next_steps],
         evidence=evidence,
@@ -107,10 +100,26 @@ def _outranked(rule: Rule, others: list[Rule]) -> bool:
     return False
 
 
-def _values(rule: Rule, base: dict[str, str], m: Match) -> dict[str, str]:
+def rule_values(rule: Rule, base: dict[str, str], captured: dict[str, str]) -> dict[str, str]:
     """A rule's placeholders: its defaults, then what the log shows, then its captures."""
     defaults = {k: v for k, v in rule.defaults.items() if not base.get(k)}
-    return {**base, **defaults, **m.captures}
+    return {**base, **defaults, **captured}
+
+
+def _values(rule: Rule, base: dict[str, str], m: Match) -> dict[str, str]:
+    return rule_values(rule, base, m.captures)
+
+
+def base_values(ctx: Context, match: ScenarioMatch | None) -> dict[str, str]:
+    """The placeholders every rule may use: the facts', the run's own."""
+    return {
+        **ctx.fact_values(),
+        "command": ctx.trace.command or "the command",
+        "command_words": command_words(ctx.trace.command or ""),
+        "exit_code": str(ctx.trace.exit_code) if ctx.trace.exit_code is not None else "unknown",
+        "scenario": match.id if match else "",
+        "branch": (match.branch or "") if match else "",
+    }
 
 
 def apply_rules(
@@ -121,13 +130,7 @@ def apply_rules(
 ) -> list[Finding]:
     """The findings, most important first; ``outranked`` receives the fallbacks a
     finding of higher priority replaced."""
-    base: dict[str, str] = {
-        **ctx.fact_values(),
-        "command": ctx.trace.command or "the command",
-        "exit_code": str(ctx.trace.exit_code) if ctx.trace.exit_code is not None else "unknown",
-        "scenario": match.id if match else "",
-        "branch": (match.branch or "") if match else "",
-    }
+    base = base_values(ctx, match)
     fired: dict[str, tuple[Rule, Match]] = {}
     for rule in kb.rules.values():
         if not _rule_applies(rule, match):

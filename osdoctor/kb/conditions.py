@@ -560,10 +560,15 @@ def request_id(ex: Exchange) -> str | None:
 
 def exchange_captures(ex: Exchange) -> dict[str, str]:
     """What a matched exchange gives templates; ``request_id`` only when logged."""
+    method, url = ex.request.method, ex.request.url
+    path = ex.path or split_url(url)[1]
     out = {
-        "method": ex.request.method,
-        "url": ex.request.url,
-        "path": ex.path or split_url(ex.request.url)[1],
+        "method": method,
+        "url": url,
+        "path": path,
+        # the call as the log shows it: a transport error names no method
+        "call": f"{method} {url}" if method else f"the request to {url}",
+        "call_path": f"{method} {path}" if method else f"the request to {path}",
         "status": str(ex.status) if ex.status is not None else "none",
         "service": ex.service or "unknown",
     }

@@ -86,9 +86,15 @@ def match_scenario(
     return None, None, candidates[:10]
 
 
-def _result(scenario: Scenario, branch: Branch, m: Match, ctx: Context) -> ScenarioMatch:
-    values = dict(m.captures)
+def branch_values(captured: dict[str, str], ctx: Context) -> dict[str, str]:
+    """A branch's placeholders: what its conditions captured, and the command."""
+    values = dict(captured)
     values.setdefault("command", ctx.trace.command or "")
+    return values
+
+
+def _result(scenario: Scenario, branch: Branch, m: Match, ctx: Context) -> ScenarioMatch:
+    values = branch_values(m.captures, ctx)
     divergence: str | None = None
     if branch.divergence:
         divergence = fill(branch.divergence, values)
