@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from osdoctor.facts import Facts
 from osdoctor.facts.names import command_words
+from osdoctor.facts.quotes import LineWords
 
 # Reading a log is the intake's; these stay importable from here, beside diagnose.
 from osdoctor.intake import parse_path as parse_path
@@ -50,13 +51,13 @@ def _rule_applies(rule: Rule, match: ScenarioMatch | None) -> bool:
     return True
 
 
-def _finding(rule: Rule, m: Match, values: dict[str, str]) -> Finding:
+def _finding(rule: Rule, m: Match, values: dict[str, str], words: LineWords) -> Finding:
     seen: set[int] = set()
     evidence: list[Evidence] = []
     for ev in sorted(m.evidence, key=lambda e: e.line):
         if ev.line and ev.line not in seen:
             seen.add(ev.line)
-            evidence.append(ev)
+            evidence.append(Evidence(ev.line, words.quoted(ev.line, ev.text)))
     if len(evidence) > _MAX_EVIDENCE:
         evidence = evidence[: _MAX_EVIDENCE - 2] + evidence[-2:]
     return Finding(
@@ -146,13 +147,14 @@ def apply_rules(
         if not any(other in fired for other in pair[0].suppressed_by)
     }
     rules = [r for r, _m in kept.values()]
+    words = LineWords(ctx.trace)
     shown: list[tuple[Rule, Finding]] = []
     for rule, m in kept.values():
         if rule.fallback and _outranked(rule, rules):
             if outranked is not None:
-                outranked.append(_finding(rule, m, _values(rule, base, m)))
+                outranked.append(_finding(rule, m, _values(rule, base, m), words))
             continue
-        shown.append((rule, _finding(rule, m, _values(rule, base, m))))
+        shown.append((rule, _finding(rule, m, _values(rule, base, m), words)))
     # Priority orders the errors (the cause leads); other findings keep the log's order.
     shown.sort(
         key=lambda rf: (

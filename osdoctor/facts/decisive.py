@@ -33,6 +33,7 @@ from osdoctor.facts.names import (
     service_name,
     versions_in,
 )
+from osdoctor.facts.quotes import LineWords
 from osdoctor.model import Exchange, Frame, Message, Trace
 from osdoctor.parse.http_text import split_url
 
@@ -267,6 +268,21 @@ class _Later:
         return False
 
 
+def exchange_quotes(ex: Exchange, with_error: bool = True) -> list[tuple[int, str]]:
+    """The lines of an exchange and their words: the request's, the answer's, the
+    transport error's; what the log does not quote (a stand-in of a folded round)
+    is said the way the log would."""
+    req = ex.request
+    out = [(req.line, req.quote or f"{req.method} {req.url}".strip())]
+    resp = ex.response
+    if resp is not None:
+        reason = f" {resp.reason}" if resp.reason else ""
+        out.append((resp.line, resp.quote or f"answered {resp.status}{reason}"))
+    if with_error and ex.error is not None:
+        out.append((ex.error.line, ex.error.message[:200]))
+    return out
+
+
 def _exchange_failure(ex: Exchange, agent: str) -> Failure:
     url = ex.request.url
     base, path, _ = split_url(url)
@@ -284,15 +300,13 @@ def _exchange_failure(ex: Exchange, agent: str) -> Failure:
         resource=resource_of(ex.path or path),
         request_id=_request_id(ex),
     )
-    failure.evidence.append((ex.request.line, f"{ex.request.method} {url}"))
+    failure.evidence.extend(exchange_quotes(ex, with_error=False))
     if ex.response is not None:
         body = ex.response.body
         if body is not None:
             failure.fault = faults.from_body(
                 body.text, body.json() if body.text else None, body.omitted
             )
-        reason = f" {ex.response.reason}" if ex.response.reason else ""
-        failure.evidence.append((ex.response.line, f"answered {ex.status}{reason}"))
         if body is not None and body.first_line and failure.fault is not None:
             failure.evidence.append((body.first_line, failure.fault.message[:200]))
             inner = _CLASS_IN_TEXT.search(failure.fault.message)
@@ -845,7 +859,16 @@ def _auth(trace: Trace) -> dict[str, str]:
 
 def facts_of(trace: Trace, live: bool = False) -> Facts:
     """The facts of one trace; cheap enough to compute once per report. ``live``: the
-    command is still running, so a request without an answer yet is not a hang."""
+    command is still running, so a request without an answer yet is not a hang.
+    The failure's evidence quotes the log (``facts.quotes``)."""
+    facts = _facts_of(trace, live)
+    if facts.failure is not None and facts.failure.evidence:
+        words = LineWords(trace)
+        facts.failure.evidence = [(n, words.quoted(n, t)) for n, t in facts.failure.evidence]
+    return facts
+
+
+def _facts_of(trace: Trace, live: bool) -> Facts:
     facts = Facts(versions=_versions(trace), auth=_auth(trace))
     printed = _printed(trace)
     for _line, text, _m in printed:

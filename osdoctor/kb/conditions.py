@@ -21,6 +21,7 @@ from typing import Any, get_args
 
 from osdoctor import regex
 from osdoctor.facts import Facts, facts_of
+from osdoctor.facts.decisive import exchange_quotes
 from osdoctor.facts.model import FAILURE_KINDS, TRANSPORT_CLASSES
 from osdoctor.facts.names import version_tuple
 from osdoctor.facts.placeholders import values as fact_values
@@ -533,13 +534,8 @@ class RequestPattern:
 
 
 def exchange_evidence(ex: Exchange) -> list[Evidence]:
-    out = [Evidence(ex.request.line, f"{ex.request.method} {ex.request.url}")]
-    if ex.response is not None:
-        reason = f" {ex.response.reason}" if ex.response.reason else ""
-        out.append(Evidence(ex.response.line, f"answered {ex.response.status}{reason}"))
-    if ex.error is not None:
-        out.append(Evidence(ex.error.line, ex.error.message))
-    return out
+    """The lines of an exchange, in the log's words."""
+    return [Evidence(line, text) for line, text in exchange_quotes(ex)]
 
 
 _REQUEST_ID_HEADERS = ("x-openstack-request-id", "x-compute-request-id", "x-trans-id")

@@ -31,6 +31,7 @@ from osdoctor.model import (
     Response,
     Trace,
     TransportError,
+    line_quote,
 )
 from osdoctor.parse import commands, escaped, legacy, wraps
 from osdoctor.parse.bodies import BodyCollector, HeatResponseCollector
@@ -377,6 +378,13 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 return
             self._end_collector()
         self._dispatch(number, text, time)
+        ex = self._last
+        if ex is not None:
+            # The request or answer this line gave keeps the line's words to quote.
+            if ex.request.line == number and not ex.request.quote:
+                ex.request.quote = line_quote(text)
+            if ex.response is not None and ex.response.line == number and not ex.response.quote:
+                ex.response.quote = line_quote(text)
 
     def _elision(self, number: int, text: str) -> None:
         """A gap the poster left: whatever record was open is cut there."""
