@@ -89,7 +89,7 @@ CASES: dict[str, tuple[str, list[str], list[str]]] = {
     "ironic-2021-ansible-baremetal-node-set-409-state-transition-wrapped": (
         # The Ansible report read as lines gives the command, so the scenario's own
         # retry rule leads; it quotes the refusal, whose last copy the paste cut
-        # ("...state t"): the facts complete it from an earlier attempt's copy.
+        # ("...state t"): the facts quote the whole copy before it, another node's.
         "ironic.retry-loop-exhausted",
         ["6 attempts", "retry loop", "state transition is in progress"],
         ["state transition is in progress", "provision_state"],

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from osdoctor import regex
 from osdoctor.facts import faults, transport
-from osdoctor.facts.fullest import completed, looks_cut
+from osdoctor.facts.fullest import fullest, looks_cut
 from osdoctor.facts.model import (
     AsyncFailure,
     ClientError,
@@ -438,8 +438,11 @@ def _client_error(printed: list[tuple[int, str, Message]]) -> ClientError | None
             found = ClientError(text, line)
     if found is not None and looks_cut(found.text):
         # A paste cut the last copy short: an earlier copy of the same refusal
-        # (another attempt, another node) still has its end.
-        found.text = completed(found.text, (t for _l, t, _m in printed))
+        # (another attempt, another node) is whole, and is quoted as it stands.
+        lines = {t: line for line, t, _m in printed}
+        whole = fullest(found.text, lines)
+        if whole is not None:
+            found = ClientError(whole, lines[whole], found.error_class)
     return found
 
 
