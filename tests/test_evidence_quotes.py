@@ -4,21 +4,17 @@ says only ``ERROR (ConnectFailure): Unable to establish connection to …``)."""
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from pathlib import Path
 
 import pytest
 
-from osdoctor.diagnose import diagnose
-from osdoctor.kb.loader import KnowledgeBase, load_knowledge
-from osdoctor.model import Report
 from osdoctor.render.json_report import render_json
 from osdoctor.render.markdown import render_markdown
 from osdoctor.render.text import render_text
-from osdoctor.runs import read_runs_of_path
 from tests.helpers.public_logs import all_public_logs, public_log
+from tests.helpers.reports import run_reports
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = [
@@ -28,17 +24,6 @@ LOGS = [
 ]
 #: Lines a cited line may run over in the log (a paste's hard wraps).
 _SPAN = 8
-
-
-@functools.cache
-def _kb() -> KnowledgeBase:
-    return load_knowledge(user=False)
-
-
-def _reports(log: Path) -> list[Report]:
-    reports: list[Report] = []
-    read_runs_of_path(log, lambda t: diagnose(t, _kb()), on_run=lambda _s, r: reports.append(r))
-    return reports
 
 
 def _flat(text: str) -> str:
@@ -70,7 +55,7 @@ def _holds(lines: list[str], number: int, text: str) -> bool:
 @pytest.mark.parametrize("log", LOGS, ids=[f"{p.parent.name}/{p.stem}" for p in LOGS])
 def test_every_evidence_line_quotes_the_log(log: Path) -> None:
     lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
-    for report in _reports(log):
+    for report in run_reports(log):
         failure = report.facts.failure
         cited = [(f.id, e.line, e.text) for f in report.findings for e in f.evidence]
         if failure is not None:
@@ -82,7 +67,7 @@ def test_every_evidence_line_quotes_the_log(log: Path) -> None:
 def test_a_transport_error_shows_no_method_it_does_not_name() -> None:
     """nova-2016: line 3 names only the URL of a connection that timed out."""
     log = public_log("nova-2016-list-connectfailure-timeout-py2-nohandlers")
-    (report,) = _reports(log)
+    (report,) = run_reports(log)
     line3 = log.read_text(encoding="utf-8").splitlines()[2]
     assert "GET" not in line3 and "POST" not in line3
     failure = report.facts.failure

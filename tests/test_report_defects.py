@@ -4,29 +4,13 @@ says, about the resource and the service it names, in words that read."""
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
-
-from osdoctor.diagnose import diagnose
-from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.model import Report
-from osdoctor.runs import read_runs_of_path
 from tests.helpers.public_logs import public_log
-
-
-@functools.cache
-def _kb() -> KnowledgeBase:
-    return load_knowledge(user=False)
-
-
-def _runs(log: Path) -> list[Report]:
-    reports: list[Report] = []
-    read_runs_of_path(log, lambda t: diagnose(t, _kb()), on_run=lambda _s, r: reports.append(r))
-    return reports
+from tests.helpers.reports import run_reports
 
 
 def _public(name: str) -> list[Report]:
-    return _runs(public_log(name))
+    return run_reports(public_log(name))
 
 
 def test_the_resource_named_is_the_one_the_words_are_about() -> None:
