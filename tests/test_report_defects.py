@@ -30,3 +30,30 @@ def test_the_resource_named_is_the_one_the_words_are_about() -> None:
         "Error contacting Ironic server: Node ccf92daf-6347-4682-8e67-2be453fbf1c8 "
     )
     assert error.text.endswith("(HTTP 409). Attempt 6 of 6")
+
+
+def test_a_cause_the_log_gives_is_the_cause_reported() -> None:
+    """osc-2025 run 2 (defect 1): the client says only "Internal Server Error (HTTP
+    500)"; lines 21-25, Keystone's own uwsgi log, say why: ModuleNotFoundError, and
+    uwsgi could not load the app. Nothing sends the user after a request id the log
+    does not have."""
+    _run1, run2 = _public("osc-2025-nixos-journald-nameresolution-then-keystone-500")
+    first = run2.findings[0]
+    assert first.id == "known.service-traceback"
+    assert first.title == (
+        "Keystone failed (500): its own traceback names the cause, "
+        "ModuleNotFoundError: No module named 'cgi'"
+    )
+    assert "unable to load app 0" in first.explanation and "webob" in first.explanation
+    assert [e.line for e in first.evidence] == [15, 23, 24]
+    for f in run2.findings + run2.outranked:
+        assert "<request id" not in " ".join([f.title, f.explanation, *f.next_steps]), f.id
+
+
+def test_a_server_error_without_a_request_id_names_what_to_look_for() -> None:
+    """The generic 5xx finding of a log without a request id greps what the log
+    would show, not a placeholder the user cannot fill."""
+    _run1, run2 = _public("osc-2025-nixos-journald-nameresolution-then-keystone-500")
+    (server_error,) = [f for f in run2.outranked if f.id == "generic.server-error"]
+    assert any("grep 'Traceback'" in s for s in server_error.next_steps)
+    assert not any("<request id" in s for s in server_error.next_steps)

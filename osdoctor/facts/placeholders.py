@@ -16,7 +16,15 @@ _SHORT = 140
 #: Values that are a whole clause with its own punctuation, or nothing: ``{quote}``
 #: is ``: <the words>`` when the log has them, and reads as well left out.
 CLAUSES = frozenset(
-    {"quote", "fault_note", "request_id_note", "attempts_note", "installs_note", "auth_hint"}
+    {
+        "quote",
+        "fault_note",
+        "request_id_note",
+        "attempts_note",
+        "installs_note",
+        "auth_hint",
+        "server_loader_note",
+    }
 )
 
 _REASONS: dict[TransportClass, str] = {
@@ -167,6 +175,10 @@ def values(facts: Facts) -> dict[str, str]:
         "async_resource": "",
         "async_status": "",
         "async_fault": "",
+        "server_exception": "",
+        "server_exception_package": "",
+        "server_loader": "",
+        "server_loader_note": "",
         "fault_note": "",
         "transport_reason": "no answer",
         "where": "the endpoint",
@@ -274,4 +286,14 @@ def values(facts: Facts) -> dict[str, str]:
         out.update(
             {"async_resource": af.resource, "async_status": af.status, "async_fault": af.fault}
         )
+    se = facts.service_error
+    if se is not None:
+        out["server_exception"] = f"{se.type}: {se.message}" if se.message else se.type
+        out["server_exception_package"] = se.package
+        out["server_loader"] = se.loader
+        if se.loader:
+            out["server_loader_note"] = (
+                f' Its application server could not load it ("{short(se.loader)}"): '
+                "every request fails until the import works."
+            )
     return out

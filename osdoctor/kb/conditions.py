@@ -72,7 +72,10 @@ FAILURE_KEYS = (
     "inner",
     "resource",
     "words",
+    "server",
 )
+#: The keys of a failure condition that are regular expressions on the facts' texts.
+_FAILURE_REGEXES = ("fault", "fault_type", "fault_shape", "inner", "resource", "words", "server")
 EXCEPTION_KEYS = ("type", "message", "frame", "package")
 PATTERN_KEYS = (
     "service",
@@ -862,9 +865,7 @@ class Condition:
         methods = {m.upper() for m in _choices(spec.get("method"), None, "method") or ()}
         path = compile_template(spec["path"])[0] if "path" in spec else None
         regexes = {
-            key: _regex(spec[key], f"failure {key}")
-            for key in ("fault", "fault_type", "fault_shape", "inner", "resource", "words")
-            if key in spec
+            key: _regex(spec[key], f"failure {key}") for key in _FAILURE_REGEXES if key in spec
         }
 
         def ev(ctx: Context) -> Match | None:
@@ -895,6 +896,9 @@ class Condition:
                 "inner": f.inner,
                 "resource": f.resource,
                 "words": vals["all_words"],
+                "server": "\n".join(
+                    filter(None, [vals["server_exception"], vals["server_loader"]])
+                ),
             }
             for key, rx in regexes.items():
                 m = rx.search(texts[key])
@@ -902,6 +906,11 @@ class Condition:
                     return None
                 captures.update({k: v for k, v in m.groupdict().items() if v is not None})
             evidence = [Evidence(line, text) for line, text in f.evidence if line]
+            se = ctx.facts().service_error
+            if "server" in regexes and se is not None:
+                evidence.append(Evidence(se.line, vals["server_exception"] or se.loader))
+                if se.loader:
+                    evidence.append(Evidence(se.loader_line, se.loader))
             af = ctx.facts().async_failure
             if "words" in regexes and af is not None and af.line and af.fault:
                 evidence.append(Evidence(af.line, af.fault[:200]))
