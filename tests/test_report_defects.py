@@ -4,9 +4,18 @@ says, about the resource and the service it names, in words that read."""
 
 from __future__ import annotations
 
+import re
+
+from osdoctor.facts.placeholders import CLAUSES
 from osdoctor.model import Report
+from osdoctor.runbook.excerpts import Excerpts
+from osdoctor.runbook.knowledge import Symptom
+from osdoctor.runbook.lookup import Hit, lookup
+from osdoctor.runbook.lookup import render_json as render_lookup_json
+from osdoctor.runbook.lookup import render_text as render_lookup_text
+from osdoctor.runbook.markdown import render_markdown_runbook
 from tests.helpers.public_logs import public_log
-from tests.helpers.reports import run_reports
+from tests.helpers.reports import builtin_kb, run_reports
 
 
 def _public(name: str) -> list[Report]:
@@ -57,3 +66,43 @@ def test_a_server_error_without_a_request_id_names_what_to_look_for() -> None:
     (server_error,) = [f for f in run2.outranked if f.id == "generic.server-error"]
     assert any("grep 'Traceback'" in s for s in server_error.next_steps)
     assert not any("<request id" in s for s in server_error.next_steps)
+
+
+_CLAUSE_NAMES = re.compile(r"<(?:" + "|".join(sorted(CLAUSES)) + r")>")
+
+
+def test_lookup_and_the_runbook_show_no_template_text() -> None:
+    """Defect 4: ``osdoctor lookup "No module named 'cgi'"`` showed <installs_note>,
+    runbook pages ``(403)<quote>``: a clause the log may not have is left out."""
+    kb = builtin_kb()
+    query = "No module named 'cgi'"
+    every = [Hit(Symptom(r.id, rule=r.id), "exact", 1.0) for r in kb.rules.values()]
+    for hits in (lookup(kb, query), every):
+        for said in (render_lookup_text(kb, query, hits), render_lookup_json(kb, query, hits)):
+            assert not _CLAUSE_NAMES.search(said), _CLAUSE_NAMES.findall(said)
+    for page, body in render_markdown_runbook(kb, Excerpts({}, {})).items():
+        assert not _CLAUSE_NAMES.search(body), (page, _CLAUSE_NAMES.findall(body))
+
+
+def test_every_installation_a_traceback_runs_through_is_named_with_its_packages() -> None:
+    """osc-2017 (defect 4): "through 2 installations: ...; from /usr/lib/python2.7/
+    dist-packages." named no package for the second: it holds positional."""
+    (report,) = _public("osc-2017-user-list-typeerror-app_name-lib-conflict")
+    text = report.findings[0].explanation
+    assert "; positional from /usr/lib/python2.7/dist-packages." in text
+    assert "; from " not in text
+
+
+def test_a_next_step_uses_the_value_the_log_gives() -> None:
+    """Defect 4: ``grep <port>`` where the port is 6385, ``/etc/<service>/`` where
+    it is sysinv, ``openstack network show <network>`` where it is private."""
+    run1, run2 = _public("cgtsclient-stx-host-list-503-html-prints-None")
+    assert any("grep ':6385'" in s for s in run1.findings[0].next_steps)
+    assert any("/etc/sysinv/sysinv.conf" in s for s in run2.findings[0].next_steps)
+    (report,) = _public("osc-2024-server-create-neutron-networknotfound-unresolved")
+    assert "openstack network show private   # found with the user's credentials?" in (
+        report.findings[0].next_steps
+    )
+    for r in (run1, run2, report):
+        for f in r.findings:
+            assert not re.search(r"<(?:port|service|network)>", " ".join(f.next_steps)), f.id

@@ -503,9 +503,14 @@ def _installs(frames: list[Frame]) -> list[tuple[str, list[str]]]:
         m = _INSTALL.match(fr.file)
         if m:
             pkgs = roots.setdefault(m.group("root"), [])
-            if m.group("pkg") not in pkgs and m.group("pkg") not in _WRAPPERS:
+            if m.group("pkg") not in pkgs:
                 pkgs.append(m.group("pkg"))
-    return list(roots.items()) if len(roots) > 1 else []
+    # A helper (``positional``) is named only where a folder gives nothing else: it
+    # is then what shows that folder's installation.
+    shown = [
+        (root, [p for p in pkgs if p not in _WRAPPERS] or pkgs) for root, pkgs in roots.items()
+    ]
+    return shown if len(shown) > 1 else []
 
 
 _BUILD_ABORTED = regex.compile(r"Build of instance \S+ aborted")
