@@ -11,7 +11,7 @@ from osdoctor.intake import parse_path as parse_path
 from osdoctor.intake import parse_stream as parse_stream
 from osdoctor.kb.conditions import Context, Match, match_all
 from osdoctor.kb.loader import KnowledgeBase
-from osdoctor.kb.matcher import match_scenario
+from osdoctor.kb.matcher import NO_BRANCH, match_scenario
 from osdoctor.kb.nearest import nearest
 from osdoctor.kb.placeholders import fill
 from osdoctor.kb.schema import Rule
@@ -180,6 +180,14 @@ def diagnose(trace: Trace, kb: KnowledgeBase, live: bool = False) -> Report:
             outcome = ctx.outcome = branch.outcome
     outranked: list[Finding] = []
     findings = apply_rules(kb, ctx, match, outranked)
+    near = nearest(kb, ctx, match)
+    if match is not None and match.branch is None and match.divergence == NO_BRANCH:
+        closest = next((n for n in near if n.scenario == match.id), None)
+        if closest is not None:
+            match.divergence += (
+                f"; the nearest is {closest.branch} ({closest.title}), "
+                f"but {closest.missing} did not happen"
+            )
     return Report(
         trace=trace,
         outcome=outcome,
@@ -188,5 +196,5 @@ def diagnose(trace: Trace, kb: KnowledgeBase, live: bool = False) -> Report:
         candidates=candidates,
         outranked=outranked,
         facts=ctx.facts(),
-        near=nearest(kb, ctx, match),
+        near=near,
     )

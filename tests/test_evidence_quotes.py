@@ -13,15 +13,10 @@ import pytest
 from osdoctor.render.json_report import render_json
 from osdoctor.render.markdown import render_markdown
 from osdoctor.render.text import render_text
-from tests.helpers.public_logs import all_public_logs, public_log
-from tests.helpers.reports import run_reports
+from tests.helpers.public_logs import public_log
+from tests.helpers.reports import ALL_LOGS, run_reports
 
-ROOT = Path(__file__).resolve().parent.parent
-LOGS = [
-    *sorted((ROOT / "tests" / "fixtures" / "logs").glob("*.log")),
-    *all_public_logs(),
-    *sorted((ROOT / "tests" / "fixtures" / "wild").glob("*.log")),
-]
+LOGS = ALL_LOGS
 #: Lines a cited line may run over in the log (a paste's hard wraps).
 _SPAN = 8
 

@@ -5,9 +5,13 @@ says, about the resource and the service it names, in words that read."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+import pytest
 
 from osdoctor.facts.placeholders import CLAUSES
 from osdoctor.model import Report
+from osdoctor.render.text import render_text
 from osdoctor.runbook.excerpts import Excerpts
 from osdoctor.runbook.knowledge import Symptom
 from osdoctor.runbook.lookup import Hit, lookup
@@ -15,7 +19,7 @@ from osdoctor.runbook.lookup import render_json as render_lookup_json
 from osdoctor.runbook.lookup import render_text as render_lookup_text
 from osdoctor.runbook.markdown import render_markdown_runbook
 from tests.helpers.public_logs import public_log
-from tests.helpers.reports import builtin_kb, run_reports
+from tests.helpers.reports import ALL_LOGS, builtin_kb, run_reports
 
 
 def _public(name: str) -> list[Report]:
@@ -106,3 +110,26 @@ def test_a_next_step_uses_the_value_the_log_gives() -> None:
     for r in (run1, run2, report):
         for f in r.findings:
             assert not re.search(r"<(?:port|service|network)>", " ".join(f.next_steps)), f.id
+
+
+@pytest.mark.parametrize("log", ALL_LOGS, ids=[f"{p.parent.name}/{p.stem}" for p in ALL_LOGS])
+def test_why_not_and_the_report_agree_on_the_nearest_path(log: Path) -> None:
+    """Defect 7 (and 4): the report said "nearest is local-check-failed: a
+    CommandError$ traceback: did not hold", a regular expression, while --why-not
+    said "No documented scenario came close"; on the README's example, which took
+    a branch, --why-not said no scenario came close at all."""
+    for report in run_reports(log):
+        match = report.scenario
+        text = render_text(report, why_not=True)
+        if match is None:
+            continue
+        assert "No documented scenario came close." not in text
+        divergence = match.divergence or ""
+        assert not re.search(r"[$^\\]|\(\?|\[\d{3}, ", divergence), divergence
+        said = re.search(r"the nearest is (?P<branch>[\w-]+) ", divergence)
+        ours = [n for n in report.near if n.scenario == match.id]
+        if said is not None:
+            assert ours and ours[0].branch == said.group("branch"), (divergence, ours)
+            assert f"{match.id} › {ours[0].branch}:" in text
+        elif match.branch is None:
+            assert not ours, (divergence, ours)

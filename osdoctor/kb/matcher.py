@@ -16,6 +16,9 @@ from osdoctor.kb.placeholders import fill
 from osdoctor.kb.schema import Branch, DiagramBlock, DiagramItem, Scenario
 from osdoctor.model import Candidate, Exchange, ScenarioMatch, StepResult, StepState
 
+#: The divergence of a run of a documented scenario that took none of its branches.
+NO_BRANCH = "no documented branch fits"
+
 
 def selects(scenario: Scenario, ctx: Context) -> bool:
     """Whether the scenario's commands include the run's (any, when it is not known)."""
@@ -67,12 +70,11 @@ def match_scenario(
     if command_known and selected:
         # The command is a documented scenario, but the run took no known branch.
         scenario = sorted(selected, key=lambda s: s.id)[0]
-        near = [c for c in candidates if c.scenario == scenario.id]
         divergence = None
-        if near and not ctx.live:  # mid-run, no branch fits YET: the run is not over
-            divergence = f"no documented branch fits; nearest is {near[0].branch}: " + "; ".join(
-                near[0].reasons
-            )
+        if not ctx.live:  # mid-run, no branch fits YET: the run is not over
+            # Which branch came nearest is --why-not's to say (``kb.nearest``), in
+            # the words the diagnosis then adds here: one answer for both.
+            divergence = NO_BRANCH
         result = ScenarioMatch(
             scenario.id,
             scenario.title,

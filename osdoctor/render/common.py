@@ -9,7 +9,16 @@ from osdoctor.render.rows import RowBuilder, TimelineRow, status_text
 from osdoctor.runbook.pages import branch_anchor, scenario_page
 
 WHY_NOT = "Why not another documented path"
-NOTHING_NEAR = "No documented scenario came close."
+
+
+def nothing_near(report: Report) -> str:
+    """What --why-not says when no other documented path came close: "other" when
+    the run took one, so that it never reads as if none had matched."""
+    if report.scenario is not None and report.scenario.branch is not None:
+        return "No other documented path came close."
+    if report.scenario is not None:
+        return "No documented path of this scenario came close."
+    return "No documented scenario came close."
 
 
 def near_count(miss: NearMiss) -> str:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from osdoctor.model import Report
 from osdoctor.render.common import (
-    NOTHING_NEAR,
     WHY_NOT,
     failure_line,
     headline,
     near_count,
+    nothing_near,
     reference_markdown,
     request_rows,
     row_count,
@@ -91,7 +91,7 @@ def render_markdown(report: Report, why_not: bool = False) -> str:
                 f"did not happen: {n.missing}"
             )
         if not report.near:
-            out.append(NOTHING_NEAR)
+            out.append(nothing_near(report))
         out.append("")
     if t.exchanges:
         rows = request_rows(t.exchanges)

@@ -7,11 +7,11 @@ import textwrap
 
 from osdoctor.model import Report, Severity
 from osdoctor.render.common import (
-    NOTHING_NEAR,
     WHY_NOT,
     failure_line,
     headline,
     near_count,
+    nothing_near,
     request_rows,
     row_count,
     row_status,
@@ -129,7 +129,7 @@ def render_text(
             out.extend(_wrap(f"{n.scenario} › {n.branch}: {n.title} ({near_count(n)})", "  "))
             out.extend(_wrap("did not happen: " + n.missing, "    "))
         if not report.near:
-            out.append("  " + NOTHING_NEAR)
+            out.append("  " + nothing_near(report))
         out.append("")
     if show_requests and t.exchanges:
         rows = request_rows(t.exchanges)

@@ -10,6 +10,15 @@ from osdoctor.diagnose import diagnose
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.model import Report
 from osdoctor.runs import read_runs_of_path
+from tests.helpers.public_logs import FIXTURES, all_public_logs
+
+#: Every real log the project keeps: the lab's fixtures, both sets of public logs
+#: and the wild pastes.
+ALL_LOGS = [
+    *sorted((FIXTURES / "logs").glob("*.log")),
+    *all_public_logs(),
+    *sorted((FIXTURES / "wild").glob("*.log")),
+]
 
 
 @functools.cache
