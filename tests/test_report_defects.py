@@ -4,11 +4,14 @@ says, about the resource and the service it names, in words that read."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 
+from osdoctor.cli import main
+from osdoctor.facts.names import service_for
 from osdoctor.facts.placeholders import CLAUSES
 from osdoctor.model import Report
 from osdoctor.render.text import render_text
@@ -133,3 +136,37 @@ def test_why_not_and_the_report_agree_on_the_nearest_path(log: Path) -> None:
             assert f"{match.id} › {ours[0].branch}:" in text
         elif match.branch is None:
             assert not ours, (divergence, ours)
+
+
+def test_the_service_is_the_command_s_not_an_argument_s(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """heatclient-2016 (defect 6): ``heat stack-create ... -e
+    env_loadbalancer_none.yaml`` was Octavia's because a file name held
+    "loadbalancer"; it is Heat's."""
+    monkeypatch.setenv("OSDOCTOR_HOME", str(tmp_path / "home"))
+    log = public_log("heatclient-2016-stack-create-resource-type-not-found")
+    (report,) = run_reports(log)
+    failure = report.facts.failure
+    assert (failure.service, failure.service_name) == ("orchestration", "Heat")
+    main(["explain", str(log), "--format", "jsonl", "--no-user-kb"])
+    (line,) = capsys.readouterr().out.splitlines()
+    said = json.loads(line)
+    assert "load-balancer" not in line and "Octavia" not in line
+    assert said["facts"]["failure"]["service_name"] == "Heat"
+
+
+@pytest.mark.parametrize(
+    ("command", "service"),
+    [
+        ("heat stack-create s -e env_loadbalancer_none.yaml", "orchestration"),
+        ("openstack server create --file my-secret.txt --image i web", "compute"),
+        ("openstack stack create -t zone.yaml my-zone", "orchestration"),
+        ("openstack loadbalancer list", "load-balancer"),
+        ("openstack --os-cloud x secret list", "key-manager"),
+        ("gnocchi resource list", "metric"),
+        ("python-designateclient/4.0 keystoneauth1/5.0", "dns"),
+    ],
+)
+def test_only_the_command_words_say_which_service(command: str, service: str) -> None:
+    assert service_for(None, "", command, command) == service

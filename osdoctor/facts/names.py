@@ -85,13 +85,20 @@ _PORTS = {
     "8989": "workflow",
     "5050": "baremetal-introspection",
 }
-# A User-Agent or command name that says which CLI this is, and so which service.
+# A User-Agent's product (``python-barbicanclient/5.0``, ``cgtsclient``) or the
+# command's own words (``openstack secret list``, ``gnocchi resource list``) that say
+# which CLI this is, and so which service. Only the program and the sub-command
+# words count: an argument (a file ``env_loadbalancer_none.yaml``, a stack named
+# ``my-zone``) names no service.
 _AGENTS = [
     (regex.compile(r"\bcgtsclient\b|^system\b"), "platform"),
-    (regex.compile(r"\bgnocchi\b"), "metric"),
-    (regex.compile(r"\bbarbican|secret\b"), "key-manager"),
-    (regex.compile(r"\bdesignate|\bzone\b|recordset"), "dns"),
-    (regex.compile(r"\boctavia|loadbalancer"), "load-balancer"),
+    (regex.compile(r"\bgnocchiclient\b|^gnocchi\b|^openstack metric\b"), "metric"),
+    (regex.compile(r"\bbarbicanclient\b|^barbican\b|^openstack secret\b"), "key-manager"),
+    (
+        regex.compile(r"\bdesignateclient\b|^designate\b|^openstack (?:zone|recordset)\b"),
+        "dns",
+    ),
+    (regex.compile(r"\boctaviaclient\b|^octavia\b|^openstack loadbalancer\b"), "load-balancer"),
 ]
 # A legacy CLI or an openstack sub-command says which service it talks to.
 _COMMANDS = [
@@ -142,6 +149,8 @@ _VERSION_PATH = regex.compile(r"^v\d+(\.\d+)?$")
 def service_for(service: str | None, url: str, agent: str = "", command: str = "") -> str:
     """The catalog type of a request, from the parser's reading, the agent, the port or
     the command line."""
+    if agent.startswith("openstack -"):
+        agent = " ".join(_GLOBAL_OPTIONS.sub(" ", agent).split())
     for rx, stype in _AGENTS:
         if agent and rx.search(agent):
             return stype
