@@ -9,6 +9,8 @@ from osdoctor.render.rows import RowBuilder, TimelineRow, status_text
 from osdoctor.runbook.pages import branch_anchor, scenario_page
 
 WHY_NOT = "Why not another documented path"
+#: What every view says for a run whose command line the log does not show.
+NO_COMMAND = "(command not in the log)"
 
 
 def nothing_near(report: Report) -> str:
@@ -53,9 +55,16 @@ def row_count(row: TimelineRow) -> str:
 
 
 def headline(report: Report) -> str:
+    command, rest = headline_parts(report)
+    return f"{command or NO_COMMAND}{rest}"
+
+
+def headline_parts(report: Report) -> tuple[str | None, str]:
+    """The headline's command (None when the log has none) and what follows it:
+    the Markdown report sets the command as code."""
     t = report.trace
     exit_text = f"exit {t.exit_code}" if t.exit_code is not None else "exit code not in the log"
-    return f"{t.command or '(command not in the log)'} — {report.outcome} ({exit_text})"
+    return t.command, f" — {report.outcome} ({exit_text})"
 
 
 def failure_line(report: Report) -> str | None:
