@@ -170,3 +170,19 @@ def test_the_service_is_the_command_s_not_an_argument_s(
 )
 def test_only_the_command_words_say_which_service(command: str, service: str) -> None:
     assert service_for(None, "", command, command) == service
+
+
+def test_lookup_ranks_what_is_wrong_before_what_is_normal() -> None:
+    """Defect 9: a Heat "Resource Type ... could not be found" query put
+    osc.lookup-404-is-normal [info] above the Heat rule."""
+    kb = builtin_kb()
+    hits = lookup(kb, "The Resource Type (OOShift::ContainerPort) could not be found")
+    assert hits[0].symptom.rule == "known.heat-resource-type-not-found"
+    queries = {
+        s.text for r in kb.rules.values() for s in [Symptom(t, rule=r.id) for t in r.symptoms]
+    }
+    for query in sorted(queries)[::7]:  # a spread of every rule's words
+        severities = [
+            kb.rules[h.symptom.rule].severity for h in lookup(kb, query) if h.symptom.rule
+        ]
+        assert severities == sorted(severities, key=lambda s: s == "info"), (query, severities)
