@@ -4,6 +4,7 @@ says, about the resource and the service it names, in words that read."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -186,3 +187,31 @@ def test_lookup_ranks_what_is_wrong_before_what_is_normal() -> None:
             kb.rules[h.symptom.rule].severity for h in lookup(kb, query) if h.symptom.rule
         ]
         assert severities == sorted(severities, key=lambda s: s == "info"), (query, severities)
+
+
+def test_the_failed_line_wraps_under_itself_and_names_no_fault_code_as_reason() -> None:
+    """ironic-2019 (defect 13): the failing path wrapped to column 0, and "Client",
+    Ironic's WSME faultcode (whose fault, not what), was shown as the reason."""
+    (report,) = _public("ironic-2019-terraform-gophercloud-409-node-locked")
+    failure = report.facts.failure
+    assert failure.fault is not None and failure.fault.type == ""
+    assert failure.fault.code == "Client"
+    lines = render_text(report).splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("Failed    "))
+    block = [lines[at], *itertools.takewhile(lambda x: x.startswith(" " * 10), lines[at + 1 :])]
+    assert len(block) == 2 and "Client" not in "\n".join(block)
+    assert block[1].strip().startswith("/v1/nodes/74736478-ef0c-4356-b9ec-9c69e158c802/")
+    assert lines[at + 2] == ""
+
+
+@pytest.mark.parametrize("log", ALL_LOGS, ids=[f"{p.parent.name}/{p.stem}" for p in ALL_LOGS])
+def test_no_wrapped_line_of_the_scenario_block_goes_back_to_column_0(log: Path) -> None:
+    for report in run_reports(log):
+        lines = render_text(report).splitlines()
+        top = list(
+            itertools.takewhile(
+                lambda x: not x.startswith(("ERROR", "WARNING", "INFO", "No finding")), lines[3:]
+            )
+        )
+        for line in top:
+            assert not line or line.startswith(("Scenario  ", "Failed    ", " " * 10)), line

@@ -53,7 +53,9 @@ class Style:
         return self._c("31", text)
 
 
-def _wrap(text: str, indent: str) -> list[str]:
+def _wrap(text: str, indent: str, hanging: str | None = None) -> list[str]:
+    """``text`` wrapped at the report's width; ``hanging``: the indent of the lines
+    after the first, when not ``indent`` (a label's text goes on under itself)."""
     out: list[str] = []
     for para in text.split("\n"):
         if not para.strip():
@@ -64,7 +66,7 @@ def _wrap(text: str, indent: str) -> list[str]:
                 para,
                 _WIDTH,
                 initial_indent=indent,
-                subsequent_indent=indent,
+                subsequent_indent=indent if hanging is None else hanging,
                 break_on_hyphens=False,
                 break_long_words=False,
             )
@@ -93,7 +95,7 @@ def render_text(
         out.append(f"{st.bold('Scenario')}  none of the documented scenarios (generic checks only)")
     where = failure_line(report)
     if where:
-        out.extend(_wrap(f"{st.bold('Failed')}    {where}", ""))
+        out.extend(_wrap(f"{st.bold('Failed')}    {where}", "", hanging=" " * 10))
     out.append("")
     for f in report.findings:
         out.append(f"{st.severity(f.severity)}  {st.bold(f.title)}  {st.dim('[' + f.id + ']')}")
