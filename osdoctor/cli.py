@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from osdoctor import __version__
 from osdoctor.console import Exit, ask, fail, load_kb, outcome_exit, stopped_exit, use_colour
+from osdoctor.counts import counted
 
 if TYPE_CHECKING:
     from typing import Protocol, TypedDict, Unpack
@@ -58,9 +59,9 @@ def not_a_client_log(report: Report) -> str | None:
             "or swift (2>&1 keeps both streams)"
         )
     return (
-        f"nothing from an OpenStack client was found in {what} ({t.line_count} lines): "
-        "give the --debug output of openstack, heat, baremetal or swift (2>&1 keeps both "
-        "streams)"
+        f"nothing from an OpenStack client was found in {what} "
+        f"({counted(t.line_count, 'line')}): give the --debug output of openstack, heat, "
+        "baremetal or swift (2>&1 keeps both streams)"
     )
 
 
@@ -139,7 +140,7 @@ def cmd_kb(args: argparse.Namespace) -> int:
     else:
         print("coverage not checked: no fixtures folder (give --fixtures DIR)")
     errors = result.errors
-    print("OK" if not errors else f"{errors} error(s)")
+    print("OK" if not errors else counted(errors, "error"))
     return Exit.SUCCESS if not errors else Exit.FAILURE
 
 
@@ -214,7 +215,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         live.feed(out)
         if show_progress:
             exchanges, lines = live.snapshot()
-            sys.stderr.write(f"\r\x1b[2Krunning {client}: {lines} lines, {exchanges} requests")
+            sys.stderr.write(
+                f"\r\x1b[2Krunning {client}: {counted(lines, 'line')}, "
+                f"{counted(exchanges, 'request')}"
+            )
             sys.stderr.flush()
 
     stopped_by: int | None = None

@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Iterable
 
 from osdoctor import regex
+from osdoctor.counts import counted
 from osdoctor.model import (
     Exchange,
     Message,
@@ -474,7 +475,9 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 f"the log looks wrapped at {self.wrap_width} characters: wrapped lines were joined"
             )
         if self._cut_lines > 5:
-            self.trace.problems.append(f"{self._cut_lines} lines were longer than 1 MiB and cut")
+            self.trace.problems.append(
+                f"{counted(self._cut_lines, 'line')} were longer than 1 MiB and cut"
+            )
         self.trace.problems.extend(self._keep.problems())
         if self._dropped_messages:
             self.trace.problems.append(

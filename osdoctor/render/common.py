@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from osdoctor import regex
+from osdoctor.counts import counted
 from osdoctor.facts import report_facts
 from osdoctor.model import Exchange, Finding, NearMiss, Report, ScenarioMatch
 from osdoctor.render.rows import RowBuilder, TimelineRow, status_text
@@ -48,9 +49,9 @@ def row_count(row: TimelineRow) -> str:
     """ "×N" for a counted run, "(+N folded)" for requests the parser folded away."""
     text = f" ×{row.count}" if row.count > 1 else ""
     if row.folded:
-        text += f" (+{row.folded} requests folded)"
+        text += f" (+{counted(row.folded, 'request')} folded)"
     if row.not_kept:
-        text += f" (then {row.not_kept} requests not kept)"
+        text += f" (then {counted(row.not_kept, 'request')} not kept)"
     return text
 
 
