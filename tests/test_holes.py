@@ -123,3 +123,11 @@ def test_the_knowledge_reads_whole_on_every_fixture_and_public_log() -> None:
     assert {d.name for d in logs} == {"public", "public-2", "wild"}
     result = lint(kb, default_fixtures_dir(), logs)
     assert [str(i) for i in result.issues if i.severity == "error"] == []
+
+
+def test_words_only_some_logs_have_a_reason_for_are_written_when_they_do() -> None:
+    template = 'No token.{summary? "Could not find ..." is its summary.} Then'
+    assert fill(template, {"summary": "Could not find versioned"}) == (
+        'No token. "Could not find ..." is its summary. Then'
+    )
+    assert fill(template, {"summary": ""}) == fill(template, {}) == "No token. Then"

@@ -4,6 +4,8 @@ says, about the resource and the service it names, in words that read."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import itertools
 import json
 import re
@@ -11,10 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from osdoctor.cli import main
+from osdoctor.cli import main, not_a_client_log
+from osdoctor.counts import counted
 from osdoctor.facts.names import service_for
 from osdoctor.facts.placeholders import CLAUSES
-from osdoctor.model import Report
+from osdoctor.model import Report, Trace
+from osdoctor.render.common import NO_COMMAND, row_count
+from osdoctor.render.rows import TimelineRow
+from osdoctor.render.runs import run_line
 from osdoctor.render.text import render_text
 from osdoctor.runbook.excerpts import Excerpts
 from osdoctor.runbook.knowledge import Symptom
@@ -22,6 +28,8 @@ from osdoctor.runbook.lookup import Hit, lookup
 from osdoctor.runbook.lookup import render_json as render_lookup_json
 from osdoctor.runbook.lookup import render_text as render_lookup_text
 from osdoctor.runbook.markdown import render_markdown_runbook
+from osdoctor.runs import RunSummary
+from osdoctor.tui.screens.runs import run_row
 from tests.helpers.public_logs import public_log
 from tests.helpers.reports import ALL_LOGS, builtin_kb, run_reports
 
@@ -215,3 +223,75 @@ def test_no_wrapped_line_of_the_scenario_block_goes_back_to_column_0(log: Path) 
         )
         for line in top:
             assert not line or line.startswith(("Scenario  ", "Failed    ", " " * 10)), line
+
+
+def test_a_count_of_one_is_singular() -> None:
+    """Defect 14: "1 requests", "(1 lines)", "3 run(s)"."""
+    assert counted(1, "request") == "1 request" and counted(3, "run") == "3 runs"
+    assert counted(1204, "line") == "1,204 lines"
+    row = TimelineRow.__new__(TimelineRow)
+    row.count, row.folded, row.not_kept = 1, 1, 1
+    assert row_count(row) == " (+1 request folded) (then 1 request not kept)"
+    said = not_a_client_log(Report(trace=Trace(source="x.log", line_count=1), outcome="unknown"))
+    assert said is not None and "(1 line)" in said
+
+
+def test_every_view_says_the_same_of_a_run_without_a_command_line() -> None:
+    """Defect 14: "(command not in the log)" in the report, "(no command line)" in
+    the run list."""
+    summary = RunSummary(0, 1, 9, None, "unknown", 1, "failure", None, None, None, None, None)
+    assert NO_COMMAND in run_line(summary) and NO_COMMAND in run_row(summary).plain
+    (report,) = _public("ironic-2019-terraform-gophercloud-409-node-locked")
+    assert render_text(report).startswith(NO_COMMAND + " — ")
+
+
+_ARTICLE_START = re.compile(r"(?:^|[.!?]\s+)(?:the|a|an|no|this|its)\s")
+
+
+@pytest.mark.parametrize("log", ALL_LOGS, ids=[f"{p.parent.name}/{p.stem}" for p in ALL_LOGS])
+def test_a_sentence_starts_with_a_capital(log: Path) -> None:
+    """Defect 14: "the request was answered 500..." began an explanation: a value
+    that starts a sentence starts it with a capital."""
+    for report in run_reports(log):
+        for f in report.findings + report.outranked:
+            for said in [f.title, *f.explanation.split("\n\n")]:
+                assert not _ARTICLE_START.search(said), (f.id, said[:80])
+
+
+def test_a_finding_says_only_what_this_log_shows_of_keystone() -> None:
+    """Defect 14: cgtsclient's run 2 claimed "The client authenticated against
+    Keystone itself a moment before" in an excerpt with no token request, and
+    osc.keystone-unreachable quoted "Could not find versioned identity endpoints…"
+    on logs that do not contain it."""
+    _run1, run2 = _public("cgtsclient-stx-host-list-503-html-prints-None")
+    (finding,) = [f for f in run2.findings if f.id == "known.keystone-unavailable-to-service"]
+    assert "authenticated against Keystone itself" not in finding.explanation
+    assert "a token request this log does not show" in finding.explanation
+    for log in ALL_LOGS:
+        has = "Could not find versioned identity endpoints" in log.read_text(errors="replace")
+        for report in run_reports(log):
+            for f in report.findings:
+                if f.id == "osc.keystone-unreachable":
+                    assert ("Could not find versioned" in f.explanation) == has, log.name
+
+
+def test_the_readme_s_jq_line_reads_a_log_of_one_run_and_of_several() -> None:
+    """Defect 14: the README's ``jq '.scenario, .findings[].id'`` failed on a log
+    of several runs, whose JSON holds the failed runs' reports under ``reports``."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    assert "jq '(.reports // [.])[] | .scenario, .findings[].id'" in readme
+    assert "jq '.scenario, .findings[].id'" not in readme
+    one = json.loads(_json(public_log("nova-2016-list-connectfailure-timeout-py2-nohandlers")))
+    several = json.loads(
+        _json(public_log("osc-2025-nixos-journald-nameresolution-then-keystone-500"))
+    )
+    assert "reports" not in one and len(several["reports"]) == 2
+    for doc in (one, *several["reports"]):  # what (.reports // [.])[] gives
+        assert "scenario" in doc and all("id" in f for f in doc["findings"])
+
+
+def _json(log: Path) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(["explain", str(log), "--format", "json", "--no-user-kb"])
+    return out.getvalue()

@@ -56,10 +56,14 @@ class Captures:
 
 @dataclass(slots=True)
 class Field:
-    """One ``{name}`` or ``{name|fallback}`` of a template."""
+    """One ``{name}``, ``{name|fallback}`` or ``{name?words}`` of a template."""
 
     name: str
     fallback: str | None
+    """What to write when the value is unknown or empty."""
+    when: str | None = None
+    """``{name?words}``: words to write only when the value is there (a sentence
+    about a line only some logs have); nothing when it is not."""
 
 
 def fields(template: str) -> Iterator[Field]:
@@ -70,10 +74,16 @@ def fields(template: str) -> Iterator[Field]:
         yield _field(raw, spec, conversion)
 
 
+_NAMED = re.compile(r"\s*(\w+)\s*(?:([|?])(.*))?", re.S)
+
+
 def _field(raw: str, spec: str | None, conversion: str | None) -> Field:
     text = raw + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "")
-    name, bar, fallback = text.partition("|")
-    return Field(name.strip(), fallback if bar else None)
+    m = _NAMED.fullmatch(text)
+    if m is None:
+        return Field(text.strip(), None)
+    name, mark, rest = m.groups()
+    return Field(name, rest if mark == "|" else None, rest if mark == "?" else None)
 
 
 def unknown(name: str) -> str:
@@ -197,7 +207,10 @@ def render(template: str, values: Mapping[str, Any]) -> Filled:
             continue
         known = values.get(f.name)
         how: How
-        if known is not None and str(known) != "":
+        if f.when is not None:
+            there = known is not None and str(known) != ""
+            text, how = (f.when, "value") if there else ("", "fallback")
+        elif known is not None and str(known) != "":
             text, how = str(known), "value"
         elif f.fallback is not None:
             text, how = f.fallback, "fallback"
@@ -236,7 +249,9 @@ def shown(template: str) -> str:
     out: list[str] = []
     for literal, f in parts:
         out.append(literal)
-        if f is not None and f.name not in CLAUSES:
+        if f is not None and f.when is not None:
+            out.append(f.when)
+        elif f is not None and f.name not in CLAUSES:
             out.append(f"<{f.name}>")
     return "".join(out)
 
@@ -368,10 +383,11 @@ def template_problems(template: str, known: Captures) -> list[str]:
                 f"{{{f.name}}} is not a placeholder name (a word, then "
                 "optionally |text for when it is unknown)"
             )
-        elif f.fallback is not None:
+        elif f.fallback is not None or f.when is not None:
+            words = f.fallback if f.fallback is not None else f.when or ""
             if f.name not in known.possible():
                 problems.append(f"{{{f.name}}} is never captured by the conditions")
-            elif "{" in f.fallback or "}" in f.fallback:
+            elif "{" in words or "}" in words:
                 problems.append(f"{{{f.name}|...}}: a fallback holds no braces")
         elif f.name in known.maybe:
             problems.append(
