@@ -30,7 +30,7 @@ from osdoctor.runbook.lookup import render_text as render_lookup_text
 from osdoctor.runbook.markdown import render_markdown_runbook
 from osdoctor.runs import RunSummary
 from osdoctor.tui.screens.runs import run_row
-from tests.helpers.public_logs import public_log
+from tests.helpers.public_logs import FIXTURES, public_log
 from tests.helpers.reports import ALL_LOGS, builtin_kb, run_reports
 
 
@@ -295,3 +295,13 @@ def _json(log: Path) -> str:
     with contextlib.redirect_stdout(out):
         main(["explain", str(log), "--format", "json", "--no-user-kb"])
     return out.getvalue()
+
+
+def test_the_readme_shows_what_explain_prints() -> None:
+    """The README's example is the start of the report of the fixture it names, as
+    explain prints it today (its evidence now quotes the log's own lines)."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    block = readme.split("```text\n", 1)[1].split("```", 1)[0].splitlines()
+    log = FIXTURES / "logs" / "heat.stack-hook.poll-index-error.log"
+    (report,) = run_reports(log)
+    assert render_text(report).splitlines()[: len(block)] == block
