@@ -78,3 +78,23 @@ def test_a_transport_error_shows_no_method_it_does_not_name() -> None:
     for f in report.findings:
         assert [e.line for e in f.evidence] == [3]
         assert f.evidence[0].text.startswith("ERROR (ConnectFailure): Unable to establish")
+
+
+@pytest.mark.parametrize(
+    ("name", "run"),
+    [
+        ("osc-2020-catalog-list-ssl-wrong-version-number", 0),
+        ("osc-2020-image-create-proxy-tunnel-403", 0),
+        ("osc-2025-nixos-journald-nameresolution-then-keystone-500", 0),
+    ],
+)
+def test_no_other_transport_error_shows_a_method(name: str, run: int) -> None:
+    """The same on the other logs defect 2 names: each failing line names a URL only."""
+    report = run_reports(public_log(name))[run]
+    failure = report.facts.failure
+    assert failure is not None and failure.kind == "transport" and failure.method == ""
+    failed = next(x for x in render_text(report).splitlines() if x.startswith("Failed"))
+    assert not re.search(r"\b(?:GET|POST)\b", failed), failed
+    for f in report.findings:
+        for e in f.evidence:
+            assert not re.match(r"(?:GET|POST) ", e.text), (f.id, e.text)
