@@ -1,9 +1,14 @@
 """Consistent anonymisation of a debug log, for sharing it outside the company.
 
 Host names, IP addresses, ids and the names of projects, users, domains,
-stacks, nodes and servers are replaced by stand-ins, the same value by the same
-stand-in everywhere, so the log stays diagnosable: ``/stacks/stack-1/<id>``
-still lines up with the ``stack_name`` of the request that created it. The
+stacks, nodes, servers and the other resources a command names are replaced by
+stand-ins, the same value by the same stand-in everywhere: a host is learnt
+from a URL, a connection line, a host name in running text (Ironic's "locked
+by host ...") or an option; a user or project from the token request, the
+options or an openrc's variables; a resource from the options that name one
+(``--network private``) and from the command's last argument. So the log stays
+diagnosable: ``/stacks/stack-1/<id>`` still lines up with the ``stack_name`` of
+the request that created it. The
 stand-ins come from reserved ranges (``host-1.example``, ``192.0.2.1``,
 ``2001:db8::1``) or are visibly fake (``00000000-0000-4000-8000-000000000001``).
 
@@ -145,6 +150,55 @@ _OPTION_KINDS = {
     "domain-name": "domain",
 }
 _STACK_PATH_RE = re.compile(r"/stacks/(?P<value>[^/?\s'\"]+)/" + _UUID)
+#: A host name in running text (Ironic's "locked by host gold-4s-a.tpb.lab..."): labels
+#: and a top-level domain a host has, not a Python dotted name or a file.
+_FQDN_RE = re.compile(
+    r"(?<![\w.@/-])(?P<host>(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+"
+    r"(?P<tld>[A-Za-z]{2,12}))(?![\w-]|\.[A-Za-z0-9])"
+)
+_TLDS = frozenset(
+    "com net org edu gov mil int io info biz cloud dev app tech online site local lan "
+    "internal intranet corp home priv private localnet "
+    "de uk fr cz cn jp ru br nl eu ch se fi dk es pt kr tw hk sg au nz ca us mx ar cl za "
+    "il ie gr hu ro bg ua tr vn th ph pl sk si hr lt lv ee".split()
+)
+#: The host a service's words name: Ironic's lock ("is locked by host controller-0").
+_BY_HOST_RE = re.compile(r"\bby host (?P<host>[A-Za-z0-9][\w.-]*[A-Za-z0-9])")
+#: An openrc's variables: ``OS_USERNAME=alice``, ``export OS_PROJECT_NAME=demo``.
+_ENV_RE = re.compile(
+    r"\bOS_(?P<var>USERNAME|USER_NAME|PROJECT_NAME|TENANT_NAME|USER_DOMAIN_NAME"
+    r"|PROJECT_DOMAIN_NAME)=['\"]?(?P<value>[^\s'\"]+)"
+)
+_ENV_KINDS = {
+    "USERNAME": "user",
+    "USER_NAME": "user",
+    "PROJECT_NAME": "project",
+    "TENANT_NAME": "project",
+    "USER_DOMAIN_NAME": "domain",
+    "PROJECT_DOMAIN_NAME": "domain",
+}
+#: Options of the clients whose value names a resource (``--network private``).
+_RESOURCE_OPTION_RE = re.compile(
+    r"(?<!\S)--(?P<opt>network|image|flavor|key-name|security-group|volume|snapshot|port"
+    r"|subnet|router|server|availability-zone|host|stack|container|zone|node|"
+    r"project|user|domain)[ =](?P<value>[^\s'\"=-][^\s'\"=]*)(?=\s|$)"
+)
+_RESOURCE_OPTION_KINDS = {
+    "host": "host",
+    "stack": "stack",
+    "server": "server",
+    "node": "node",
+    "project": "project",
+    "user": "user",
+    "domain": "domain",
+}
+#: The words of a command that end its verb: what follows are its arguments.
+_ACTIONS = frozenset(
+    "create delete set unset show list add remove update rebuild resize start stop "
+    "reboot poll clear purge boot abandon adopt manage provide inspect deploy".split()
+)
+_NAME_ARG_RE = re.compile(r"^[A-Za-z][\w.-]{1,62}$")
+_FILE_RE = re.compile(r"\.(?:ya?ml|json|txt|sh|py|conf|ini|cfg|qcow2|img|iso|raw|pem|crt|key)$")
 
 #: Stand-in address pools: the three documentation ranges, then the benchmarking range.
 _IPV4_POOLS = (
@@ -318,6 +372,55 @@ class Anonymizer:
         if "/stacks/" in line:
             for match in _STACK_PATH_RE.finditer(line):
                 self.learn("stack", match["value"], min_length=3)
+        if "." in line:
+            for match in _FQDN_RE.finditer(line):
+                if match["tld"].lower() in _TLDS:
+                    self.learn("host", match["host"])
+        if "by host " in line:
+            for match in _BY_HOST_RE.finditer(line):
+                self._learn_host(match["host"])
+        if "OS_" in line:
+            for match in _ENV_RE.finditer(line):
+                self.learn(_ENV_KINDS[match["var"]], match["value"], min_length=3)
+        if " --" in line:
+            for match in _RESOURCE_OPTION_RE.finditer(line):
+                self._learn_resource(match["opt"], match["value"])
+
+    def _learn_resource(self, option: str, value: str) -> None:
+        if _UUID_RE.fullmatch(value) or _FILE_RE.search(value):
+            return
+        kind = _RESOURCE_OPTION_KINDS.get(option, "name")
+        if kind == "host":
+            self._learn_host(value)
+        else:
+            self.learn(kind, value, min_length=3)
+
+    def learn_from_command(self, command: str, vocabulary: set[str]) -> None:
+        """The name a command's last argument gives (``openstack server create ...
+        web``, ``openstack user create ... glance``): a word after the command's
+        verb, not an option's value, not a file, not one of ``vocabulary`` (the
+        service types and endpoint words, which are the command's own words)."""
+        words = command.split()
+        verb = next(
+            (
+                i
+                for i, w in enumerate(words)
+                if w in _ACTIONS or (i == 1 and "-" in w and not w.startswith("-"))
+            ),
+            None,
+        )
+        if verb is None or len(words) <= verb + 1:
+            return
+        last, before = words[-1], words[-2]
+        if (
+            _NAME_ARG_RE.match(last)
+            and len(words) - 1 > verb
+            and not (before.startswith("-") and len(words) - 2 > verb)
+            and not _FILE_RE.search(last)
+            and last not in vocabulary
+            and last.lower() not in _ACTIONS
+        ):
+            self.learn("name", last, min_length=3)
 
     def learn_from_lines(self, lines: Iterable[str]) -> None:
         for line in lines:
@@ -352,6 +455,10 @@ class Anonymizer:
             for word in trace.command.split()[1:]:
                 if not word.startswith("-") and word in segments - endpoint_words:
                     self.learn("name", word)
+        for command in {trace.command, *(c.text for c in trace.commands)}:
+            if command:
+                self.learn_from_line(command)
+                self.learn_from_command(command, endpoint_words)
 
     def anonymize_trace(self, trace: Trace) -> Trace:
         """A copy of ``trace`` with every learnt value replaced, in every field.

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
+from osdoctor.counts import counted
 from osdoctor.intake import NO_LOG_GIVEN, LogInputError, read_error
 from osdoctor.model import Report, Trace
 from osdoctor.progress import Progress
@@ -244,7 +245,8 @@ def _one(
         return 1 if result.any_failed else 0
     if isinstance(options.run, int) and options.run >= result.runs:
         print(
-            f"osdoctor: {source} holds {result.runs} run(s): there is no run {options.run + 1}",
+            f"osdoctor: {source} holds {counted(result.runs, 'run')}: "
+            f"there is no run {options.run + 1}",
             file=err,
         )
         return 2
@@ -321,7 +323,10 @@ def _many(
         out.write(json.dumps(documents, indent=2, ensure_ascii=False) + "\n")
     elif options.format != "jsonl":
         tail = f", {unreadable} unreadable or not a client log" if unreadable else ""
-        out.write(f"\n{len(sources)} logs: {logs_failed} with a failed run ({failed} runs){tail}\n")
+        out.write(
+            f"\n{counted(len(sources), 'log')}: {logs_failed} with a failed run "
+            f"({counted(failed, 'run')}){tail}\n"
+        )
     if failed:
         return 1
     return 2 if unreadable else 0

@@ -26,6 +26,7 @@ from osdoctor.console import (
     stopped_exit,
     use_colour,
 )
+from osdoctor.counts import counted
 
 if TYPE_CHECKING:
     from typing import Protocol, TypedDict, Unpack
@@ -70,9 +71,9 @@ def not_a_client_log(report: Report) -> str | None:
             "or swift (2>&1 keeps both streams)"
         )
     return (
-        f"nothing from an OpenStack client was found in {what} ({t.line_count} lines): "
-        "give the --debug output of openstack, heat, baremetal or swift (2>&1 keeps both "
-        "streams)"
+        f"nothing from an OpenStack client was found in {what} "
+        f"({counted(t.line_count, 'line')}): give the --debug output of openstack, heat, "
+        "baremetal or swift (2>&1 keeps both streams)"
     )
 
 
@@ -119,7 +120,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def cmd_kb(args: argparse.Namespace) -> int:
     from osdoctor.kb.loader import load_knowledge
-    from osdoctor.lint import default_fixtures_dir, lint
+    from osdoctor.lint import default_fixtures_dir, default_log_dirs, lint
 
     # Not load_kb: lint reports the knowledge's own problems itself.
     kb = load_knowledge([Path(d) for d in (args.kb or [])], user=not args.no_user_kb)
@@ -136,7 +137,8 @@ def cmd_kb(args: argparse.Namespace) -> int:
     if args.kb_command == "show":
         return _kb_show(kb, args.id)
     fixtures = Path(args.fixtures) if args.fixtures else default_fixtures_dir()
-    result = lint(kb, fixtures, Path(args.seeds) if args.seeds else None)
+    logs = [Path(d) for d in args.logs] if args.logs else default_log_dirs()
+    result = lint(kb, fixtures, logs, Path(args.seeds) if args.seeds else None)
     for issue in result.issues:
         print(issue)
     n_branches = sum(len(s.branches) for s in kb.scenarios.values())
@@ -152,7 +154,7 @@ def cmd_kb(args: argparse.Namespace) -> int:
     if result.seeds_checked:
         print(f"{len(kb.scenarios)} scenario diagrams checked against the seeds in {args.seeds}")
     errors = result.errors
-    print("OK" if not errors else f"{errors} error(s)")
+    print("OK" if not errors else counted(errors, "error"))
     return Exit.SUCCESS if not errors else Exit.FAILURE
 
 
@@ -227,7 +229,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         live.feed(out)
         if show_progress:
             exchanges, lines = live.snapshot()
-            sys.stderr.write(f"\r\x1b[2Krunning {client}: {lines} lines, {exchanges} requests")
+            sys.stderr.write(
+                f"\r\x1b[2Krunning {client}: {counted(lines, 'line')}, "
+                f"{counted(exchanges, 'request')}"
+            )
             sys.stderr.flush()
 
     stopped_by: int | None = None
@@ -503,6 +508,14 @@ def _kb_actions(kb: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="the seed documents the scenarios were written from: check that each "
         "scenario's diagram says what its seed section's says (not checked without it)",
+    )
+    lint_p.add_argument(
+        "--logs",
+        metavar="DIR",
+        action="append",
+        help="a folder of more real logs, without expectations, that every rule's "
+        "texts are read on for sentences with a hole (repeatable; default: the source "
+        "checkout's public logs)",
     )
     _kb_options(lint_p)
     list_p = kb_sub.add_parser("list", help="list scenarios, branches and rules")

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from osdoctor.facts import Facts
+from osdoctor.facts.names import command_words
+from osdoctor.facts.quotes import LineWords
 
 # Reading a log is the intake's; these stay importable from here, beside diagnose.
 from osdoctor.intake import parse_path as parse_path
 from osdoctor.intake import parse_stream as parse_stream
 from osdoctor.kb.conditions import Context, Match, match_all
 from osdoctor.kb.loader import KnowledgeBase
-from osdoctor.kb.matcher import match_scenario
+from osdoctor.kb.matcher import NO_BRANCH, match_scenario
 from osdoctor.kb.nearest import nearest
 from osdoctor.kb.placeholders import fill
 from osdoctor.kb.schema import Rule
@@ -49,27 +51,19 @@ def _rule_applies(rule: Rule, match: ScenarioMatch | None) -> bool:
     return True
 
 
-def _capital(title: str) -> str:
-    """A title that starts with a placeholder ("the service") starts with a capital; a
-    title written in lower case (a command's name) keeps it."""
-    return title[:1].upper() + title[1:]
-
-
-def _finding(rule: Rule, m: Match, values: dict[str, str]) -> Finding:
+def _finding(rule: Rule, m: Match, values: dict[str, str], words: LineWords) -> Finding:
     seen: set[int] = set()
     evidence: list[Evidence] = []
     for ev in sorted(m.evidence, key=lambda e: e.line):
         if ev.line and ev.line not in seen:
             seen.add(ev.line)
-            evidence.append(ev)
+            evidence.append(Evidence(ev.line, words.quoted(ev.line, ev.text)))
     if len(evidence) > _MAX_EVIDENCE:
         evidence = evidence[: _MAX_EVIDENCE - 2] + evidence[-2:]
     return Finding(
         id=rule.id,
         severity=rule.severity,
-        title=_capital(fill(rule.title, values))
-        if rule.title.startswith("{")
-        else fill(rule.title, values),
+        title=fill(rule.title, values),
         explanation=reflow(fill(rule.explanation, values)),
         next_steps=[fill(s, values) for s in rule.next_steps],
         evidence=evidence,
@@ -107,10 +101,26 @@ def _outranked(rule: Rule, others: list[Rule]) -> bool:
     return False
 
 
-def _values(rule: Rule, base: dict[str, str], m: Match) -> dict[str, str]:
+def rule_values(rule: Rule, base: dict[str, str], captured: dict[str, str]) -> dict[str, str]:
     """A rule's placeholders: its defaults, then what the log shows, then its captures."""
     defaults = {k: v for k, v in rule.defaults.items() if not base.get(k)}
-    return {**base, **defaults, **m.captures}
+    return {**base, **defaults, **captured}
+
+
+def _values(rule: Rule, base: dict[str, str], m: Match) -> dict[str, str]:
+    return rule_values(rule, base, m.captures)
+
+
+def base_values(ctx: Context, match: ScenarioMatch | None) -> dict[str, str]:
+    """The placeholders every rule may use: the facts', the run's own."""
+    return {
+        **ctx.fact_values(),
+        "command": ctx.trace.command or "the command",
+        "command_words": command_words(ctx.trace.command or ""),
+        "exit_code": str(ctx.trace.exit_code) if ctx.trace.exit_code is not None else "unknown",
+        "scenario": match.id if match else "",
+        "branch": (match.branch or "") if match else "",
+    }
 
 
 def apply_rules(
@@ -121,13 +131,7 @@ def apply_rules(
 ) -> list[Finding]:
     """The findings, most important first; ``outranked`` receives the fallbacks a
     finding of higher priority replaced."""
-    base: dict[str, str] = {
-        **ctx.fact_values(),
-        "command": ctx.trace.command or "the command",
-        "exit_code": str(ctx.trace.exit_code) if ctx.trace.exit_code is not None else "unknown",
-        "scenario": match.id if match else "",
-        "branch": (match.branch or "") if match else "",
-    }
+    base = base_values(ctx, match)
     fired: dict[str, tuple[Rule, Match]] = {}
     for rule in kb.rules.values():
         if not _rule_applies(rule, match):
@@ -143,13 +147,14 @@ def apply_rules(
         if not any(other in fired for other in pair[0].suppressed_by)
     }
     rules = [r for r, _m in kept.values()]
+    words = LineWords(ctx.trace)
     shown: list[tuple[Rule, Finding]] = []
     for rule, m in kept.values():
         if rule.fallback and _outranked(rule, rules):
             if outranked is not None:
-                outranked.append(_finding(rule, m, _values(rule, base, m)))
+                outranked.append(_finding(rule, m, _values(rule, base, m), words))
             continue
-        shown.append((rule, _finding(rule, m, _values(rule, base, m))))
+        shown.append((rule, _finding(rule, m, _values(rule, base, m), words)))
     # Priority orders the errors (the cause leads); other findings keep the log's order.
     shown.sort(
         key=lambda rf: (
@@ -175,6 +180,14 @@ def diagnose(trace: Trace, kb: KnowledgeBase, live: bool = False) -> Report:
             outcome = ctx.outcome = branch.outcome
     outranked: list[Finding] = []
     findings = apply_rules(kb, ctx, match, outranked)
+    near = nearest(kb, ctx, match)
+    if match is not None and match.branch is None and match.divergence == NO_BRANCH:
+        closest = next((n for n in near if n.scenario == match.id), None)
+        if closest is not None:
+            match.divergence += (
+                f"; the nearest is {closest.branch} ({closest.title}), "
+                f"but {closest.missing} did not happen"
+            )
     return Report(
         trace=trace,
         outcome=outcome,
@@ -183,5 +196,5 @@ def diagnose(trace: Trace, kb: KnowledgeBase, live: bool = False) -> Report:
         candidates=candidates,
         outranked=outranked,
         facts=ctx.facts(),
-        near=nearest(kb, ctx, match),
+        near=near,
     )

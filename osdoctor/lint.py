@@ -11,17 +11,22 @@ findings), written by the lab's capture.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from osdoctor.diagnose import diagnose, parse_path
+from osdoctor.diagnose import base_values, diagnose, parse_path, reflow, rule_values
+from osdoctor.kb.conditions import Context, match_all
+from osdoctor.kb.holes import holes
 from osdoctor.kb.loader import KnowledgeBase, builtin_dir
-from osdoctor.kb.placeholders import captures, template_problems
+from osdoctor.kb.matcher import branch_values
+from osdoctor.kb.placeholders import captures, render, template_problems
 from osdoctor.kb.schema import Issue, RemovedRule, Rule, completeness_issues
 from osdoctor.kb.yamlfile import YamlError, load_yaml
 from osdoctor.model import Report
 from osdoctor.runbook.seeds import seed_issues
+from osdoctor.runs import RunSummary, read_runs_of_path
 
 
 @dataclass(slots=True)
@@ -52,6 +57,16 @@ def default_fixtures_dir() -> Path | None:
     and ``runbook`` use unless given ``--fixtures``."""
     candidate = builtin_dir().parent / "tests" / "fixtures" / "logs"
     return candidate if candidate.is_dir() else None
+
+
+def default_log_dirs() -> list[Path]:
+    """The real logs people posted, beside the fixtures of the source checkout
+    (``tests/fixtures/public``, ``public-2``, ``wild``): every rule's texts are
+    rendered on them too. None for an installed osdoctor."""
+    fixtures = default_fixtures_dir()
+    if fixtures is None:
+        return []
+    return [d for d in (fixtures.parent / n for n in ("public", "public-2", "wild")) if d.is_dir()]
 
 
 def explain_fixtures(kb: KnowledgeBase, folder: Path) -> list[FixtureResult]:
@@ -150,11 +165,76 @@ def template_issues(kb: KnowledgeBase) -> list[Issue]:
     return issues
 
 
-def lint(kb: KnowledgeBase, fixtures: Path | None, seeds: Path | None = None) -> LintResult:
-    """The knowledge's problems; with ``fixtures``, what no fixture proves; with
-    ``seeds`` (the seed documents, which only their holders have), every scenario
-    diagram that no longer says what its seed section says."""
+def text_issues(kb: KnowledgeBase, report: Report, where: str) -> list[Issue]:
+    """Every text the report's findings and branch were filled in, checked for a
+    sentence with a hole (``kb.holes``) on this log: ``where`` names it."""
+    issues: list[Issue] = []
+    ctx = Context(report.trace, report.outcome, _facts=report.facts)
+    base = base_values(ctx, report.scenario)
+    for finding in [*report.findings, *report.outranked]:
+        rule = kb.rules.get(finding.id)
+        if rule is None:
+            continue
+        values = rule_values(rule, base, finding.captures)
+        for what, template in [
+            ("title", rule.title),
+            ("explanation", rule.explanation),
+            *(("next step", s) for s in rule.next_steps),
+        ]:
+            filled = render(reflow(template) if what == "explanation" else template, values)
+            for problem in holes(filled, values, prose=what == "explanation"):
+                issues.append(
+                    Issue(rule.path, rule.line, f"rule {rule.id} {what} on {where}: {problem}")
+                )
+    match = report.scenario
+    scenario = kb.scenarios.get(match.id) if match is not None else None
+    branch = scenario.branch(match.branch) if scenario and match and match.branch else None
+    if scenario is not None and branch is not None:
+        m = match_all(branch.when, ctx)
+        values = branch_values(m.captures if m else {}, ctx)
+        for what, template in [("title", branch.title), ("divergence", branch.divergence or "")]:
+            for problem in holes(render(template, values), values):
+                issues.append(
+                    Issue(
+                        scenario.path,
+                        branch.line,
+                        f"branch {scenario.id}/{branch.id} {what} on {where}: {problem}",
+                    )
+                )
+    return issues
+
+
+def _log_reports(kb: KnowledgeBase, folder: Path) -> list[tuple[str, Report]]:
+    """The report of every run of every log in ``folder``, named for an issue."""
+    out: list[tuple[str, Report]] = []
+    for log in sorted(folder.glob("*.log")):
+        runs: list[Report] = []
+        read_runs_of_path(log, lambda t: diagnose(t, kb), on_run=_collect(runs))
+        for index, report in enumerate(runs):
+            name = f"{folder.name}/{log.name}" + (f" (run {index + 1})" if len(runs) > 1 else "")
+            out.append((name, report))
+    return out
+
+
+def _collect(reports: list[Report]) -> Callable[[RunSummary, Report], None]:
+    return lambda _summary, report: reports.append(report)
+
+
+def lint(
+    kb: KnowledgeBase,
+    fixtures: Path | None,
+    logs: list[Path] | None = None,
+    seeds: Path | None = None,
+) -> LintResult:
+    """The knowledge's problems: schema, placeholders, coverage on the fixtures, and
+    every text as it reads on the fixtures and on ``logs`` (folders of real logs
+    with no expectations); with ``seeds`` (the seed documents, which only
+    their holders have), every scenario diagram that no longer says what its seed
+    section says."""
     result = LintResult(issues=list(kb.issues) + template_issues(kb))
+    for folder in logs or []:
+        for name, report in _log_reports(kb, folder):
+            result.issues.extend(text_issues(kb, report, name))
     everyone: list[Rule | RemovedRule] = [*kb.rules.values(), *kb.removed.values()]
     for rule in everyone:
         result.issues.extend(completeness_issues(rule))
@@ -169,6 +249,7 @@ def lint(kb: KnowledgeBase, fixtures: Path | None, seeds: Path | None = None) ->
     for fx in result.fixtures:
         for p in fx.problems:
             result.issues.append(Issue(f"{fixtures}/{fx.name}.expected.yaml", 0, p))
+        result.issues.extend(text_issues(kb, fx.report, f"{fx.name}.log"))
     taken = {
         (fx.report.scenario.id, fx.report.scenario.branch)
         for fx in result.fixtures

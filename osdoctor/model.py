@@ -75,6 +75,20 @@ Origin = Literal["client", "server"]
 #: Body text kept per exchange, at most (characters). Larger bodies keep their
 #: head and are marked truncated; the input position allows a re-read.
 BODY_KEEP = 256 * 1024
+#: Characters of a request's or an answer's line kept to quote it as evidence.
+QUOTE_KEEP = 240
+_CURL_HEADERS = regex.compile(r" -H ['\"]")
+
+
+def line_quote(text: str) -> str:
+    """The words of a log line a finding quotes for a request or an answer: the line
+    as read, up to its first header when it is a curl line (``REQ: curl -g -i -X GET
+    URL …``), cut at ``QUOTE_KEEP`` characters; a cut quote ends with "…"."""
+    head = _CURL_HEADERS.search(text, 0, QUOTE_KEEP) if "curl" in text[:16] else None
+    if head is not None:
+        return text[: head.start()] + " …"
+    return text if len(text) <= QUOTE_KEEP else text[: QUOTE_KEEP - 1] + "…"
+
 
 _Model = TypeVar("_Model")
 
@@ -205,6 +219,9 @@ class Request:
     keystoneauth followed without logging a new request line, "error" when only
     the transport error names it, "httplib" for http.client's ``send:`` line,
     "gophercloud" for a Go client's (terraform's) request line."""
+    quote: str = ""
+    """The log's words for the request (``line_quote`` of its line): what evidence
+    shows, rather than words the log does not have. Empty for a stand-in."""
 
     @property
     def headers(self) -> dict[str, str]:
@@ -226,6 +243,8 @@ class Response:
     body: Body | None = None
     last_line: int = 0
     request_id: str | None = None
+    quote: str = ""
+    """The log's words for the answer (``line_quote`` of its first line)."""
 
     @property
     def headers(self) -> dict[str, str]:

@@ -8,6 +8,8 @@ import re
 
 _BACKTICKS = re.compile(r"`([^`]+)`")
 _ASIDE = re.compile(r"\s+\((?:or|e\.g\.|see)\b[^()]*\)\s*$")
+#: Where prose goes on after a command: ``openstack stack delete web, then ...``.
+_PROSE_AFTER = re.compile(r",\s+(?:then|and|or)\s")
 _COMMANDS = (
     "openstack",
     "heat",
@@ -34,6 +36,20 @@ _COMMANDS = (
     "osdoctor",
     "source",
     "echo",
+    "ss",
+    "getent",
+    "ip",
+    "md5sum",
+    "crudini",
+    "radosgw-admin",
+    "pip",
+    "python3",
+    "nova",
+    "cinder",
+    "neutron",
+    "glance",
+    "keystone",
+    "system",
 )
 
 #: How the runbook shows the ``{command}`` placeholder: the user's whole command.
@@ -48,7 +64,7 @@ def split_step(step: str) -> tuple[str, str, str]:
         return step[: quoted.start()], quoted.group(1).strip(), step[quoted.end() :]
     head, sep, tail = step.rpartition(": ")
     if sep and (tail.split(" ", 1)[0] in _COMMANDS or tail.startswith(_WHOLE_COMMAND)):
-        aside = _ASIDE.search(tail)
+        aside = _PROSE_AFTER.search(tail) or _ASIDE.search(tail)
         command = tail[: aside.start()] if aside else tail
         return head + sep, command.strip(), tail[len(command.rstrip()) :]
     if step.split(" ", 1)[0] in _COMMANDS and " " in step.strip():

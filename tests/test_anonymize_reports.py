@@ -14,10 +14,14 @@ import pytest
 from osdoctor.anonymize import Anonymizer
 from osdoctor.diagnose import diagnose
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
+from osdoctor.model import Report, Trace
 from osdoctor.render.json_report import render_json
 from osdoctor.render.markdown import render_markdown
 from osdoctor.render.text import render_text
 from tests.helpers.explained import report_of, trace_of
+from osdoctor.runs import read_runs_of_path
+from tests.helpers.public_logs import public_log
+from tests.helpers.reports import ALL_LOGS
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted((ROOT / "tests" / "fixtures" / "logs").glob("*.log"))
@@ -86,3 +90,63 @@ def test_request_table_keeps_its_columns(log: Path) -> None:
 def test_json_keeps_its_shape() -> None:
     outputs, _anon = _outputs(FIXTURES[0])
     assert json.loads(outputs["json"])["exchanges"]
+
+
+_HOST = re.compile(
+    r"(?<![\w.@/-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+(?:com|net|org|io|lab|local|cz)"
+    r"(?![\w-]|\.[A-Za-z0-9])"
+)
+
+
+def _anonymized_runs(log: Path) -> tuple[list[tuple[Report, Report]], Anonymizer]:
+    """Each run's report, plain and as ``explain --anonymize`` gives it."""
+    anon = Anonymizer()
+    pairs: list[tuple[Report, Report]] = []
+
+    def explain(trace: Trace) -> Report:
+        plain = diagnose(trace, _kb())
+        anon.learn_from_trace(trace)
+        pairs.append((plain, diagnose(anon.anonymize_trace(trace), _kb())))
+        return pairs[-1][1]
+
+    read_runs_of_path(log, explain)
+    return pairs, anon
+
+
+@pytest.mark.parametrize("log", ALL_LOGS, ids=[f"{p.parent.name}/{p.stem}" for p in ALL_LOGS])
+def test_no_host_user_project_or_resource_name_survives(log: Path) -> None:
+    """Defect 5: ``ironic-2019 --anonymize`` kept gold-4s-a.tpb.lab.eng.brq.redhat.com
+    nine times, and the mapping did not hold it. Every host, user, project and
+    resource name the log gives is replaced in every field, and the mapping holds
+    each; the findings stay those of the plain report."""
+    pairs, anon = _anonymized_runs(log)
+    raw = log.read_text(errors="replace")
+    hosts = {h for h in _HOST.findall(raw) if not h.endswith(".example")}
+    for plain, shown in pairs:
+        assert [f.id for f in shown.findings] == [f.id for f in plain.findings]
+        doc = json.loads(render_json(shown))
+        doc.pop("source")
+        said = "\n".join([render_text(shown), render_markdown(shown), json.dumps(doc)])
+        names = dict(plain.facts.auth)
+        for host in hosts:
+            assert host in anon.mapping, host
+            assert host not in said, host
+        for key in ("user", "project"):
+            value = names.get(key)
+            if value and value.lower() not in ("admin", "default", "service"):
+                assert value in anon.mapping, (key, value)
+                assert not re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", said), value
+
+
+def test_the_names_a_service_s_words_and_the_command_give_are_replaced() -> None:
+    """A host only Ironic's words name (ironic-2019), and the network the command
+    and Neutron's words name (osc-2024's ``--network=private``)."""
+    log = public_log("ironic-2019-terraform-gophercloud-409-node-locked")
+    ((_plain, shown),), anon = _anonymized_runs(log)
+    said = render_json(shown)
+    assert "gold-4s-a" not in said
+    assert anon.mapping["gold-4s-a.tpb.lab.eng.brq.redhat.com"] in said
+    log = public_log("osc-2024-server-create-neutron-networknotfound-unresolved")
+    ((_plain, shown),), anon = _anonymized_runs(log)
+    said = render_text(shown)
+    assert "private" not in said and anon.mapping["private"] in said

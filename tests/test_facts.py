@@ -12,7 +12,7 @@ import pytest
 from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.facts import facts_of
 from osdoctor.facts.faults import from_body, in_text
-from osdoctor.facts.fullest import completed
+from osdoctor.facts.fullest import fullest
 from osdoctor.facts.transport import classify, of_exchange
 from osdoctor.kb.conditions import Condition, ConditionError, Context
 from osdoctor.kb.loader import load_knowledge
@@ -89,7 +89,7 @@ LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
             },
             "ironic",
             "Node n1 is locked by host c1, please retry",
-            "Client",
+            "",  # WSME's faultcode ("Client") says whose fault, not what
         ),
         (
             {
@@ -132,7 +132,7 @@ LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
             },
             "wsme",
             "Load Balancer lb1 could not be found.",
-            "Client",
+            "",
         ),
     ],
 )
@@ -410,9 +410,10 @@ def test_a_paste_of_the_output_names_who_refused_what(paste: str, rule: str, tit
     assert first.title.startswith(title)
 
 
-def test_a_fault_the_paste_cut_is_completed_from_an_earlier_copy_of_it() -> None:
+def test_a_fault_the_paste_cut_gives_way_to_a_whole_copy_of_it() -> None:
     """Retries print the same refusal once per attempt and per resource; the paste cut
-    the last copy mid-word. The facts quote it in full, with the last copy's own id."""
+    the last copy mid-word. The facts quote an earlier copy whole, as the log has it,
+    with that copy's own id and line: never the cut one's id with another's end."""
     first = "0b6d3c1e-2f4a-4b8c-9d7e-5a1f3c2e4b6d"
     last = "9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a"
     paste = (
@@ -421,9 +422,9 @@ def test_a_fault_the_paste_cut_is_completed_from_an_earlier_copy_of_it() -> None
         f"Error contacting Ironic server: Node {last} can not be updated while a state t\n"
     )
     error = facts_of(_trace(paste)).client_error
-    assert error is not None and error.line == 2
+    assert error is not None and error.line == 1
     assert error.text == (
-        f"Error contacting Ironic server: Node {last} can not be updated while a state "
+        f"Error contacting Ironic server: Node {first} can not be updated while a state "
         "transition is in progress. (HTTP 409). Attempt 6 of 6"
     )
 
@@ -436,16 +437,16 @@ def test_a_fault_the_paste_cut_is_completed_from_an_earlier_copy_of_it() -> None
         # A copy with other words is no copy.
         ("Quota exceeded for resources: ['ports']", ["Quota exceeded for cores"], None),
         ("The request you have made requires auth", ["The request you have made is bad."], None),
-        # The longest matching copy gives the end; ids differ, lengths match.
+        # The longest matching copy, as it stands; ids differ, lengths match.
         (
             "Port 1234 is still in use by instance ab",
             ["Port 9876 is still in use by instance abcdef12.", "Port 1 is"],
-            "Port 1234 is still in use by instance abcdef12.",
+            "Port 9876 is still in use by instance abcdef12.",
         ),
     ],
 )
 def test_fullest_copy(cut: str, copies: list[str], expected: str | None) -> None:
-    assert completed(cut, copies) == (expected or cut)
+    assert fullest(cut, copies) == expected
 
 
 @pytest.mark.parametrize(

@@ -95,6 +95,7 @@ HEADLINES: dict[str, str | None] = {
     "generic.swift-v1-auth-401": "generic.swift-auth-refused",
     "generic.secret-swift-tempurl": None,
     "generic.secret-user-password-set": None,
+    "generic.server-traceback-500": "known.service-traceback",
     "generic.service-401": "generic.token-refused",
     "generic.timeout": "generic.connection-timeout",
     "generic.timeout-heat": "generic.connection-timeout",

@@ -38,6 +38,7 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
             "osdoctor.headers",
             "osdoctor.sessionfile",
             "osdoctor.steps",
+            "osdoctor.counts",
             "osdoctor.runbook.pages",
             "osdoctor.watcher",
         ),

@@ -26,7 +26,8 @@ class Expected:
     command: str | None
     """The start of ``Trace.command``."""
     exchanges: list[tuple[str, str, int | str]]
-    """(method, end of the URL path, status or transport-error kind)."""
+    """(method, end of the URL path, status or transport-error kind); the method is
+    empty when the log names none (a transport error quotes only the URL)."""
     messages: list[tuple[str, str]] = field(default_factory=list)
     """(kind, regular expression) that some message must match."""
     tracebacks: list[tuple[str, str, str]] = field(default_factory=list)
@@ -59,7 +60,7 @@ EXPECTED: dict[str, Expected] = {
     "nova-2016-list-connectfailure-timeout-py2-nohandlers": Expected(
         "novaclient",
         "nova --insecure list",
-        [("GET", "/v3/auth/tokens", "timeout")],
+        [("", "/v3/auth/tokens", "timeout")],
         [
             ("error", r"^ERROR \(ConnectFailure\): Unable to establish connection"),
             ("text", r"^No handlers could be found for logger"),
@@ -122,12 +123,12 @@ EXPECTED: dict[str, Expected] = {
         ],
     ),
     "osc-2020-catalog-list-ssl-wrong-version-number": Expected(
-        "unknown", None, [("GET", "/v3/auth/tokens", "tls")], detail="wrong-version"
+        "unknown", None, [("", "/v3/auth/tokens", "tls")], detail="wrong-version"
     ),
     "osc-2020-image-create-proxy-tunnel-403": Expected(
         "openstackclient",
         "openstack image create --container-format bare",
-        [("GET", "/v3/auth/tokens", "proxy")],
+        [("", "/v3/auth/tokens", "proxy")],
         detail="403 Forbidden",
     ),
     "ironic-2019-terraform-gophercloud-409-node-locked": Expected(
@@ -173,7 +174,7 @@ EXPECTED: dict[str, Expected] = {
     "barbican-2022-secret-list-conn-refused-then-404-html": Expected(
         "openstackclient",
         "openstack secret list",
-        [("GET", "/secrets", "connection-refused")],
+        [("", "/secrets", "connection-refused")],
         [("error", r"^4xx Client error: b'<!DOCTYPE HTML"), ("elision", "^--- \\(after adding")],
     ),
     "cgtsclient-stx-host-list-503-html-prints-None": Expected(
@@ -191,14 +192,14 @@ EXPECTED: dict[str, Expected] = {
     "osc-2025-nixos-journald-nameresolution-then-keystone-500": Expected(
         "openstackclient",
         "openstack user create --domain default",
-        [("GET", "/v3/auth/tokens", "dns")],
+        [("", "/v3/auth/tokens", "dns")],
         [("text", r"^Internal Server Error \(HTTP 500\)$"), ("command", r"^\+ openstack user")],
         [("server", "ModuleNotFoundError", "<module>")],
     ),
     "tripleo-2021-undercloud-install-ssl-verify-terminal-wrapped": Expected(
         "unknown",
         None,
-        [("GET", ":13000", "tls")],
+        [("", ":13000", "tls")],
         [("text", "^MODULE FAILURE$")],
         [("client", "keystoneauth1.exceptions.discovery.DiscoveryFailure", "_do_create_plugin")],
         detail="certificate",

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from osdoctor import regex
 from osdoctor.facts import faults, transport
-from osdoctor.facts.fullest import completed, looks_cut
+from osdoctor.facts.fullest import fullest, looks_cut
 from osdoctor.facts.model import (
     AsyncFailure,
     ClientError,
@@ -24,6 +24,7 @@ from osdoctor.facts.model import (
     Facts,
     Failure,
     Fault,
+    ServiceError,
     Transport,
 )
 from osdoctor.facts.names import (
@@ -33,6 +34,7 @@ from osdoctor.facts.names import (
     service_name,
     versions_in,
 )
+from osdoctor.facts.quotes import LineWords
 from osdoctor.model import Exchange, Frame, Message, Trace
 from osdoctor.parse.http_text import split_url
 
@@ -267,6 +269,21 @@ class _Later:
         return False
 
 
+def exchange_quotes(ex: Exchange, with_error: bool = True) -> list[tuple[int, str]]:
+    """The lines of an exchange and their words: the request's, the answer's, the
+    transport error's; what the log does not quote (a stand-in of a folded round)
+    is said the way the log would."""
+    req = ex.request
+    out = [(req.line, req.quote or f"{req.method} {req.url}".strip())]
+    resp = ex.response
+    if resp is not None:
+        reason = f" {resp.reason}" if resp.reason else ""
+        out.append((resp.line, resp.quote or f"answered {resp.status}{reason}"))
+    if with_error and ex.error is not None:
+        out.append((ex.error.line, ex.error.message[:200]))
+    return out
+
+
 def _exchange_failure(ex: Exchange, agent: str) -> Failure:
     url = ex.request.url
     base, path, _ = split_url(url)
@@ -284,15 +301,13 @@ def _exchange_failure(ex: Exchange, agent: str) -> Failure:
         resource=resource_of(ex.path or path),
         request_id=_request_id(ex),
     )
-    failure.evidence.append((ex.request.line, f"{ex.request.method} {url}"))
+    failure.evidence.extend(exchange_quotes(ex, with_error=False))
     if ex.response is not None:
         body = ex.response.body
         if body is not None:
             failure.fault = faults.from_body(
                 body.text, body.json() if body.text else None, body.omitted
             )
-        reason = f" {ex.response.reason}" if ex.response.reason else ""
-        failure.evidence.append((ex.response.line, f"answered {ex.status}{reason}"))
         if body is not None and body.first_line and failure.fault is not None:
             failure.evidence.append((body.first_line, failure.fault.message[:200]))
             inner = _CLASS_IN_TEXT.search(failure.fault.message)
@@ -424,8 +439,11 @@ def _client_error(printed: list[tuple[int, str, Message]]) -> ClientError | None
             found = ClientError(text, line)
     if found is not None and looks_cut(found.text):
         # A paste cut the last copy short: an earlier copy of the same refusal
-        # (another attempt, another node) still has its end.
-        found.text = completed(found.text, (t for _l, t, _m in printed))
+        # (another attempt, another node) is whole, and is quoted as it stands.
+        lines = {t: line for line, t, _m in printed}
+        whole = fullest(found.text, lines)
+        if whole is not None:
+            found = ClientError(whole, lines[whole], found.error_class)
     return found
 
 
@@ -485,12 +503,47 @@ def _installs(frames: list[Frame]) -> list[tuple[str, list[str]]]:
         m = _INSTALL.match(fr.file)
         if m:
             pkgs = roots.setdefault(m.group("root"), [])
-            if m.group("pkg") not in pkgs and m.group("pkg") not in _WRAPPERS:
+            if m.group("pkg") not in pkgs:
                 pkgs.append(m.group("pkg"))
-    return list(roots.items()) if len(roots) > 1 else []
+    # A helper (``positional``) is named only where a folder gives nothing else: it
+    # is then what shows that folder's installation.
+    shown = [
+        (root, [p for p in pkgs if p not in _WRAPPERS] or pkgs) for root, pkgs in roots.items()
+    ]
+    return shown if len(shown) > 1 else []
 
 
 _BUILD_ABORTED = regex.compile(r"Build of instance \S+ aborted")
+#: What an application server says when the service's code would not load: uwsgi
+#: ("unable to load app 0 (mountpoint='') ...", "*** no app loaded"), mod_wsgi.
+_NOT_LOADED = regex.compile(
+    r"unable to load app \d+|\*\*\* no app loaded|Target WSGI script \S+ cannot be loaded"
+)
+
+
+def _service_error(trace: Trace) -> ServiceError | None:
+    """The service's own traceback (the last one of a service's, pasted or sent as a
+    body) and its application server's words, when the log has either."""
+    found: ServiceError | None = None
+    for tb in reversed(trace.tracebacks):
+        if tb.origin == "server" and tb.exc_type:
+            package = ""
+            for fr in reversed(tb.frames):
+                pm = _CLIENT_PACKAGES.search(fr.file)
+                if pm and (pm.group("pkg") or pm.group("stack")) not in _WRAPPERS:
+                    package = pm.group("pkg") or pm.group("stack") or ""
+                    break
+            found = ServiceError(tb.exc_type.rpartition(".")[2], tb.message, tb.last_line, package)
+            break
+    for m in trace.messages:
+        if m.kind not in ("command", "output") and "load" in m.text:
+            lm = _NOT_LOADED.search(m.text)
+            if lm:
+                if found is None:
+                    found = ServiceError("", "", m.line)
+                found.loader, found.loader_line = m.text.strip(), m.line
+                break
+    return found
 
 
 def _async_failure(trace: Trace) -> AsyncFailure | None:
@@ -845,7 +898,16 @@ def _auth(trace: Trace) -> dict[str, str]:
 
 def facts_of(trace: Trace, live: bool = False) -> Facts:
     """The facts of one trace; cheap enough to compute once per report. ``live``: the
-    command is still running, so a request without an answer yet is not a hang."""
+    command is still running, so a request without an answer yet is not a hang.
+    The failure's evidence quotes the log (``facts.quotes``)."""
+    facts = _facts_of(trace, live)
+    if facts.failure is not None and facts.failure.evidence:
+        words = LineWords(trace)
+        facts.failure.evidence = [(n, words.quoted(n, t)) for n, t in facts.failure.evidence]
+    return facts
+
+
+def _facts_of(trace: Trace, live: bool) -> Facts:
     facts = Facts(versions=_versions(trace), auth=_auth(trace))
     printed = _printed(trace)
     for _line, text, _m in printed:
@@ -855,6 +917,7 @@ def facts_of(trace: Trace, live: bool = False) -> Facts:
     facts.client_error = _client_error(printed)
     facts.exception = _exception(trace, printed)
     facts.async_failure = _async_failure(trace)
+    facts.service_error = _service_error(trace)
     agent = _agent(trace)
     exchanges = trace.exchanges
     decisive: Exchange | None = None

@@ -94,7 +94,7 @@ def from_json(data: Any) -> Fault | None:
             return Fault(
                 _text(inner_data.get("faultstring")),
                 "ironic",
-                _text(inner_data.get("faultcode")),
+                code=_text(inner_data.get("faultcode")),
                 detail=_text(inner_data.get("debuginfo")),
             )
         return Fault(_text(inner_data), "ironic")
@@ -127,10 +127,11 @@ def from_json(data: Any) -> Fault | None:
             )
         return Fault(_text(first), "placement")
     if "faultstring" in data:
+        # WSME's faultcode says whose fault it is ("Client", "Server"), not what.
         return Fault(
             _text(data.get("faultstring")),
             "wsme",
-            _text(data.get("faultcode")),
+            code=_text(data.get("faultcode")),
             detail=_text(data.get("debuginfo") or data.get("description")),
         )
     if len(data) == 1:

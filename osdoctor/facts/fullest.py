@@ -2,10 +2,12 @@
 
 A client that retries prints the same refusal once per attempt, often for
 several resources in a loop, and a pasted log is cut where the poster stopped
-selecting: the last copy, the one the facts quote, may end mid-word ("while a
-state t"). An earlier copy of the same words, differing only in the ids it
-names, still holds the end. The cut copy keeps its own ids and takes its end
-from the longest such earlier copy.
+selecting: the last copy, the one the facts would quote, may end mid-word
+("while a state t"). An earlier copy of the same words, differing only in the
+ids it names, still holds the end: the facts quote that copy as it stands,
+with its own ids. Gluing its end to the cut one would make a sentence the log
+does not have, about a resource it was not said of ("Node <the cut one's id>
+... Attempt 6 of 6", when the attempts were another node's).
 """
 
 from __future__ import annotations
@@ -33,14 +35,14 @@ def looks_cut(text: str) -> bool:
     return len(text) >= _MIN_PREFIX and not _FINISHED.search(text)
 
 
-def completed(cut: str, copies: Iterable[str]) -> str:
-    """``cut`` with the end of the longest copy that starts with the same words
-    (ids aside); ``cut`` itself when no copy does. One pass over the copies."""
+def fullest(cut: str, copies: Iterable[str]) -> str | None:
+    """The longest copy that starts with the same words as ``cut`` (ids aside) and
+    goes on past it; None when ``cut`` looks finished or no copy does. One pass."""
     if not looks_cut(cut):
-        return cut
+        return None
     masked = _mask(cut)
-    best = ""
+    best: str | None = None
     for copy in copies:
-        if len(copy) > max(len(cut), len(best)) and _mask(copy[: len(cut)]) == masked:
+        if len(copy) > max(len(cut), len(best or "")) and _mask(copy[: len(cut)]) == masked:
             best = copy
-    return cut + best[len(cut) :] if best else cut
+    return best

@@ -89,6 +89,24 @@ class ExceptionFact:
 
 
 @dataclass(slots=True)
+class ServiceError:
+    """A service's own account of its failure, pasted beside the client's output or
+    sent as an answer's body: its Python traceback, and its application server's
+    words when the service could not even be loaded (uwsgi, mod_wsgi)."""
+
+    type: str
+    """The exception's class (``ModuleNotFoundError``), empty when only the
+    application server's words are there."""
+    message: str
+    line: int
+    package: str = ""
+    """The top-level package of the innermost frame (``webob``, ``glanceclient``)."""
+    loader: str = ""
+    """The application server's words: ``unable to load app 0 ...``."""
+    loader_line: int = 0
+
+
+@dataclass(slots=True)
 class AsyncFailure:
     """The command succeeded but the resource it made or showed went to ERROR."""
 
@@ -134,6 +152,7 @@ class Facts:
     client_error: ClientError | None = None
     exception: ExceptionFact | None = None
     async_failure: AsyncFailure | None = None
+    service_error: ServiceError | None = None
     recovered: list[int] = field(default_factory=list)
     """Indexes of failed exchanges the run recovered from (lookups, discovery, retries)."""
     versions: dict[str, str] = field(default_factory=dict)

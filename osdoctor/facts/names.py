@@ -35,6 +35,35 @@ SERVICE_NAMES = {
     "baremetal-introspection": "Ironic Inspector",
     "platform": "StarlingX sysinv",
 }
+#: The project's own name, as its configuration folder (``/etc/nova``) and policy
+#: namespace use it.
+SERVICE_PROJECTS = {
+    "identity": "keystone",
+    "compute": "nova",
+    "network": "neutron",
+    "image": "glance",
+    "volume": "cinder",
+    "volumev2": "cinder",
+    "volumev3": "cinder",
+    "block-storage": "cinder",
+    "orchestration": "heat",
+    "baremetal": "ironic",
+    "object-store": "swift",
+    "placement": "placement",
+    "dns": "designate",
+    "key-manager": "barbican",
+    "load-balancer": "octavia",
+    "metric": "gnocchi",
+    "alarming": "aodh",
+    "shared-file-system": "manila",
+    "sharev2": "manila",
+    "container-infra": "magnum",
+    "workflow": "mistral",
+    "messaging": "zaqar",
+    "clustering": "senlin",
+    "baremetal-introspection": "ironic-inspector",
+    "platform": "sysinv",
+}
 _PORTS = {
     "5000": "identity",
     "35357": "identity",
@@ -56,13 +85,20 @@ _PORTS = {
     "8989": "workflow",
     "5050": "baremetal-introspection",
 }
-# A User-Agent or command name that says which CLI this is, and so which service.
+# A User-Agent's product (``python-barbicanclient/5.0``, ``cgtsclient``) or the
+# command's own words (``openstack secret list``, ``gnocchi resource list``) that say
+# which CLI this is, and so which service. Only the program and the sub-command
+# words count: an argument (a file ``env_loadbalancer_none.yaml``, a stack named
+# ``my-zone``) names no service.
 _AGENTS = [
     (regex.compile(r"\bcgtsclient\b|^system\b"), "platform"),
-    (regex.compile(r"\bgnocchi\b"), "metric"),
-    (regex.compile(r"\bbarbican|secret\b"), "key-manager"),
-    (regex.compile(r"\bdesignate|\bzone\b|recordset"), "dns"),
-    (regex.compile(r"\boctavia|loadbalancer"), "load-balancer"),
+    (regex.compile(r"\bgnocchiclient\b|^gnocchi\b|^openstack metric\b"), "metric"),
+    (regex.compile(r"\bbarbicanclient\b|^barbican\b|^openstack secret\b"), "key-manager"),
+    (
+        regex.compile(r"\bdesignateclient\b|^designate\b|^openstack (?:zone|recordset)\b"),
+        "dns",
+    ),
+    (regex.compile(r"\boctaviaclient\b|^octavia\b|^openstack loadbalancer\b"), "load-balancer"),
 ]
 # A legacy CLI or an openstack sub-command says which service it talks to.
 _COMMANDS = [
@@ -113,6 +149,8 @@ _VERSION_PATH = regex.compile(r"^v\d+(\.\d+)?$")
 def service_for(service: str | None, url: str, agent: str = "", command: str = "") -> str:
     """The catalog type of a request, from the parser's reading, the agent, the port or
     the command line."""
+    if agent.startswith("openstack -"):
+        agent = " ".join(_GLOBAL_OPTIONS.sub(" ", agent).split())
     for rx, stype in _AGENTS:
         if agent and rx.search(agent):
             return stype
@@ -127,6 +165,67 @@ def service_for(service: str | None, url: str, agent: str = "", command: str = "
     for rx, stype in _COMMANDS:
         if (agent and rx.search(agent)) or (command and rx.search(command)):
             return stype
+    return ""
+
+
+#: The last word of an openstack command before its arguments.
+_ACTION_WORDS = frozenset(
+    {
+        "create",
+        "delete",
+        "set",
+        "unset",
+        "show",
+        "list",
+        "add",
+        "remove",
+        "update",
+        "rebuild",
+        "resize",
+        "start",
+        "stop",
+        "reboot",
+        "poll",
+        "clear",
+        "issue",
+        "purge",
+        "validate",
+        "abandon",
+        "adopt",
+        "manage",
+        "provide",
+        "inspect",
+        "deploy",
+        "undeploy",
+        "clean",
+        "save",
+        "import",
+        "export",
+    }
+)
+_COMMAND_WORD = regex.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+
+
+def command_words(command: str) -> str:
+    """The command without its arguments, as ``--help`` takes it: ``openstack server
+    create`` of ``openstack --os-cloud x server create --image y web``, ``nova boot``
+    of ``nova boot --flavor 1 vm``; empty when it is not a client's command."""
+    if command.startswith("openstack -"):
+        command = " ".join(_GLOBAL_OPTIONS.sub(" ", command).split())
+    words = command.split()
+    if not words or not _COMMAND_WORD.match(words[0]):
+        return ""
+    if words[0] != "openstack":
+        # The older clients take one word: ``nova boot``, ``heat stack-create``.
+        second = words[1] if len(words) > 1 else ""
+        return f"{words[0]} {second}" if _COMMAND_WORD.match(second) else ""
+    out = [words[0]]
+    for word in words[1:5]:
+        if not _COMMAND_WORD.match(word):
+            break
+        out.append(word)
+        if word in _ACTION_WORDS:
+            return " ".join(out)
     return ""
 
 

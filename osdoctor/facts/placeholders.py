@@ -9,8 +9,23 @@ from __future__ import annotations
 
 from osdoctor import regex
 from osdoctor.facts.model import Facts, Failure, TransportClass
+from osdoctor.facts.names import SERVICE_PROJECTS
 
 _SHORT = 140
+
+#: Values that are a whole clause with its own punctuation, or nothing: ``{quote}``
+#: is ``: <the words>`` when the log has them, and reads as well left out.
+CLAUSES = frozenset(
+    {
+        "quote",
+        "fault_note",
+        "request_id_note",
+        "attempts_note",
+        "installs_note",
+        "auth_hint",
+        "server_loader_note",
+    }
+)
 
 _REASONS: dict[TransportClass, str] = {
     "refused": "connection refused: nothing listens on {where}",
@@ -112,6 +127,14 @@ def summary(facts: Facts) -> str:
     return f"The client stopped{quote}" if quote else "The client failed"
 
 
+def _call(method: str, target: str) -> str:
+    """A call as the log shows it: ``GET /v3``; ``the request to /v3`` when the log
+    names no method (a transport error quotes only the URL); empty without a URL."""
+    if not target:
+        return ""
+    return f"{method} {target}" if method else f"the request to {target}"
+
+
 def values(facts: Facts) -> dict[str, str]:
     """Template values for every rule; conditions may add more precise ones."""
     f = facts.failure
@@ -126,6 +149,8 @@ def values(facts: Facts) -> dict[str, str]:
         "fault_shape": "",
         "failure_status": "",
         "failure_method": "",
+        "failure_call": "",
+        "failure_call_path": "",
         "failure_url": "",
         "failure_path": "",
         "endpoint": "",
@@ -133,6 +158,7 @@ def values(facts: Facts) -> dict[str, str]:
         "port": "",
         "service_type": "",
         "service_name": "",
+        "service_project": "",
         "resource": "",
         "request_id": "",
         "request_id_note": "",
@@ -149,6 +175,10 @@ def values(facts: Facts) -> dict[str, str]:
         "async_resource": "",
         "async_status": "",
         "async_fault": "",
+        "server_exception": "",
+        "server_exception_package": "",
+        "server_loader": "",
+        "server_loader_note": "",
         "fault_note": "",
         "transport_reason": "no answer",
         "where": "the endpoint",
@@ -177,9 +207,12 @@ def values(facts: Facts) -> dict[str, str]:
                 # what is known rather than leave a hole in the sentence
                 "failure_url": f.url.partition("?")[0] or f.endpoint or "the request",
                 "failure_path": f.path or "the URL the client asked for",
+                "failure_call": _call(f.method, f.url.partition("?")[0]),
+                "failure_call_path": _call(f.method, f.path),
                 "endpoint": f.endpoint,
                 "service_type": f.service or "unknown",
                 "service_name": f.service_name or "the service",
+                "service_project": SERVICE_PROJECTS.get(f.service, ""),
                 "resource": f.resource,
                 "request_id": f.request_id,
                 "inner": f.inner,
@@ -253,4 +286,14 @@ def values(facts: Facts) -> dict[str, str]:
         out.update(
             {"async_resource": af.resource, "async_status": af.status, "async_fault": af.fault}
         )
+    se = facts.service_error
+    if se is not None:
+        out["server_exception"] = f"{se.type}: {se.message}" if se.message else se.type
+        out["server_exception_package"] = se.package
+        out["server_loader"] = se.loader
+        if se.loader:
+            out["server_loader_note"] = (
+                f' Its application server could not load it ("{short(se.loader)}"): '
+                "every request fails until the import works."
+            )
     return out

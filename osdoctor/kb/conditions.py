@@ -21,6 +21,7 @@ from typing import Any, get_args
 
 from osdoctor import regex
 from osdoctor.facts import Facts, facts_of
+from osdoctor.facts.decisive import exchange_quotes
 from osdoctor.facts.model import FAILURE_KINDS, TRANSPORT_CLASSES
 from osdoctor.facts.names import version_tuple
 from osdoctor.facts.placeholders import values as fact_values
@@ -71,7 +72,10 @@ FAILURE_KEYS = (
     "inner",
     "resource",
     "words",
+    "server",
 )
+#: The keys of a failure condition that are regular expressions on the facts' texts.
+_FAILURE_REGEXES = ("fault", "fault_type", "fault_shape", "inner", "resource", "words", "server")
 EXCEPTION_KEYS = ("type", "message", "frame", "package")
 PATTERN_KEYS = (
     "service",
@@ -533,13 +537,8 @@ class RequestPattern:
 
 
 def exchange_evidence(ex: Exchange) -> list[Evidence]:
-    out = [Evidence(ex.request.line, f"{ex.request.method} {ex.request.url}")]
-    if ex.response is not None:
-        reason = f" {ex.response.reason}" if ex.response.reason else ""
-        out.append(Evidence(ex.response.line, f"answered {ex.response.status}{reason}"))
-    if ex.error is not None:
-        out.append(Evidence(ex.error.line, ex.error.message))
-    return out
+    """The lines of an exchange, in the log's words."""
+    return [Evidence(line, text) for line, text in exchange_quotes(ex)]
 
 
 _REQUEST_ID_HEADERS = ("x-openstack-request-id", "x-compute-request-id", "x-trans-id")
@@ -560,10 +559,15 @@ def request_id(ex: Exchange) -> str | None:
 
 def exchange_captures(ex: Exchange) -> dict[str, str]:
     """What a matched exchange gives templates; ``request_id`` only when logged."""
+    method, url = ex.request.method, ex.request.url
+    path = ex.path or split_url(url)[1]
     out = {
-        "method": ex.request.method,
-        "url": ex.request.url,
-        "path": ex.path or split_url(ex.request.url)[1],
+        "method": method,
+        "url": url,
+        "path": path,
+        # the call as the log shows it: a transport error names no method
+        "call": f"{method} {url}" if method else f"the request to {url}",
+        "call_path": f"{method} {path}" if method else f"the request to {path}",
         "status": str(ex.status) if ex.status is not None else "none",
         "service": ex.service or "unknown",
     }
@@ -861,9 +865,7 @@ class Condition:
         methods = {m.upper() for m in _choices(spec.get("method"), None, "method") or ()}
         path = compile_template(spec["path"])[0] if "path" in spec else None
         regexes = {
-            key: _regex(spec[key], f"failure {key}")
-            for key in ("fault", "fault_type", "fault_shape", "inner", "resource", "words")
-            if key in spec
+            key: _regex(spec[key], f"failure {key}") for key in _FAILURE_REGEXES if key in spec
         }
 
         def ev(ctx: Context) -> Match | None:
@@ -894,6 +896,9 @@ class Condition:
                 "inner": f.inner,
                 "resource": f.resource,
                 "words": vals["all_words"],
+                "server": "\n".join(
+                    filter(None, [vals["server_exception"], vals["server_loader"]])
+                ),
             }
             for key, rx in regexes.items():
                 m = rx.search(texts[key])
@@ -901,6 +906,11 @@ class Condition:
                     return None
                 captures.update({k: v for k, v in m.groupdict().items() if v is not None})
             evidence = [Evidence(line, text) for line, text in f.evidence if line]
+            se = ctx.facts().service_error
+            if "server" in regexes and se is not None:
+                evidence.append(Evidence(se.line, vals["server_exception"] or se.loader))
+                if se.loader:
+                    evidence.append(Evidence(se.loader_line, se.loader))
             af = ctx.facts().async_failure
             if "words" in regexes and af is not None and af.line and af.fault:
                 evidence.append(Evidence(af.line, af.fault[:200]))

@@ -16,6 +16,9 @@ from osdoctor.kb.placeholders import fill
 from osdoctor.kb.schema import Branch, DiagramBlock, DiagramItem, Scenario
 from osdoctor.model import Candidate, Exchange, ScenarioMatch, StepResult, StepState
 
+#: The divergence of a run of a documented scenario that took none of its branches.
+NO_BRANCH = "no documented branch fits"
+
 
 def selects(scenario: Scenario, ctx: Context) -> bool:
     """Whether the scenario's commands include the run's (any, when it is not known)."""
@@ -67,12 +70,11 @@ def match_scenario(
     if command_known and selected:
         # The command is a documented scenario, but the run took no known branch.
         scenario = sorted(selected, key=lambda s: s.id)[0]
-        near = [c for c in candidates if c.scenario == scenario.id]
         divergence = None
-        if near and not ctx.live:  # mid-run, no branch fits YET: the run is not over
-            divergence = f"no documented branch fits; nearest is {near[0].branch}: " + "; ".join(
-                near[0].reasons
-            )
+        if not ctx.live:  # mid-run, no branch fits YET: the run is not over
+            # Which branch came nearest is --why-not's to say (``kb.nearest``), in
+            # the words the diagnosis then adds here: one answer for both.
+            divergence = NO_BRANCH
         result = ScenarioMatch(
             scenario.id,
             scenario.title,
@@ -86,9 +88,15 @@ def match_scenario(
     return None, None, candidates[:10]
 
 
-def _result(scenario: Scenario, branch: Branch, m: Match, ctx: Context) -> ScenarioMatch:
-    values = dict(m.captures)
+def branch_values(captured: dict[str, str], ctx: Context) -> dict[str, str]:
+    """A branch's placeholders: what its conditions captured, and the command."""
+    values = dict(captured)
     values.setdefault("command", ctx.trace.command or "")
+    return values
+
+
+def _result(scenario: Scenario, branch: Branch, m: Match, ctx: Context) -> ScenarioMatch:
+    values = branch_values(m.captures, ctx)
     divergence: str | None = None
     if branch.divergence:
         divergence = fill(branch.divergence, values)

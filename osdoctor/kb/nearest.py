@@ -42,6 +42,18 @@ def _quoted(regex: Any) -> str:
     return f"“{regex_words(str(regex))}”"
 
 
+_BOUNDS = {">=": "at least", "<=": "at most", ">": "more than", "<": "fewer than"}
+
+
+def _times(count: str) -> str:
+    """A pattern's ``count`` in words: "once", "3 times", "at least twice"."""
+    count = count.strip()
+    bound = next((b for b in _BOUNDS if count.startswith(b)), "")
+    number = count[len(bound) :].strip()
+    said = {"1": "once", "2": "twice"}.get(number, f"{number} times")
+    return f"{_BOUNDS[bound]} {said}" if bound else said
+
+
 def request_words(spec: Any) -> str:
     """A request pattern as a reader says it: "DELETE /stacks/{stack} answered 404"."""
     if not isinstance(spec, dict):
@@ -76,7 +88,7 @@ def request_words(spec: Any) -> str:
     if "request_body" in spec:
         parts.append(f"sending {_quoted(spec['request_body'])}")
     if "count" in spec:
-        parts.append(f"({spec['count']} times)")
+        parts.append(f"({_times(str(spec['count']))})")
     return " ".join(parts)
 
 

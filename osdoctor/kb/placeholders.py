@@ -15,11 +15,12 @@ from __future__ import annotations
 import functools
 import re
 import string
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from osdoctor.facts.model import Facts
+from osdoctor.facts.placeholders import CLAUSES
 from osdoctor.facts.placeholders import values as fact_values
 from osdoctor.kb.conditions import Condition, RequestPattern, compile_template
 from osdoctor.kb.words import constants, parser
@@ -27,10 +28,12 @@ from osdoctor.kb.words import constants, parser
 #: Values every report has (see ``diagnose.apply_rules``): the run's own, and the
 #: facts' (``{failure}``, ``{quote}``...), which are empty when the log does not
 #: show them, so that a text reads well either way.
-BASE = frozenset({"command", "exit_code", "scenario", "branch", *fact_values(Facts())})
+BASE = frozenset(
+    {"command", "command_words", "exit_code", "scenario", "branch", *fact_values(Facts())}
+)
 #: What the exchange a request condition matched gives (``conditions.exchange_captures``);
 #: ``request_id`` too, when the answer names one.
-EXCHANGE = frozenset({"method", "url", "path", "status", "service"})
+EXCHANGE = frozenset({"method", "url", "path", "call", "call_path", "status", "service"})
 
 _parser, _c = parser, constants  # None on a Python without re._parser: groups count as sure
 
@@ -53,10 +56,14 @@ class Captures:
 
 @dataclass(slots=True)
 class Field:
-    """One ``{name}`` or ``{name|fallback}`` of a template."""
+    """One ``{name}``, ``{name|fallback}`` or ``{name?words}`` of a template."""
 
     name: str
     fallback: str | None
+    """What to write when the value is unknown or empty."""
+    when: str | None = None
+    """``{name?words}``: words to write only when the value is there (a sentence
+    about a line only some logs have); nothing when it is not."""
 
 
 def fields(template: str) -> Iterator[Field]:
@@ -67,16 +74,47 @@ def fields(template: str) -> Iterator[Field]:
         yield _field(raw, spec, conversion)
 
 
+_NAMED = re.compile(r"\s*(\w+)\s*(?:([|?])(.*))?", re.S)
+
+
 def _field(raw: str, spec: str | None, conversion: str | None) -> Field:
     text = raw + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "")
-    name, bar, fallback = text.partition("|")
-    return Field(name.strip(), fallback if bar else None)
+    m = _NAMED.fullmatch(text)
+    if m is None:
+        return Field(text.strip(), None)
+    name, mark, rest = m.groups()
+    return Field(name, rest if mark == "|" else None, rest if mark == "?" else None)
 
 
 def unknown(name: str) -> str:
     """How a placeholder with no value and no fallback is shown: the way next steps
     write what the user substitutes, never the raw ``{name}``."""
     return f"<{name.replace('_', ' ')}>"
+
+
+How = Literal["value", "fallback", "empty", "unknown"]
+"""How a placeholder was filled: with its value, its fallback, nothing (an empty
+value and no fallback), or ``<name>`` (no value at all)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """Where one placeholder's text went in a filled template."""
+
+    name: str
+    start: int
+    end: int
+    how: How
+
+
+@dataclass(slots=True)
+class Filled:
+    """A filled template, and where each placeholder's text is in it: what
+    ``osdoctor kb lint`` reads to tell a hole the template made from the log's
+    own words."""
+
+    text: str
+    slots: list[Slot] = field(default_factory=list)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -93,37 +131,129 @@ def _parts(template: str) -> tuple[tuple[str, Field | None], ...] | None:
     )
 
 
-def _render(template: str, value: Callable[[Field], str]) -> str:
+#: A sentence ends here: what follows starts with a capital.
+_SENTENCE_END = re.compile(r"(?:[.!?]|\n\n)\s*$")
+#: A value that is words of a sentence (``the request``), not a name, a path or a
+#: command (``controller``, ``openstack ...``, ``http://...``, ``web-1``).
+_PROSE_WORD = re.compile(r"[a-z]+(?=\s)")
+#: Programs a value may start with, which keep their case at a sentence's start.
+_PROGRAMS = frozenset(
+    {
+        "openstack",
+        "heat",
+        "nova",
+        "cinder",
+        "neutron",
+        "glance",
+        "keystone",
+        "swift",
+        "baremetal",
+        "ironic",
+        "system",
+        "gnocchi",
+        "barbican",
+        "magnum",
+        "manila",
+        "curl",
+        "grep",
+    }
+)
+
+
+def _at_sentence_start(out: list[str]) -> bool:
+    before = "".join(out)
+    return not before.strip() or _SENTENCE_END.search(before) is not None
+
+
+def _capitalised(text: str) -> str:
+    word = _PROSE_WORD.match(text)
+    if word is None or word.group(0) in _PROGRAMS:
+        return text
+    return text[:1].upper() + text[1:]
+
+
+def render(template: str, values: Mapping[str, Any]) -> Filled:
+    """The template with its placeholders filled, and where each went. An empty or
+    missing value takes the placeholder's fallback; without one, an empty value (a
+    fact the log does not show) is left out, and a missing one shows as ``<name>``.
+
+    So that a sentence still reads: a value left out takes one of the spaces
+    around it along; a value that ends its sentence (``...authentication.``) is
+    not followed by a second period; a value that starts a sentence starts it with
+    a capital (``the request`` after ``.``), unless it is a name or a command."""
+    parts = _parts(template)
+    if parts is None:
+        return Filled(template)
+    out: list[str] = []
+    slots: list[Slot] = []
+    size = 0
+    drop_space = False  # the space after an empty slot at a line's start goes with it
+    for index, (literal, f) in enumerate(parts):
+        if drop_space and literal.startswith(" "):
+            literal = literal[1:]
+        drop_space = False
+        if (
+            literal.startswith(".")
+            and not literal.startswith("..")
+            and slots
+            and slots[-1].end == size > slots[-1].start
+            and out[-1][-1:] in (".", "!", "?")
+        ):
+            literal = literal[1:]  # the value already ended the sentence
+        if literal:
+            out.append(literal)
+            size += len(literal)
+        if f is None:
+            continue
+        known = values.get(f.name)
+        how: How
+        if f.when is not None:
+            there = known is not None and str(known) != ""
+            text, how = (f.when, "value") if there else ("", "fallback")
+        elif known is not None and str(known) != "":
+            text, how = str(known), "value"
+        elif f.fallback is not None:
+            text, how = f.fallback, "fallback"
+        elif known is not None:
+            text, how = "", "empty"
+        else:
+            text, how = unknown(f.name), "unknown"
+        if not text:
+            following = parts[index + 1][0] if index + 1 < len(parts) else ""
+            before = out[-1] if out else ""
+            if following[:1] == " " and (not before or before[-1].isspace()):
+                drop_space = True
+            elif before.endswith(" ") and following[:1] in (" ", ".", ",", ";", ":", ")"):
+                out[-1] = before[:-1]
+                size -= 1
+        elif _at_sentence_start(out):
+            text = _capitalised(text)
+        slots.append(Slot(f.name, size, size + len(text), how))
+        if text:
+            out.append(text)
+            size += len(text)
+    return Filled("".join(out), slots)
+
+
+def fill(template: str, values: Mapping[str, Any]) -> str:
+    """The template with its placeholders filled (see ``render``)."""
+    return render(template, values).text
+
+
+def shown(template: str) -> str:
+    """A template for reading without a log (runbook, lookup): ``<name>`` for a
+    value, nothing for a clause that the log may not have (``{quote}``)."""
     parts = _parts(template)
     if parts is None:
         return template
     out: list[str] = []
     for literal, f in parts:
         out.append(literal)
-        if f is not None:
-            out.append(value(f))
+        if f is not None and f.when is not None:
+            out.append(f.when)
+        elif f is not None and f.name not in CLAUSES:
+            out.append(f"<{f.name}>")
     return "".join(out)
-
-
-def fill(template: str, values: Mapping[str, Any]) -> str:
-    """The template with its placeholders filled. An empty or missing value takes
-    the placeholder's fallback; without one, an empty value (a fact the log does
-    not show) is left out, and a missing one shows as ``<name>``."""
-
-    def value(f: Field) -> str:
-        known = values.get(f.name)
-        if known is not None and str(known) != "":
-            return str(known)
-        if f.fallback is not None:
-            return f.fallback
-        return "" if known is not None else unknown(f.name)
-
-    return _render(template, value)
-
-
-def shown(template: str) -> str:
-    """A template for reading without a log (runbook, lookup): ``<name>``."""
-    return _render(template, lambda f: f"<{f.name}>")
 
 
 # -- what conditions capture -------------------------------------------------
@@ -253,10 +383,11 @@ def template_problems(template: str, known: Captures) -> list[str]:
                 f"{{{f.name}}} is not a placeholder name (a word, then "
                 "optionally |text for when it is unknown)"
             )
-        elif f.fallback is not None:
+        elif f.fallback is not None or f.when is not None:
+            words = f.fallback if f.fallback is not None else f.when or ""
             if f.name not in known.possible():
                 problems.append(f"{{{f.name}}} is never captured by the conditions")
-            elif "{" in f.fallback or "}" in f.fallback:
+            elif "{" in words or "}" in words:
                 problems.append(f"{{{f.name}|...}}: a fallback holds no braces")
         elif f.name in known.maybe:
             problems.append(

@@ -37,6 +37,7 @@ from typing import Any
 
 import yaml
 
+from osdoctor.counts import counted
 from osdoctor.lab import fakes
 from osdoctor.lab.case import Case
 from osdoctor.lab.placeholders import expand, expand_text
@@ -462,7 +463,7 @@ def describe(result: CaptureResult) -> list[str]:
     lines = [
         f"  $ {' '.join(result.argv)}",
         f"{result.case.id}: exit {result.exit_code} ({verdict}), "
-        f"{len(result.requests)} request(s){', interrupted' if result.interrupted else ''}"
+        f"{counted(len(result.requests), 'request')}{', interrupted' if result.interrupted else ''}"
         f" -> {result.log_path}",
     ]
     for request in result.requests:

@@ -95,7 +95,8 @@ class ConnectionReader(Records):
         self.trace.openstack_lines += 1
         ex = self._find_pending(url)
         if ex is None:
-            req = Request("GET", url, number, logged_as="error")
+            # The line names the URL only: its method is not in the log.
+            req = Request("", url, number, logged_as="error")
             ex = self._new_exchange(req, None)
         if ex.response is None:
             ex.error = TransportError(kind, text, number, detail)

@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Iterable
 
 from osdoctor import regex
+from osdoctor.counts import counted
 from osdoctor.model import (
     Exchange,
     Message,
@@ -31,6 +32,7 @@ from osdoctor.model import (
     Response,
     Trace,
     TransportError,
+    line_quote,
 )
 from osdoctor.parse import commands, escaped, legacy, wraps
 from osdoctor.parse.bodies import BodyCollector, HeatResponseCollector
@@ -377,6 +379,13 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 return
             self._end_collector()
         self._dispatch(number, text, time)
+        ex = self._last
+        if ex is not None:
+            # The request or answer this line gave keeps the line's words to quote.
+            if ex.request.line == number and not ex.request.quote:
+                ex.request.quote = line_quote(text)
+            if ex.response is not None and ex.response.line == number and not ex.response.quote:
+                ex.response.quote = line_quote(text)
 
     def _elision(self, number: int, text: str) -> None:
         """A gap the poster left: whatever record was open is cut there."""
@@ -466,7 +475,9 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 f"the log looks wrapped at {self.wrap_width} characters: wrapped lines were joined"
             )
         if self._cut_lines > 5:
-            self.trace.problems.append(f"{self._cut_lines} lines were longer than 1 MiB and cut")
+            self.trace.problems.append(
+                f"{counted(self._cut_lines, 'line')} were longer than 1 MiB and cut"
+            )
         self.trace.problems.extend(self._keep.problems())
         if self._dropped_messages:
             self.trace.problems.append(

@@ -4,7 +4,7 @@ URL, headers and data) and its "Making authentication request" line.
 
 from __future__ import annotations
 
-from osdoctor.model import Body, Request
+from osdoctor.model import Body, Request, line_quote
 from osdoctor.parse.bodies import BodyCollector
 from osdoctor.parse.http_text import Curl, parse_curl, split_url
 from osdoctor.parse.records import Records
@@ -47,9 +47,16 @@ class RequestReader(Records):
             prev.request.raw_headers = curl.headers
             prev.request.logged_as = "curl"
             prev.request.line = number
+            prev.request.quote = line_quote("REQ: " + text)
             ex = prev
         else:
-            req = Request(curl.method, curl.url, number, raw_headers=curl.headers)
+            req = Request(
+                curl.method,
+                curl.url,
+                number,
+                raw_headers=curl.headers,
+                quote=line_quote("REQ: " + text),
+            )
             ex = self._new_exchange(req, time)
             self._pending.append(ex)
         if curl.data is not None:

@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 from osdoctor import regex
+from osdoctor.counts import counted
 from osdoctor.facts import report_facts
 from osdoctor.model import Exchange, Finding, NearMiss, Report, ScenarioMatch
 from osdoctor.render.rows import RowBuilder, TimelineRow, status_text
 from osdoctor.runbook.pages import branch_anchor, scenario_page
 
 WHY_NOT = "Why not another documented path"
-NOTHING_NEAR = "No documented scenario came close."
+#: What every view says for a run whose command line the log does not show.
+NO_COMMAND = "(command not in the log)"
+
+
+def nothing_near(report: Report) -> str:
+    """What --why-not says when no other documented path came close: "other" when
+    the run took one, so that it never reads as if none had matched."""
+    if report.scenario is not None and report.scenario.branch is not None:
+        return "No other documented path came close."
+    if report.scenario is not None:
+        return "No documented path of this scenario came close."
+    return "No documented scenario came close."
 
 
 def near_count(miss: NearMiss) -> str:
@@ -37,16 +49,23 @@ def row_count(row: TimelineRow) -> str:
     """ "×N" for a counted run, "(+N folded)" for requests the parser folded away."""
     text = f" ×{row.count}" if row.count > 1 else ""
     if row.folded:
-        text += f" (+{row.folded} requests folded)"
+        text += f" (+{counted(row.folded, 'request')} folded)"
     if row.not_kept:
-        text += f" (then {row.not_kept} requests not kept)"
+        text += f" (then {counted(row.not_kept, 'request')} not kept)"
     return text
 
 
 def headline(report: Report) -> str:
+    command, rest = headline_parts(report)
+    return f"{command or NO_COMMAND}{rest}"
+
+
+def headline_parts(report: Report) -> tuple[str | None, str]:
+    """The headline's command (None when the log has none) and what follows it:
+    the Markdown report sets the command as code."""
     t = report.trace
     exit_text = f"exit {t.exit_code}" if t.exit_code is not None else "exit code not in the log"
-    return f"{t.command or '(command not in the log)'} — {report.outcome} ({exit_text})"
+    return t.command, f" — {report.outcome} ({exit_text})"
 
 
 def failure_line(report: Report) -> str | None:

@@ -161,6 +161,7 @@ def facts_dict(report: Report) -> dict[str, Any]:
     error = facts.client_error
     exc = facts.exception
     af = facts.async_failure
+    se = facts.service_error
     return {
         "failure": failure,
         "client_error": error.text if error else None,
@@ -188,6 +189,18 @@ def facts_dict(report: Report) -> dict[str, Any]:
                 "line": af.line,
             }
             if af
+            else None
+        ),
+        "service_error": (
+            {
+                "type": se.type or None,
+                "message": se.message or None,
+                "line": se.line,
+                "package": se.package or None,
+                "loader": se.loader or None,
+                "loader_line": se.loader_line or None,
+            }
+            if se
             else None
         ),
         "attempts": facts.attempts or None,

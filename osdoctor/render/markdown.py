@@ -1,14 +1,17 @@
-"""The Markdown report, for a ticket: the same content as the text report."""
+"""The Markdown report, for a ticket: the same content as the text report, set so
+that it reads as written (``render.commonmark``): prose escaped, commands and
+the log's lines as code."""
 
 from __future__ import annotations
 
 from osdoctor.model import Report
 from osdoctor.render.common import (
-    NOTHING_NEAR,
+    NO_COMMAND,
     WHY_NOT,
     failure_line,
-    headline,
+    headline_parts,
     near_count,
+    nothing_near,
     reference_markdown,
     request_rows,
     row_count,
@@ -18,26 +21,20 @@ from osdoctor.render.common import (
     summary_line,
     user_references,
 )
+from osdoctor.render.commonmark import cell, code, step, text
 
 _MAX_ROWS = 60
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
-def _code(text: str) -> str:
-    fence = "``" if "`" in text else "`"
-    return f"{fence}{text}{fence}"
-
-
 def render_markdown(report: Report, why_not: bool = False) -> str:
     t = report.trace
-    out = [f"## osdoctor: {_cell(headline(report))}", "", f"**{summary_line(report)}**", ""]
+    command, rest = headline_parts(report)
+    said = (code(command) if command else text(NO_COMMAND)) + text(rest)
+    out = [f"## osdoctor: {said}", "", f"**{text(summary_line(report))}**", ""]
     s = report.scenario
     if s is not None:
-        out.append(f"- **Scenario:** `{s.id}` — {s.title}")
-        title = f" — {s.branch_title}" if s.branch_title else ""
+        out.append(f"- **Scenario:** `{s.id}` — {text(s.title)}")
+        title = f" — {text(s.branch_title)}" if s.branch_title else ""
         out.append(
             f"- **Branch:** `{s.branch}`{title}"
             if s.branch
@@ -45,33 +42,32 @@ def render_markdown(report: Report, why_not: bool = False) -> str:
         )
         out.append(f"- **Runbook:** `{scenario_runbook(s)}`")
         if s.divergence:
-            out.append(f"- **Diverged:** {s.divergence}")
+            out.append(f"- **Diverged:** {text(s.divergence)}")
     else:
         out.append("- **Scenario:** none of the documented scenarios")
     where = failure_line(report)
     if where:
-        out.append(f"- **Failed at:** {_cell(where)}")
+        out.append(f"- **Failed at:** {text(where)}")
     out.append(
         f"- **Client:** {t.client}; **exit code:** "
         f"{t.exit_code if t.exit_code is not None else 'not in the log'}"
     )
     out.append("")
     for f in report.findings:
-        out.append(f"### {f.severity.upper()}: {f.title}")
+        out.append(f"### {f.severity.upper()}: {text(f.title)}")
         out.append("")
         out.append(f"`{f.id}`")
         out.append("")
-        out.append(f.explanation)
-        out.append("")
+        out.extend(p for para in f.explanation.split("\n\n") for p in (text(para), ""))
         if f.next_steps:
             out.append("**Next steps**")
             out.append("")
-            out.extend(f"- {step}" for step in f.next_steps)
+            out.extend(f"- {step(s)}" for s in f.next_steps)
             out.append("")
         if f.evidence:
             out.append("**Evidence**")
             out.append("")
-            out.extend(f"- line {e.line}: {_code(e.text[:200])}" for e in f.evidence)
+            out.extend(f"- line {e.line}: {code(e.text[:200])}" for e in f.evidence)
             out.append("")
         if f.runbook:
             out.append(f"See the runbook page `{f.runbook}`.")
@@ -87,11 +83,11 @@ def render_markdown(report: Report, why_not: bool = False) -> str:
         out.append("")
         for n in report.near:
             out.append(
-                f"- `{n.scenario}` › `{n.branch}`: {n.title} ({near_count(n)}); "
-                f"did not happen: {n.missing}"
+                f"- `{n.scenario}` › `{n.branch}`: {text(n.title)} ({near_count(n)}); "
+                f"did not happen: {text(n.missing)}"
             )
         if not report.near:
-            out.append(NOTHING_NEAR)
+            out.append(nothing_near(report))
         out.append("")
     if t.exchanges:
         rows = request_rows(t.exchanges)
@@ -105,7 +101,7 @@ def render_markdown(report: Report, why_not: bool = False) -> str:
             times = row_count(row)
             out.append(
                 f"| {ex.first_line} | {ex.request.method} | {ex.service or '?'} | "
-                f"{_cell(short_path(ex, 80))} | {row_status(row)}{times} |"
+                f"{cell(code(short_path(ex, 80)))} | {row_status(row)}{times} |"
             )
         if len(rows) > _MAX_ROWS:
             out.append(f"| | | | … {len(rows) - _MAX_ROWS} more rows | |")
@@ -113,6 +109,6 @@ def render_markdown(report: Report, why_not: bool = False) -> str:
     if t.problems:
         out.append("### Could not read everything")
         out.append("")
-        out.extend(f"- {p}" for p in t.problems)
+        out.extend(f"- {text(p)}" for p in t.problems)
         out.append("")
     return "\n".join(out).rstrip() + "\n"

@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
+from osdoctor.counts import counted
 from osdoctor.model import Report
+from osdoctor.render.common import NO_COMMAND
 from osdoctor.runs import KEEP_REPORTS, KEEP_SUMMARIES, LogRuns, RunSummary
 
 #: Widest command shown on a summary line.
@@ -22,7 +24,7 @@ def _short(text: str, width: int) -> str:
 def run_line(s: RunSummary) -> str:
     """``✗ run 2  lines 60-144  exit 1  failure  openstack server show web-1 — cause``."""
     exit_code = "-" if s.exit_code is None else str(s.exit_code)
-    command = _short(s.command or "(no command line)", _COMMAND)
+    command = _short(s.command or NO_COMMAND, _COMMAND)
     lines = f"{s.first}-{s.last}"
     line = (
         f"{_MARK.get(s.outcome, '?')} run {s.index + 1:<3} lines {lines:<13} "
@@ -38,7 +40,7 @@ def run_line(s: RunSummary) -> str:
 def runs_heading(result: LogRuns) -> str:
     what = "standard input" if result.source == "-" else result.source
     counts = f"{result.failed} failed" if result.failed else "none failed"
-    return f"{what}: {result.runs} runs, {counts}"
+    return f"{what}: {counted(result.runs, 'run')}, {counts}"
 
 
 def counted_notes(result: LogRuns, how: str = " (give --run N for another)") -> list[str]:
@@ -113,7 +115,7 @@ def log_lines(result: LogRuns) -> list[str]:
         s = result.summaries[0]
         exit_code = "-" if s.exit_code is None else str(s.exit_code)
         line = f"{_MARK.get(s.outcome, '?')} {what}  exit {exit_code:<3} {s.outcome:<8}"
-        line += f" {_short(s.command or '(no command line)', _COMMAND)}"
+        line += f" {_short(s.command or NO_COMMAND, _COMMAND)}"
         if s.headline:
             line += f" — {s.headline}"
         return [line]

@@ -7,11 +7,11 @@ import textwrap
 
 from osdoctor.model import Report, Severity
 from osdoctor.render.common import (
-    NOTHING_NEAR,
     WHY_NOT,
     failure_line,
     headline,
     near_count,
+    nothing_near,
     request_rows,
     row_count,
     row_status,
@@ -53,7 +53,9 @@ class Style:
         return self._c("31", text)
 
 
-def _wrap(text: str, indent: str) -> list[str]:
+def _wrap(text: str, indent: str, hanging: str | None = None) -> list[str]:
+    """``text`` wrapped at the report's width; ``hanging``: the indent of the lines
+    after the first, when not ``indent`` (a label's text goes on under itself)."""
     out: list[str] = []
     for para in text.split("\n"):
         if not para.strip():
@@ -64,7 +66,7 @@ def _wrap(text: str, indent: str) -> list[str]:
                 para,
                 _WIDTH,
                 initial_indent=indent,
-                subsequent_indent=indent,
+                subsequent_indent=indent if hanging is None else hanging,
                 break_on_hyphens=False,
                 break_long_words=False,
             )
@@ -93,7 +95,7 @@ def render_text(
         out.append(f"{st.bold('Scenario')}  none of the documented scenarios (generic checks only)")
     where = failure_line(report)
     if where:
-        out.extend(_wrap(f"{st.bold('Failed')}    {where}", ""))
+        out.extend(_wrap(f"{st.bold('Failed')}    {where}", "", hanging=" " * 10))
     out.append("")
     for f in report.findings:
         out.append(f"{st.severity(f.severity)}  {st.bold(f.title)}  {st.dim('[' + f.id + ']')}")
@@ -129,7 +131,7 @@ def render_text(
             out.extend(_wrap(f"{n.scenario} › {n.branch}: {n.title} ({near_count(n)})", "  "))
             out.extend(_wrap("did not happen: " + n.missing, "    "))
         if not report.near:
-            out.append("  " + NOTHING_NEAR)
+            out.append("  " + nothing_near(report))
         out.append("")
     if show_requests and t.exchanges:
         rows = request_rows(t.exchanges)

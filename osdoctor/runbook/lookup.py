@@ -69,6 +69,8 @@ class Hit:
     generality: int = 0
     """0 a rule for given branches, 1 for a whole scenario, 2 for any scenario, 3 a
     fallback (or a branch): the more specific explanation comes first."""
+    info: bool = False
+    """The rule is an info one: it explains a normal step, not a failure."""
 
 
 def normalise(text: str) -> str:
@@ -139,7 +141,9 @@ def lookup(kb: KnowledgeBase, text: str, limit: int = 5) -> list[Hit]:
         found = _match(query, normalise(symptom.text))
         if found is None:
             continue
-        hit = Hit(symptom, *found, generality=_generality(kb, symptom))
+        rule = kb.rules.get(symptom.rule or "")
+        info = rule is not None and rule.severity == "info"
+        hit = Hit(symptom, *found, generality=_generality(kb, symptom), info=info)
         previous = best.get(symptom.target)
         if previous is None or _rank(hit) < _rank(previous):
             best[symptom.target] = hit
@@ -163,8 +167,12 @@ def _generality(kb: KnowledgeBase, symptom: Symptom) -> int:
     return 0 if rule.branches else 1
 
 
-def _rank(hit: Hit) -> tuple[int, int, int, float, str]:
+def _rank(hit: Hit) -> tuple[int, int, int, int, float, str]:
+    """Best first: a rule that says what is wrong before one that says all is well
+    (an info rule such as "the 404 before the name lookup is normal" matches the
+    words of many errors), then how closely, then how specific."""
     return (
+        1 if hit.info else 0,
         HOW.index(hit.how),
         0 if hit.symptom.rule else 1,
         hit.generality,

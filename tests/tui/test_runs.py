@@ -125,3 +125,22 @@ async def test_a_run_without_exit_code_or_error_says_so_not_that_the_log_ends() 
         assert "The log shows no exit code and no error: the outcome is unknown." in text
         assert "the log does not say how the command ended" in text
         assert "no rule explains this failure" not in text and "log ends" not in text
+
+
+async def test_the_run_list_keeps_its_cursor_on_the_run_opened(tmp_path: Path) -> None:
+    """Defect 14: after ``l`` the list came back with the cursor on the first failed
+    run, not on the run the user had opened."""
+    log = tmp_path / "ticket.log"
+    log.write_bytes(b"".join(_typed(n) for n in RUNS))
+    app = steady_app(log=log)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await runs_listed(pilot, app)
+        options = app.screen.query_one(OptionList)
+        assert options.highlighted == 1  # the failed run
+        await pilot.press("down", "enter")  # the third run
+        await wait_until(pilot, lambda: app.main.state == "read")
+        assert "run 3 of 3" in screen_text(app)
+        await pilot.press("l")
+        await wait_until(pilot, lambda: isinstance(app.screen, RunsScreen))
+        await settle(pilot)
+        assert app.screen.query_one(OptionList).highlighted == 2

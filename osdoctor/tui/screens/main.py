@@ -33,6 +33,7 @@ from textual.widgets import Footer, Input, OptionList, Static, TabbedContent, Ta
 from textual.worker import get_current_worker
 
 from osdoctor.cmdline import command_text, destructive_word, insert_debug
+from osdoctor.counts import counted
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.model import Report, Trace
 from osdoctor.paths import PrivateStorageError, exports_dir, sessions_dir, write_private
@@ -517,7 +518,7 @@ class MainScreen(Screen[None]):
             text.append(f" last read: {polling} ", "bold")
         text.append(f" {self.title_text or 'no command yet: press r to run one'} ", "bold")
         lines, exchanges = self.counts
-        text.append(f"│ {exchanges} requests │ {lines} lines ", "dim")
+        text.append(f"│ {counted(exchanges, 'request')} │ {counted(lines, 'line')} ", "dim")
         if self.note:
             text.append(f"│ {self.note}", "red" if self.state in ("cancelled", "failed") else "dim")
         self.query_one("#status", Static).update(text)

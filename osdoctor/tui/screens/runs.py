@@ -25,6 +25,8 @@ from textual.widget import Widget
 from textual.widgets import Footer, Label, OptionList
 from textual.widgets.option_list import Option
 
+from osdoctor.counts import counted
+from osdoctor.render.common import NO_COMMAND
 from osdoctor.render.runs import counted_notes, runs_heading
 from osdoctor.runs import LogRuns, RunSummary
 from osdoctor.tui.messages import RunsFound, RunsRead
@@ -40,14 +42,14 @@ def run_row(s: RunSummary) -> Text:
     row.append(f"{_MARK.get(s.outcome, '?')} {s.index + 1:>3}  ", _STYLE.get(s.outcome, ""))
     row.append(f"lines {s.first}-{s.last}".ljust(18))
     row.append(f"exit {exit_code:<4}")
-    row.append(s.command or "(no command line)", "bold")
+    row.append(s.command or NO_COMMAND, "bold")
     if s.headline:
         row.append(f"\n        {s.headline}", _STYLE.get(s.outcome, ""))
     return row
 
 
 def _runs(count: int) -> str:
-    return "1 run" if count == 1 else f"{count:,} runs"
+    return counted(count, "run")
 
 
 def _mb(size: int) -> str:
@@ -73,6 +75,9 @@ class RunList:
     seconds: float | None = None
     error: str | None = None
     """Why the reading stopped before the end."""
+    chosen: int | None = None
+    """The row of the run opened last: the list comes back (``l``) with the cursor
+    on it, not on the first failed run."""
 
     def grew(self, message: RunsRead) -> None:
         self.summaries += message.summaries
@@ -206,9 +211,15 @@ class RunsScreen(Screen[int | None]):
             box.mount_all([Label(note, classes="hint") for note in notes])
 
     def _place_cursor(self) -> None:
-        """On the first failed run once listed, else on the first run."""
+        """On the run opened last, else on the first failed run once listed, else on
+        the first run."""
         options = self.query_one(OptionList)
         if self.touched or not options.option_count:
+            return
+        chosen = self.runs.chosen
+        if chosen is not None and chosen < options.option_count:
+            options.highlighted = self.placed = chosen
+            self.touched = True  # the user's own choice: left where it is
             return
         if self.placed is not None and options.highlighted != self.placed:
             self.touched = True
@@ -221,4 +232,5 @@ class RunsScreen(Screen[int | None]):
             options.highlighted = self.placed = failed
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.runs.chosen = event.option_index
         self.dismiss(self.runs.summaries[event.option_index].index)
