@@ -56,11 +56,12 @@ def _capital(title: str) -> str:
 
 
 def _finding(rule: Rule, m: Match, values: dict[str, str]) -> Finding:
-    seen: set[int] = set()
+    seen: set[tuple[str, int]] = set()
     evidence: list[Evidence] = []
-    for ev in sorted(m.evidence, key=lambda e: e.line):
-        if ev.line and ev.line not in seen:
-            seen.add(ev.line)
+    # The log's own lines in order, then the service logs' (file by file).
+    for ev in sorted(m.evidence, key=lambda e: (e.source, e.line)):
+        if ev.line and (ev.source, ev.line) not in seen:
+            seen.add((ev.source, ev.line))
             evidence.append(ev)
     if len(evidence) > _MAX_EVIDENCE:
         evidence = evidence[: _MAX_EVIDENCE - 2] + evidence[-2:]

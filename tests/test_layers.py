@@ -41,8 +41,8 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
             "osdoctor.runbook.pages",
         ),
     ),
-    ("model", ("osdoctor.model",)),
-    ("parse", ("osdoctor.parse", "osdoctor.scrub", "osdoctor.anonymize")),
+    ("model", ("osdoctor.model", "osdoctor.servicelog.record")),
+    ("parse", ("osdoctor.parse", "osdoctor.scrub", "osdoctor.anonymize", "osdoctor.servicelog")),
     ("facts", ("osdoctor.facts",)),
     ("kb", ("osdoctor.kb",)),
     (
@@ -63,6 +63,7 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
 #: The core every front end stands on: never Textual, never a front end.
 CORE = (
     "osdoctor.model",
+    "osdoctor.servicelog",
     "osdoctor.headers",
     "osdoctor.parse",
     "osdoctor.facts",

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
+from osdoctor.servicelog.join import Joined
+
 TransportClass = Literal[
     "refused",
     "timeout",
@@ -146,3 +148,6 @@ class Facts:
     auth: dict[str, str] = field(default_factory=dict)
     """Who the client authenticated as: ``user``, ``project``, ``user_domain``,
     ``project_domain``, ``auth_type``, from the token request or "Using parameters"."""
+    server: list[Joined] = field(default_factory=list)
+    """The services' own log records tied to the run's exchanges (pasted in the
+    log, or read from ``--service-log`` files), strongest tie first."""

@@ -8,6 +8,7 @@ carries its own leading colon).
 from __future__ import annotations
 
 from osdoctor import regex
+from osdoctor.facts import server
 from osdoctor.facts.model import Facts, Failure, TransportClass
 
 _SHORT = 140
@@ -253,4 +254,5 @@ def values(facts: Facts) -> dict[str, str]:
         out.update(
             {"async_resource": af.resource, "async_status": af.status, "async_fault": af.fault}
         )
+    out.update(server.leading(facts.server))
     return out

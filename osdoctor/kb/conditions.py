@@ -21,6 +21,7 @@ from typing import Any, get_args
 
 from osdoctor import regex
 from osdoctor.facts import Facts, facts_of
+from osdoctor.facts import server as server_facts
 from osdoctor.facts.model import FAILURE_KINDS, TRANSPORT_CLASSES
 from osdoctor.facts.names import version_tuple
 from osdoctor.facts.placeholders import values as fact_values
@@ -35,6 +36,7 @@ from osdoctor.model import (
     TransportKind,
 )
 from osdoctor.parse.http_text import split_url
+from osdoctor.servicelog.record import LEVELS, RECORD_FORMATS, at_least
 
 CONDITION_KEYS = (
     "request",
@@ -54,10 +56,15 @@ CONDITION_KEYS = (
     "client_error",
     "exception",
     "client_version",
+    "server",
     "any",
     "all",
     "not",
 )
+SERVER_KEYS = ("level", "service", "logger", "exception", "message", "frame", "match", "format")
+#: What a ``server`` condition's ``match`` may ask for: a tie by request id (the
+#: id, the global id, the answer's own traceback), or any tie.
+SERVER_MATCHES = ("id", "any")
 FAILURE_KEYS = (
     "kind",
     "status",
@@ -976,6 +983,54 @@ class Condition:
             if not all(test(have) for test in tests):
                 return None
             return Match([], {"client_version": f"{package} {version}"})
+
+        return ev
+
+    def _c_server(self, spec: Any) -> Evaluator:
+        if not isinstance(spec, dict):
+            raise ConditionError("server is a mapping of: " + ", ".join(SERVER_KEYS))
+        unknown = [k for k in spec if k not in SERVER_KEYS]
+        if unknown:
+            raise ConditionError(
+                f"unknown key {unknown[0]!r} in a server condition; known: {', '.join(SERVER_KEYS)}"
+            )
+        level = str(spec.get("level", "WARNING")).upper()
+        if level not in LEVELS:
+            raise ConditionError(f"unknown server level {level!r}; known: {', '.join(LEVELS)}")
+        by_id = "id" in _choices(spec.get("match"), SERVER_MATCHES, "server match")
+        formats = _choices(spec.get("format"), RECORD_FORMATS, "server format")
+        regexes = {
+            key: _regex(spec[key], f"server {key}")
+            for key in ("service", "logger", "exception", "message", "frame")
+            if key in spec
+        }
+
+        def ev(ctx: Context) -> Match | None:
+            for joined in ctx.facts().server:
+                record = joined.record
+                if not at_least(record.level, level) or (by_id and not joined.by_id):
+                    continue
+                if formats and record.format not in formats:
+                    continue
+                texts = {
+                    "service": record.service,
+                    "logger": record.logger,
+                    "exception": record.exception,
+                    "message": server_facts.words(joined),
+                    "frame": "\n".join(record.frames),
+                }
+                captures: dict[str, str] = {}
+                for key, rx in regexes.items():
+                    m = rx.search(texts[key])
+                    if m is None:
+                        break
+                    captures.update({k: v for k, v in m.groupdict().items() if v is not None})
+                else:
+                    failure = ctx.facts().failure
+                    failing = failure.service_name if failure is not None else ""
+                    values = server_facts.values(joined, ctx.trace, failing)
+                    return Match([server_facts.evidence(joined)], {**values, **captures})
+            return None
 
         return ev
 

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from osdoctor.facts import server as server_facts
 from osdoctor.facts.model import Facts
 from osdoctor.facts.placeholders import values as fact_values
 from osdoctor.kb.conditions import Condition, RequestPattern, compile_template
@@ -220,6 +221,13 @@ def condition_captures(cond: Condition) -> Captures:
         return regex_groups(str(value))
     if key == "client_version":
         return Captures(sure={"client_version"})
+    if key == "server":
+        out = Captures(sure=set(server_facts.NAMES))
+        if isinstance(value, dict):
+            for sub in value.values():
+                if isinstance(sub, str) and "(?P<" in sub:
+                    out.add(regex_groups(sub))
+        return out
     if key == "exit_code":
         return Captures(sure={"exit_code"})
     if key == "all":

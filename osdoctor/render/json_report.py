@@ -74,7 +74,10 @@ def report_dict(report: Report) -> dict[str, Any]:
                 "title": f.title,
                 "explanation": f.explanation,
                 "next_steps": f.next_steps,
-                "evidence": [{"line": e.line, "text": e.text} for e in f.evidence],
+                "evidence": [
+                    {"line": e.line, "text": e.text, **({"source": e.source} if e.source else {})}
+                    for e in f.evidence
+                ],
                 "references": f.references,
                 "runbook": f.runbook,
             }

@@ -63,7 +63,7 @@ def evidence_lines(report: Report, rule: str | None = None) -> list[int]:
         if rule is not None and finding.id != rule:
             continue
         for ev in finding.evidence:
-            if ev.line and ev.line not in chosen:
+            if ev.in_log and ev.line and ev.line not in chosen:
                 chosen.append(ev.line)
     if rule is None and not chosen and report.scenario is not None:
         for step in report.scenario.steps:

@@ -346,7 +346,7 @@ class MainScreen(Screen[None]):
         self.query_one(DiagnosisView).show(message.report, message.final)
         self.query_one(ScenarioView).show(message.report, self._kb())
         log = self.query_one("#rawlog", RawLog)
-        log.evidence = {e.line for f in message.report.findings for e in f.evidence}
+        log.evidence = {e.line for f in message.report.findings for e in f.evidence if e.in_log}
         log.refresh()
         self.query_one("#stdout", RawLog).sync(message.stdout)
         timeline = self.query_one(Timeline)

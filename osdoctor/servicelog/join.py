@@ -1,0 +1,294 @@
+"""The join: which service records belong to which of the client's exchanges.
+
+The strongest tie is the request id: the id a service returns in
+``x-openstack-request-id`` is the one its log writes in the record's context,
+and a service it called on the client's behalf (Glance for Nova, Neutron for
+Nova) writes it as the *global* request id. A traceback the service sent as
+its answer's body is its own words about that exchange. Without an id (a
+paste of a TRACE line, keystonemiddleware's records, which precede the
+request's context, HAProxy's lines) a record is tied by its service and its
+time to a failed exchange, or by having been pasted beside the client's
+output: weaker, and the report says so. A service that died before the
+request (a ``CRITICAL`` at start-up) is tied by its last words before it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+from osdoctor import regex
+from osdoctor.model import Exchange, Trace
+from osdoctor.servicelog.names import answers_for, family
+from osdoctor.servicelog.pasted import answer_record, pasted_records
+from osdoctor.servicelog.record import ServiceRecord, at_least
+from osdoctor.servicelog.shapes import epoch
+
+JoinKind = Literal["request-id", "global-request-id", "answer", "time", "last-words", "pasted"]
+"""How a record was tied to the run, strongest first (see the module's docstring)."""
+JOIN_KINDS: tuple[JoinKind, ...] = get_args(JoinKind)
+#: The kinds that name the request itself: the strongest evidence.
+BY_ID: frozenset[JoinKind] = frozenset({"request-id", "global-request-id", "answer"})
+_STRENGTH = {kind: rank for rank, kind in enumerate(JOIN_KINDS)}
+
+#: Seconds before the answer's ``Date`` a record of the failed request may be
+#: written (a slow request), and after it (clocks a little apart).
+BEFORE, AFTER = 120.0, 3.0
+#: Joined records kept at most: the strongest, then the first ones.
+MAX_JOINED = 400
+_HEADERS = ("x-openstack-request-id", "x-compute-request-id", "openstack-request-id")
+_REQUEST_ID = regex.compile(r"\breq-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
+_HTTP_DATE = regex.compile(
+    r"\w{3}, (\d\d) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) "
+    r"(\d\d):(\d\d):(\d\d) GMT"
+)
+_MONTHS = {
+    m: i
+    for i, m in enumerate(
+        ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1
+    )
+}
+#: Offsets tried for a record whose zone is not known (the host's local time),
+#: nearest first: whole and half hours up to 14 h either way.
+_OFFSETS = sorted((h * 1800 for h in range(-28, 29)), key=abs)
+
+
+@dataclass(slots=True)
+class Joined:
+    """A service record, tied to the run."""
+
+    record: ServiceRecord
+    kind: JoinKind
+    exchange: int | None = None
+    """``index`` of the exchange it belongs to, when one is known."""
+    request_id: str = ""
+    """The client's request id it was tied by, for the ``request-id`` kinds."""
+
+    @property
+    def by_id(self) -> bool:
+        return self.kind in BY_ID
+
+    @property
+    def strength(self) -> int:
+        """0 for the strongest tie, higher for weaker ones."""
+        return _STRENGTH[self.kind]
+
+
+def request_id_of(ex: Exchange) -> str:
+    """The request id the answer names, "" when it names none."""
+    resp = ex.response
+    if resp is None:
+        return ""
+    if resp.request_id:
+        return resp.request_id.strip()
+    if "equest-id" not in resp.raw_headers and "EQUEST-ID" not in resp.raw_headers:
+        return ""
+    for name in _HEADERS:
+        value = resp.header(name)
+        if value:
+            return value.strip()
+    return ""
+
+
+def answer_time(ex: Exchange) -> float | None:
+    """Seconds since the epoch of the answer's ``Date`` header, when it has one."""
+    resp = ex.response
+    if resp is None or "GMT" not in resp.raw_headers:
+        return None
+    m = _HTTP_DATE.search(resp.raw_headers)
+    if m is None:
+        return None
+    d, mon, y, h, mi, s = m.groups()
+    return epoch(int(y), _MONTHS[mon], int(d), int(h), int(mi), int(s))
+
+
+def _traceback_answer(ex: Exchange) -> bool:
+    """A 5xx whose body is a Python traceback: the service's own words."""
+    resp = ex.response
+    if resp is None or resp.status is None or resp.status < 500 or resp.body is None:
+        return False
+    return "Traceback (most recent" in (resp.body.text or "")
+
+
+def _failed(ex: Exchange) -> bool:
+    return ex.error is not None or (ex.status is not None and ex.status >= 400)
+
+
+def join(trace: Trace, records: Iterable[ServiceRecord] | None = None) -> list[Joined]:
+    """The records of ``trace`` (those pasted in it, and ``trace.service_records``
+    read from files) tied to its exchanges, strongest first."""
+    pasted = pasted_records(trace)
+    given = list(trace.service_records if records is None else records)
+    exchanges = trace.exchanges
+    answers = [ex for ex in exchanges if _traceback_answer(ex)]
+    if not pasted and not given and not answers:
+        return []
+    by_id: dict[str, Exchange] = {}
+    for ex in exchanges:
+        rid = request_id_of(ex)
+        if rid:
+            by_id[rid] = ex
+    printed = _printed_ids(trace)
+    failed = [ex for ex in exchanges if _failed(ex)]
+    last_failed = failed[-1].index if failed else None
+    out: list[Joined] = []
+    loose: list[ServiceRecord] = []
+    for record in [*pasted, *given]:
+        tie = _by_id(record, by_id, printed, last_failed)
+        if tie is None and not record.source and record.format == "python":
+            tie = _in_answer(record, exchanges)
+        if tie is not None:
+            out.append(tie)
+        else:
+            loose.append(record)
+    for ex in answers:
+        assert ex.response is not None and ex.response.body is not None
+        found = answer_record(ex.response.body, "")
+        if found is not None:
+            out.append(Joined(found, "answer", ex.index, request_id_of(ex)))
+    timed = [r for r in loose if r.time is not None and at_least(r.level, "WARNING")]
+    tied: set[int] = set()
+    for ex in failed if timed else ():
+        for record in _by_time(ex, timed):
+            if id(record) not in tied:
+                tied.add(id(record))
+                out.append(Joined(record, "time", ex.index))
+        last = _last_words(ex, timed, tied)
+        if last is not None:
+            tied.add(id(last))
+            out.append(Joined(last, "last-words", ex.index))
+    ids = bool(by_id or printed)
+    tied.update(id(j.record) for j in out)
+    for record in pasted:
+        if id(record) in tied:
+            continue
+        if record.request_id and ids:
+            continue  # another request's record
+        if at_least(record.level, "WARNING"):
+            out.append(Joined(record, "pasted", last_failed))
+    out.sort(key=lambda j: (j.strength, j.record.source, j.record.line))
+    return out[:MAX_JOINED]
+
+
+def printed_ids(text: str) -> list[str]:
+    """The request ids a printed line names."""
+    return _REQUEST_ID.findall(text)
+
+
+def _printed_ids(trace: Trace) -> set[str]:
+    """Request ids the client printed without an exchange (``(Request-ID: req-...)``
+    of an error line): a paste of the client's output only."""
+    found: set[str] = set()
+    for m in trace.messages:
+        if m.kind in ("error", "text", "warning", "clean_up") and "req-" in m.text:
+            found.update(printed_ids(m.text))
+    return found
+
+
+def _by_id(
+    record: ServiceRecord, by_id: dict[str, Exchange], printed: set[str], last_failed: int | None
+) -> Joined | None:
+    """A record tied by its request id or global request id; one the client only
+    printed (its error line's ``Request-ID``) is of the last failed exchange."""
+    ties: tuple[tuple[str, JoinKind], ...] = (
+        (record.request_id, "request-id"),
+        (record.global_request_id, "global-request-id"),
+    )
+    for rid, kind in ties:
+        if not rid:
+            continue
+        ex = by_id.get(rid)
+        if ex is not None:
+            return Joined(record, kind, ex.index, rid)
+        if rid in printed:
+            return Joined(record, kind, last_failed, rid)
+    return None
+
+
+def _in_answer(record: ServiceRecord, exchanges: list[Exchange]) -> Joined | None:
+    """A traceback the parser read just after a 5xx answer's line, before the next
+    request: the answer's body (``RESP BODY: Traceback ...``)."""
+    before = [ex for ex in exchanges if ex.request.line < record.line]
+    if not before:
+        return None
+    ex = before[-1]
+    if ex.status is None or ex.status < 500 or ex.response is None:
+        return None
+    if record.line - max(ex.response.line, ex.response.last_line) > 2:
+        return None
+    return Joined(record, "answer", ex.index, request_id_of(ex))
+
+
+def _same_service(record: ServiceRecord, ex: Exchange) -> bool:
+    """Whether the record is of the service that answered the exchange (a record
+    whose writer is unknown is of none; HAProxy's lines name the request)."""
+    if record.format == "haproxy" and record.path:
+        return ex.request.url.split("?")[0].endswith(record.path.split("?")[0])
+    if not record.service or not family(record.service):
+        return False
+    return answers_for(record.service, ex.service) if ex.service else True
+
+
+def _candidates(record: ServiceRecord, when: float) -> list[float]:
+    """The record's time as the answer's clock may read it: as written when its
+    zone is known, else at each whole or half hour away (the host's zone)."""
+    t = record.time
+    assert t is not None
+    if record.yearless:
+        # A syslog time, read in 2000: in the answer's year instead.
+        year_start = epoch(2000, 1, 1, 0, 0, 0)
+        t = t - year_start + _year_start(when)
+    if record.utc:
+        return [t]
+    return [t - offset for offset in _OFFSETS]
+
+
+def _year_start(when: float) -> float:
+    days = int(when // 86400)
+    year = 1970 + days // 366
+    while epoch(year + 1, 1, 1, 0, 0, 0) <= when:
+        year += 1
+    return epoch(year, 1, 1, 0, 0, 0)
+
+
+def _by_time(ex: Exchange, records: list[ServiceRecord]) -> list[ServiceRecord]:
+    """Records of the exchange's service written while it was answered: at the
+    offset nearest to none that gives any (one zone for all of them)."""
+    when = answer_time(ex)
+    if when is None:
+        return []
+    mine = [r for r in records if _same_service(r, ex)]
+    if not mine:
+        return []
+    if ex.status is not None:
+        mine = [r for r in mine if r.status is None or r.status == ex.status]
+    for index in range(len(_OFFSETS)):
+        hits = []
+        for record in mine:
+            candidates = _candidates(record, when)
+            t = candidates[min(index, len(candidates) - 1)]
+            if when - BEFORE <= t <= when + AFTER:
+                hits.append(record)
+        if hits:
+            return hits
+        if all(r.utc for r in mine):
+            break
+    return []
+
+
+def _last_words(ex: Exchange, records: list[ServiceRecord], tied: set[int]) -> ServiceRecord | None:
+    """The service's last CRITICAL before a request it did not answer (refused, or
+    a load balancer's 502/503): it had stopped, and said why."""
+    if not (ex.error is not None or ex.status in (502, 503, 504)):
+        return None
+    when = answer_time(ex)
+    found: ServiceRecord | None = None
+    for record in records:
+        if record.level != "CRITICAL" or id(record) in tied or not _same_service(record, ex):
+            continue
+        if when is not None and record.utc and record.time is not None and record.time > when:
+            continue
+        if found is None or (record.time or 0) >= (found.time or 0):
+            found = record
+    return found
