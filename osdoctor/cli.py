@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from osdoctor.kb.loader import KnowledgeBase
     from osdoctor.model import Report, Trace
     from osdoctor.runner import OutputLine
+    from osdoctor.servicelog.attach import ServiceLogs
 
 
 EXPLAIN_EPILOG = """\
@@ -33,6 +34,8 @@ examples:
   osdoctor explain day.log --run last      # a log of several runs: the last one in full
   osdoctor explain a.log b.log tickets/ 'ci/*.log'   # many logs: one line per log and run
   osdoctor explain tickets/ --format jsonl > runs.jsonl   # one JSON object per run
+  osdoctor explain client.log /var/log/nova/nova-api.log  # with the service's own log
+  osdoctor explain client.log --service-log sosreport/var/log/   # a folder of service logs
 
 The log is the --debug output of openstack, heat, baremetal or swift (stdout and
 stderr together, as 2>&1 gives them), a --log-file, or a saved osdoctor session.
@@ -64,14 +67,36 @@ def not_a_client_log(report: Report) -> str | None:
     )
 
 
+def _service_logs(words: list[str]) -> ServiceLogs | None:
+    """The service logs ``--service-log`` names (None for none); ``ServiceLogError``
+    when a word names no file."""
+    if not words:
+        return None
+    from osdoctor.servicelog.attach import ServiceLogs
+
+    return ServiceLogs.of(words)
+
+
 def cmd_explain(args: argparse.Namespace) -> int:
     from osdoctor.batch import Options, explain_logs, parse_choice
     from osdoctor.diagnose import diagnose
+    from osdoctor.servicelog.attach import split_words, worth_joining
+    from osdoctor.servicelog.sources import ServiceLogError
 
     try:
         choice = parse_choice(args.run)
     except ValueError as exc:
         return fail(str(exc))
+    words, given = split_words(list(args.log))
+    if not words:
+        return fail(
+            "these are all service logs: give the client's log with them "
+            "(osdoctor explain client.log " + " ".join(given) + ")"
+        )
+    try:
+        service_logs = _service_logs([*given, *(args.service_log or [])])
+    except ServiceLogError as exc:
+        return fail(f"--service-log {exc}")
     kb = load_kb(args.kb, user=not args.no_user_kb)
     anon = None
     if args.anonymize:
@@ -80,6 +105,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
         anon = Anonymizer()
 
     def explain(trace: Trace) -> Report:
+        if service_logs is not None and worth_joining(trace):
+            service_logs.attach(trace)
         if anon is None:
             return diagnose(trace, kb)
         # Anonymise first, then diagnose and render: both shorten values, and a cut
@@ -90,7 +117,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     options = Options(
         args.format, choice, lambda r: _render(r, args), not_a_client_log, fork=anon is None
     )
-    code = explain_logs(list(args.log), explain, options, sys.stdout, sys.stderr)
+    code = explain_logs(words, explain, options, sys.stdout, sys.stderr)
     if anon is not None:
         from osdoctor.paths import PrivateStorageError, exports_dir
 
@@ -438,8 +465,20 @@ def _explain_options(ex: argparse.ArgumentParser) -> None:
         "for sharing outside the company; the mapping is saved privately",
     )
     ex.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    _service_log_option(ex)
     _kb_options(ex)
     ex.set_defaults(func=cmd_explain)
+
+
+def _service_log_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--service-log",
+        action="append",
+        metavar="PATH|DIR|GLOB",
+        help="the services' own logs to join to the client's requests by request id "
+        "(a file, rotated or gzipped; a folder such as a sosreport's var/log/; a quoted "
+        "pattern); local files only (repeatable)",
+    )
 
 
 def _run_options(run: argparse.ArgumentParser) -> None:

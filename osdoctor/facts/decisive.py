@@ -45,7 +45,7 @@ _CLIENT_FAILED = regex.compile(
     r"Expected HTTP response code \[[\d, ]+\] when accessing \[(?P<gm>[A-Z]+) (?P<gurl>\S+)\],"
     r" but got (?P<gstatus>\d{3}) instead|"
     r"(?P<sstatus>[45]\d\d): (?:Client|Server) Error for url: (?P<surl>https?://[^\s,]+)|"
-    r"^Error contacting \w+ server|"
+    r"^Error contacting \w+ server|^Connection to \w+ failed: |"
     r"(?:^|: )(?:Unable to establish connection to|SSL exception connecting to) |"
     r"\b(?:Auth|Account|Container|Object) (?:HEAD|GET|PUT|POST|DELETE|COPY) failed: https?://|"
     r"^Could not find versioned identity endpoints|\[SSL: [A-Z_]+\] |"

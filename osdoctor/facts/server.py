@@ -19,13 +19,14 @@ _SHORT = 200
 
 #: How each kind of tie reads in a report.
 MATCHES = {
-    "request-id": "the same request id",
-    "global-request-id": "the request id, as the global request id of the call it made",
-    "answer": "the traceback the service sent as its answer",
-    "time": "time and service only, without a request id: a weaker match",
-    "last-words": "the service's last record before the request, without a request id: "
-    "a weaker match",
-    "pasted": "pasted beside the client's output, without a request id: a weaker match",
+    "request-id": "its request id",
+    "global-request-id": "its request id, as the global request id of the call made for it",
+    "answer": "being the service's own answer to it (a traceback as the body)",
+    "time": "its time and service only, without a request id (a weaker match)",
+    "last-words": "being the service's last record before it, without a request id "
+    "(a weaker match)",
+    "pasted": "having been pasted beside the client's output, without a request id "
+    "(a weaker match)",
 }
 #: The placeholders a ``server`` condition always gives (empty when unknown).
 NAMES = (
@@ -66,7 +67,7 @@ def said(joined: Joined) -> str:
     """The record's words in one short line: its message, and its exception when
     the message does not already hold it."""
     r = joined.record
-    text, line = r.message, r.exception_line
+    text, line = r.message, r.exception_line.partition("\n")[0]
     if line and line[:80] not in text:
         text = f"{text} — {line}" if text else line
     return _short(text)
@@ -111,7 +112,7 @@ def values(joined: Joined, trace: Trace | None = None, failing: str = "") -> dic
 def evidence(joined: Joined) -> Evidence:
     """The record as a finding's evidence: its file and line, its words."""
     r = joined.record
-    who = r.logger or r.service or r.format
+    who = r.logger or r.service or ("traceback" if r.format == "python" else r.format)
     return Evidence(r.line, f"{r.level} {who} {said(joined)}", r.source)
 
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 from osdoctor.model import Trace
 from osdoctor.secretstream import SecretMemory
-from osdoctor.servicelog.join import answer_time, printed_ids, request_id_of
+from osdoctor.servicelog.join import answer_times, in_error, printed_ids, request_id_of
 from osdoctor.servicelog.scan import Found, Wanted, scan
-from osdoctor.servicelog.sources import expand
+from osdoctor.servicelog.sources import expand, looks_like_service_log
 
 #: Runs of one log given their service records at most: each costs a pass over
 #: the service logs (the others are counted).
@@ -28,18 +28,48 @@ def wanted_by(trace: Trace) -> Wanted:
     its failed answers."""
     ids: set[str] = set()
     times: list[float] = []
+    answered = answer_times(trace.exchanges)
     for ex in trace.exchanges:
         rid = request_id_of(ex)
         if rid:
             ids.add(rid)
-        if ex.error is not None or (ex.status is not None and ex.status >= 400):
-            when = answer_time(ex)
+        if ex.error is not None or (ex.status is not None and ex.status >= 400) or in_error(ex):
+            when = answered.get(ex.index)
             if when is not None:
-                times.append(when)
+                times.append(when[0])
     for m in trace.messages:
         if m.kind in ("error", "text", "warning", "clean_up") and "req-" in m.text:
             ids.update(printed_ids(m.text))
     return Wanted(frozenset(ids), tuple(sorted(set(times))))
+
+
+def worth_joining(trace: Trace) -> bool:
+    """Whether a run failed in a way the services' logs may explain: an answer of
+    4xx or 5xx, no answer, an error printed, a non-zero exit. A run that went
+    well is not worth a pass over gigabytes of logs."""
+    if trace.exit_code not in (None, 0) or trace.tracebacks:
+        return True
+    if any(
+        ex.error is not None or (ex.status or 0) >= 400 or in_error(ex) for ex in trace.exchanges
+    ):
+        return True
+    return any(m.kind == "error" for m in trace.messages)
+
+
+def split_words(words: list[str]) -> tuple[list[str], list[str]]:
+    """The words of ``osdoctor explain`` that name client logs, and those that name
+    service logs: of several files, a service's own log (``/var/log/nova/nova-api.log``)
+    is recognised by its head. Folders and patterns stay logs to explain."""
+    if len(words) < 2:
+        return words, []
+    clients, services = [], []
+    for word in words:
+        path = Path(word)
+        if word != "-" and path.is_file() and looks_like_service_log(path):
+            services.append(word)
+        else:
+            clients.append(word)
+    return clients, services
 
 
 class ServiceLogs:

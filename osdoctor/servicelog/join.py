@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Literal, get_args
 
 from osdoctor import regex
@@ -35,6 +36,9 @@ _STRENGTH = {kind: rank for rank, kind in enumerate(JOIN_KINDS)}
 #: Seconds before the answer's ``Date`` a record of the failed request may be
 #: written (a slow request), and after it (clocks a little apart).
 BEFORE, AFTER = 120.0, 3.0
+#: After an earlier answer's ``Date``, for an answer that has none (a load
+#: balancer's own page): the request came a little later.
+LATER = 60.0
 #: Joined records kept at most: the strongest, then the first ones.
 MAX_JOINED = 400
 _HEADERS = ("x-openstack-request-id", "x-compute-request-id", "openstack-request-id")
@@ -103,6 +107,21 @@ def answer_time(ex: Exchange) -> float | None:
     return epoch(int(y), _MONTHS[mon], int(d), int(h), int(mi), int(s))
 
 
+def answer_times(exchanges: list[Exchange]) -> dict[int, tuple[float, bool]]:
+    """Per exchange index: when it was answered, and whether that is its own
+    ``Date`` (True) or the last one before it (an answer without one)."""
+    out: dict[int, tuple[float, bool]] = {}
+    last: float | None = None
+    for ex in exchanges:
+        when = answer_time(ex)
+        if when is not None:
+            last = when
+            out[ex.index] = (when, True)
+        elif last is not None:
+            out[ex.index] = (last, False)
+    return out
+
+
 def _traceback_answer(ex: Exchange) -> bool:
     """A 5xx whose body is a Python traceback: the service's own words."""
     resp = ex.response
@@ -112,7 +131,17 @@ def _traceback_answer(ex: Exchange) -> bool:
 
 
 def _failed(ex: Exchange) -> bool:
-    return ex.error is not None or (ex.status is not None and ex.status >= 400)
+    return ex.error is not None or (ex.status is not None and ex.status >= 400) or in_error(ex)
+
+
+def in_error(ex: Exchange) -> bool:
+    """An answer showing its resource in ERROR (a server, a volume, a stack): the
+    failure happened in the services behind the API, any of them."""
+    resp = ex.response
+    if resp is None or resp.status is None or resp.status >= 300 or resp.body is None:
+        return False
+    text = resp.body.text or ""
+    return '"status": "ERROR"' in text or '"status": "error"' in text
 
 
 def join(trace: Trace, records: Iterable[ServiceRecord] | None = None) -> list[Joined]:
@@ -148,16 +177,19 @@ def join(trace: Trace, records: Iterable[ServiceRecord] | None = None) -> list[J
         if found is not None:
             out.append(Joined(found, "answer", ex.index, request_id_of(ex)))
     timed = [r for r in loose if r.time is not None and at_least(r.level, "WARNING")]
+    times = answer_times(exchanges) if timed else {}
     tied: set[int] = set()
     for ex in failed if timed else ():
-        for record in _by_time(ex, timed):
+        for record in _by_time(ex, timed, times.get(ex.index)):
             if id(record) not in tied:
                 tied.add(id(record))
                 out.append(Joined(record, "time", ex.index))
-        last = _last_words(ex, timed, tied)
+        last = _last_words(ex, timed, tied, times.get(ex.index))
         if last is not None:
             tied.add(id(last))
             out.append(Joined(last, "last-words", ex.index))
+    for joined in _before_untimed(out, loose, tied):
+        out.append(joined)
     ids = bool(by_id or printed)
     tied.update(id(j.record) for j in out)
     for record in pasted:
@@ -223,10 +255,12 @@ def _in_answer(record: ServiceRecord, exchanges: list[Exchange]) -> Joined | Non
 def _same_service(record: ServiceRecord, ex: Exchange) -> bool:
     """Whether the record is of the service that answered the exchange (a record
     whose writer is unknown is of none; HAProxy's lines name the request)."""
-    if record.format == "haproxy" and record.path:
+    if record.format in ("haproxy", "nginx", "uwsgi") and record.path:
         return ex.request.url.split("?")[0].endswith(record.path.split("?")[0])
     if not record.service or not family(record.service):
         return False
+    if in_error(ex):
+        return True  # the resource failed somewhere behind the API
     return answers_for(record.service, ex.service) if ex.service else True
 
 
@@ -236,28 +270,36 @@ def _candidates(record: ServiceRecord, when: float) -> list[float]:
     t = record.time
     assert t is not None
     if record.yearless:
-        # A syslog time, read in 2000: in the answer's year instead.
-        year_start = epoch(2000, 1, 1, 0, 0, 0)
-        t = t - year_start + _year_start(when)
+        # A syslog time, read in 2000: the same day and time in the answer's year.
+        moved = _in_year(t, when)
+        if moved is None:
+            return []
+        t = moved
     if record.utc:
         return [t]
     return [t - offset for offset in _OFFSETS]
 
 
-def _year_start(when: float) -> float:
-    days = int(when // 86400)
-    year = 1970 + days // 366
-    while epoch(year + 1, 1, 1, 0, 0, 0) <= when:
-        year += 1
-    return epoch(year, 1, 1, 0, 0, 0)
+def _in_year(t: float, when: float) -> float | None:
+    """``t`` (read in 2000) on the same day and time of ``when``'s year; None for a
+    29 February that year has not."""
+    stamp = datetime.fromtimestamp(t, UTC)
+    try:
+        moved = stamp.replace(year=datetime.fromtimestamp(when, UTC).year)
+    except ValueError:
+        return None
+    return moved.timestamp()
 
 
-def _by_time(ex: Exchange, records: list[ServiceRecord]) -> list[ServiceRecord]:
+def _by_time(
+    ex: Exchange, records: list[ServiceRecord], answered: tuple[float, bool] | None
+) -> list[ServiceRecord]:
     """Records of the exchange's service written while it was answered: at the
     offset nearest to none that gives any (one zone for all of them)."""
-    when = answer_time(ex)
-    if when is None:
+    if answered is None:
         return []
+    when, own = answered
+    after = AFTER if own else LATER
     mine = [r for r in records if _same_service(r, ex)]
     if not mine:
         return []
@@ -268,7 +310,7 @@ def _by_time(ex: Exchange, records: list[ServiceRecord]) -> list[ServiceRecord]:
         for record in mine:
             candidates = _candidates(record, when)
             t = candidates[min(index, len(candidates) - 1)]
-            if when - BEFORE <= t <= when + AFTER:
+            if when - BEFORE <= t <= when + after:
                 hits.append(record)
         if hits:
             return hits
@@ -277,12 +319,46 @@ def _by_time(ex: Exchange, records: list[ServiceRecord]) -> list[ServiceRecord]:
     return []
 
 
-def _last_words(ex: Exchange, records: list[ServiceRecord], tied: set[int]) -> ServiceRecord | None:
+#: Records without a time tied to a time-tied one of the same file, at most.
+UNTIMED = 5
+
+
+def _before_untimed(out: list[Joined], loose: list[ServiceRecord], tied: set[int]) -> list[Joined]:
+    """Records a file holds without a time (a bare traceback, uWSGI's "unable to
+    load app") just before a record tied by time: what the program printed
+    before it served the request. Tied as weakly as that record."""
+    untimed: dict[str, list[ServiceRecord]] = {}
+    for record in loose:
+        if record.time is None and record.source and at_least(record.level, "ERROR"):
+            untimed.setdefault(record.source, []).append(record)
+    if not untimed:
+        return []
+    found: list[Joined] = []
+    for joined in list(out):
+        if joined.kind != "time":
+            continue
+        before = [
+            r
+            for r in untimed.get(joined.record.source, [])
+            if r.line < joined.record.line and id(r) not in tied
+        ]
+        for record in before[-UNTIMED:]:
+            tied.add(id(record))
+            found.append(Joined(record, "time", joined.exchange))
+    return found
+
+
+def _last_words(
+    ex: Exchange,
+    records: list[ServiceRecord],
+    tied: set[int],
+    answered: tuple[float, bool] | None,
+) -> ServiceRecord | None:
     """The service's last CRITICAL before a request it did not answer (refused, or
     a load balancer's 502/503): it had stopped, and said why."""
     if not (ex.error is not None or ex.status in (502, 503, 504)):
         return None
-    when = answer_time(ex)
+    when = answered[0] + LATER if answered is not None else None
     found: ServiceRecord | None = None
     for record in records:
         if record.level != "CRITICAL" or id(record) in tied or not _same_service(record, ex):

@@ -154,8 +154,11 @@ class RecordReader:
             exception, exception_message = found.exception, found.exception_message
         if not exception and found.format in ("oslo", "json"):
             exception, exception_message = shapes.summary_exception(found.message)
+        message = found.message
+        if found.format == "python" and exception:
+            message = f"{exception}: {exception_message}" if exception_message else exception
         stamp: Stamp | None = found.stamp or line.stamp
-        service = service_of_program(line.program) or self.file_service
+        service = found.service or service_of_program(line.program) or self.file_service
         if found.format in ("oslo", "json"):
             service = service_of_logger(found.logger) or service
         if not service and frames:
@@ -168,7 +171,7 @@ class RecordReader:
             level=found.level,
             logger=found.logger or line.program.rpartition("/")[2],
             service=service,
-            message=found.message[:MAX_MESSAGE],
+            message=message[:MAX_MESSAGE],
             text=opened.text[:MAX_MESSAGE],
             time=stamp.time if stamp is not None else None,
             utc=stamp.utc if stamp is not None else False,

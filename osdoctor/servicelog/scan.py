@@ -42,7 +42,8 @@ _LEVELS = (
     rb"\b(?:ERROR|CRITICAL|TRACE|WARNING|FATAL)\b|\[wsgi:error\]|\[(?:error|crit|alert|emerg)\]|"
     rb"\"(?:levelname|log_level)\": \"(?:ERROR|CRITICAL|WARNING)\"|"
     rb"Traceback \(most recent call last\)|unable to load app|no app loaded|"
-    rb"no python application found|is DOWN|has no server available| 50[0-4] "
+    rb"no python application found|is DOWN|has no server available| (?:429|5\d\d) |"
+    rb"\(HTTP/[\d.]+ (?:429|5\d\d)\)"
 )
 _ANY_ID = rb"req-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 
@@ -83,6 +84,7 @@ class _Keeper:
         self.per_id: dict[str, int] = {}
         self.loose: list[tuple[float, int, ServiceRecord]] = []
         self.last: dict[str, list[ServiceRecord]] = {}
+        self.untimed: dict[str, list[ServiceRecord]] = {}
         self.dropped = 0
         self._count = 0
 
@@ -102,6 +104,14 @@ class _Keeper:
             kept.append(record)
             if len(kept) > LAST_WORDS:
                 del kept[0]
+        if record.time is None and record.level in ("ERROR", "CRITICAL"):
+            # A bare traceback, a WSGI server's own words: no time to tie them by,
+            # but the record after them in the file may have one.
+            kept = self.untimed.setdefault(record.source, [])
+            kept.append(record)
+            if len(kept) > LAST_WORDS * 4:
+                del kept[0]
+            return
         distance = self._distance(record)
         if distance is None:
             return
@@ -125,9 +135,10 @@ class _Keeper:
         kept = {id(r): r for r in self.by_id}
         for _d, _n, record in self.loose:
             kept.setdefault(id(record), record)
-        for records in self.last.values():
-            for record in records:
-                kept.setdefault(id(record), record)
+        for group in (self.last, self.untimed):
+            for records in group.values():
+                for record in records:
+                    kept.setdefault(id(record), record)
         return sorted(kept.values(), key=lambda r: (r.source, r.line))
 
 

@@ -76,7 +76,7 @@ _NGINX = regex.compile(
     r"(\d{4})/(\d\d)/(\d\d) (\d\d):(\d\d):(\d\d) \[(\w+)\] (\d+)#\d+: (?:\*\d+ )?(.*)"
 )
 _UWSGI_REQUEST = regex.compile(
-    r"\[pid: (\d+)\|app: -?\d+\|req: \d+/\d+\] \S+ \([^)]*\) \{[^}]*\} "
+    r"\[pid: (\d+)\|app: -?\d+\|req: -?\d+/\d+\] \S+ \([^)]*\) \{[^}]*\} "
     r"\[\w{3} " + _MONTH + r" +(\d{1,2}) (\d\d):(\d\d):(\d\d) (\d{4})\] "
     r"([A-Z]+) (\S+) => generated \d+ bytes in \d+ msecs \(HTTP/[\d.]+ (\d{3})\)"
 )
@@ -182,6 +182,8 @@ class Head:
     exception_message: str = ""
     frames: tuple[str, ...] = ()
     more: tuple[str, ...] = ()
+    service: str = ""
+    """The service the line names itself (HAProxy's backend), when it does."""
 
 
 @dataclass(slots=True)
@@ -321,7 +323,14 @@ def head(text: str, line: Line | None = None) -> Head | None:
     if line is not None and line.program.startswith("haproxy") or "server available" in text:
         m = _HAPROXY_EVENT.match(text)
         if m is not None:
-            return Head("haproxy", "INFO" if m.group("up") else "ERROR", "haproxy", text)
+            named = (m.group("down") or m.group("up") or "").partition("/")[0] or m.group("none")
+            return Head(
+                "haproxy",
+                "INFO" if m.group("up") else "ERROR",
+                "haproxy",
+                text,
+                service=_backend_service(named or ""),
+            )
     if first == "m" and text.startswith("mod_wsgi (pid="):
         return Head("apache", "ERROR", "mod_wsgi", text)
     if first == "T" and text.startswith("Traceback (most recent call last)"):
@@ -389,12 +398,20 @@ def _haproxy_head(m: Any) -> Head:
         method=method,
         path=path,
         status=code,
+        service=_backend_service(backend),
     )
     if captured:
         rid = _REQUEST_ID.search(captured)
         if rid:
             found.request_id = rid.group(0)
     return found
+
+
+def _backend_service(backend: str) -> str:
+    """The service an HAProxy backend is named after (kolla's ``nova_api``,
+    ``keystone_internal``, ``neutron_server``): its family at least."""
+    head = backend.replace("-", "_").partition("_")[0]
+    return head if head in FAMILIES else ""
 
 
 def _json_head(text: str) -> Head | None:

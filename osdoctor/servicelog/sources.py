@@ -70,6 +70,13 @@ def _walk(folder: Path) -> Iterator[Path]:
                 yield Path(root) / name
 
 
+def beside(log: Path) -> Path | None:
+    """The service logs kept beside a fixture log (``NAME.service/`` next to
+    ``NAME.log``, as the lab's capture writes them), or None."""
+    folder = log.with_name(log.name.removesuffix(".log") + ".service")
+    return folder if folder.is_dir() else None
+
+
 def open_log(path: Path) -> BinaryIO:
     """The file's bytes, decompressed when it is gzip, bzip2 or xz (told by its
     first bytes, not its name)."""
