@@ -28,6 +28,7 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
             "osdoctor",
             "osdoctor.regex",
             "osdoctor.secretnames",
+            "osdoctor.optiondump",
             "osdoctor.programs",
             "osdoctor.secretstream",
             "osdoctor.commandsecrets",

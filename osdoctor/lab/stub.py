@@ -343,8 +343,10 @@ class Stub:
             words = fault.message
         if answer.status >= 500 and not answer.log and not reply.balancer:
             # A service's error handler logs what it answers a 5xx with; a case that
-            # knows more (the traceback, the cause) says so in the answer's log.
-            reply.log = (LogSpec(message=words or f"HTTP {answer.status}"),)
+            # knows more (the traceback, the cause) says so in the answer's log. An
+            # HTML page is a proxy's, which the service never wrote.
+            if not words.lstrip().startswith("<"):
+                reply.log = (LogSpec(message=words or f"HTTP {answer.status}"),)
         return reply
 
     def _request_id(self) -> str:

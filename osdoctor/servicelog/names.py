@@ -154,6 +154,12 @@ _PATH_WORDS = {
     "volume": "Cinder",
     "compute": "Nova",
 }
+#: Every daemon name the tables know.
+_DAEMONS = frozenset(
+    {s for _p, s in _LOGGERS}
+    | set(_DEVSTACK.values())
+    | {"nova-novncproxy", "neutron-server", "swift-proxy-server", "placement-api"}
+)
 _ROTATION = regex.compile(r"(?:\.(?:log|txt|json))?(?:[.-]\d{8,10}|\.\d+)*(?:\.(?:gz|bz2|xz))?$")
 _URL = regex.compile(r"https?://(?:\[[^\]]+\]|[\w.\-]+)(?::(?P<port>\d+))?(?P<path>/[\w\-]*)?")
 
@@ -172,16 +178,16 @@ def service_of_program(program: str) -> str:
     if name.startswith("devstack@"):
         unit = name[9:].removesuffix(".service")
         return _DEVSTACK.get(unit, unit)
-    name = name.removesuffix(".service")
+    name = name.removesuffix(".service").replace("_", "-")
+    while name.endswith((".log", ".json", ".txt")):
+        name = name.rpartition(".")[0]
     if name in _PROGRAMS:
         return _PROGRAMS[name]
-    for service in _DEVSTACK.values():
-        if name == service:
-            return service
-    head = name.partition("-")[0].partition("_")[0]
-    if head in FAMILIES:
-        return name.replace("_", "-")
-    return ""
+    if name in _DAEMONS:
+        return name
+    head = name.partition("-")[0]
+    # Another file of the family (keystone-uwsgi.log, keystone_wsgi_error.log): its family.
+    return head if head in FAMILIES else ""
 
 
 def service_of_path(path: str) -> str:

@@ -69,8 +69,9 @@ class RecordReader:
         self._open: _Open | None = None
 
     def feed(self, number: int, raw: str) -> None:
-        text = self._redactor.feed(raw) if self._redactor is not None else raw
-        line = shapes.read(text.rstrip("\r\n"))
+        raw = raw.rstrip("\r\n")
+        line = self._read(raw)
+        text = line.text if self._redactor is None else self._redactor.feed(raw)
         opened = self._open
         if opened is not None and (number != opened.last + 1 or opened.lines >= MAX_RECORD_LINES):
             self._close()
@@ -89,8 +90,37 @@ class RecordReader:
                 return
             self._add(opened, line.text, number)
 
+    def _read(self, raw: str) -> Line:
+        """The line read, redacted. A JSON record is read first and its values
+        redacted one by one: masking the whole line may break its quoting (and
+        would mask kolla's ``Payload``, a field named like a secret)."""
+        redactor = self._redactor
+        if redactor is None:
+            return shapes.read(raw)
+        if "{" in raw[:400] and ('"levelname"' in raw or '"log_level"' in raw):
+            line = shapes.read(raw)
+            found = line.head
+            if found is not None and found.format == "json":
+                found.message = redactor.feed(found.message)
+                found.exception_message = redactor.feed(found.exception_message)
+                found.more = tuple(redactor.feed(x) for x in found.more)
+                return line
+        return shapes.read(redactor.feed(raw))
+
     def finish(self) -> None:
         self._close()
+
+    def goes_on(self, raw: str) -> bool:
+        """Whether ``raw``, the next line, would go on the record being gathered
+        (a traceback's line, a message's next line) rather than start another."""
+        opened = self._open
+        if opened is None:
+            return False
+        line = shapes.read(raw.rstrip("\r\n"))
+        found = line.head
+        if found is None:
+            return not (opened.line.apache and not line.apache)
+        return _continues(opened, found, line)
 
     @property
     def open_until(self) -> int:

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from osdoctor.secretstream import SecretMemory
-from osdoctor.servicelog import shapes
 from osdoctor.servicelog.reader import RecordReader
 from osdoctor.servicelog.record import ServiceRecord
 from osdoctor.servicelog.sources import blocks, open_log
@@ -236,7 +235,7 @@ def _follow(
         if pattern.search(raw):
             break  # found on its own: read when the search reaches it
         text = raw.decode("utf-8", "replace")
-        if shapes.read(text).head is not None:
+        if not reader.goes_on(text):
             break
         line_no += 1
         reader.feed(line_no, text)

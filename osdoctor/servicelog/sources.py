@@ -95,8 +95,10 @@ def open_log(path: Path) -> BinaryIO:
     return raw
 
 
-def blocks(stream: BinaryIO, size: int = BLOCK) -> Iterator[bytes]:
-    """Blocks of whole lines (the last may lack its newline)."""
+def blocks(stream: BinaryIO, size: int | None = None) -> Iterator[bytes]:
+    """Blocks of whole lines (the last may lack its newline), of ``BLOCK`` bytes
+    or so unless ``size`` says."""
+    size = size or BLOCK
     carry = b""
     while True:
         data = stream.read(size)
