@@ -212,13 +212,19 @@ def cmd_run(args: argparse.Namespace) -> int:
             "give the command to run after --, e.g. osdoctor run -- openstack server show myserver"
         )
     if not args.no_tui:
-        return _screen(args, command=cmd, assume_yes=args.yes)
+        return _screen(args, command=cmd, assume_yes=args.yes, service_log=args.service_log or [])
     from osdoctor.cmdline import client_name, command_text, destructive_word, insert_debug
     from osdoctor.diagnose import diagnose
     from osdoctor.live import LiveTrace
     from osdoctor.runner import CommandError, Stopped, last_words, run_foreground
+    from osdoctor.servicelog.attach import worth_joining
+    from osdoctor.servicelog.sources import ServiceLogError
     from osdoctor.session import SessionFileError, start_session
 
+    try:
+        service_logs = _service_logs(args.service_log or [])
+    except ServiceLogError as exc:
+        return fail(f"--service-log {exc}")
     argv = insert_debug(cmd)
     word = destructive_word(cmd)
     if word is not None and not ask(
@@ -254,6 +260,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         # report is still written, as far as a terminal is still there to take it.
         result, stopped_by = stop.result, stop.signum
     trace = live.finish(result)
+    if service_logs is not None and worth_joining(trace):
+        service_logs.attach(trace)
     kb = load_kb(args.kb, user=not args.no_user_kb)
     report = diagnose(trace, kb)
     end = (
@@ -283,7 +291,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_open(args: argparse.Namespace) -> int:
-    return _screen(args, log=args.log, follow=args.follow)
+    return _screen(args, log=args.log, follow=args.follow, service_log=args.service_log or [])
 
 
 if TYPE_CHECKING:  # types only: a Protocol and a TypedDict cost every run to create
@@ -293,6 +301,7 @@ if TYPE_CHECKING:  # types only: a Protocol and a TypedDict cost every run to cr
         log: str
         follow: bool
         assume_yes: bool
+        service_log: list[str]
 
     class Screens(Protocol):
         """Starts the interactive screen and returns the exit status: the TUI's
@@ -496,6 +505,7 @@ def _run_options(run: argparse.ArgumentParser) -> None:
     run.add_argument("--format", "-f", choices=("text", "markdown", "json"), default="text")
     run.add_argument("--why-not", action="store_true")
     run.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    _service_log_option(run)
     _kb_options(run)
     run.add_argument("cmd", nargs=argparse.REMAINDER, metavar="-- COMMAND ...")
     run.set_defaults(func=cmd_run)
@@ -504,6 +514,7 @@ def _run_options(run: argparse.ArgumentParser) -> None:
 def _open_options(op: argparse.ArgumentParser) -> None:
     op.add_argument("log", metavar="LOG")
     op.add_argument("--follow", "-F", action="store_true", help="keep reading the file as it grows")
+    _service_log_option(op)
     op.set_defaults(func=cmd_open)
 
 

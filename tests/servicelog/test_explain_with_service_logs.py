@@ -204,3 +204,33 @@ def test_the_generated_secret_records_come_out_masked(tmp_path: Path) -> None:
         "\n".join([r.text, r.message, r.exception_message, *r.more]) for r in found.records
     )
     assert fixture_leaks(shown) == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["open", str(LOGS / "generic.keystone-500.log")],
+        ["run", "--no-tui"],
+        ["run"],
+    ],
+    ids=["open", "run --no-tui", "run"],
+)
+def test_the_screens_refuse_a_service_log_that_names_nothing(
+    command: list[str], tmp_path: Path
+) -> None:
+    """Before anything starts: no screen, no client run."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OSDOCTOR_HOME": str(tmp_path / "home")}
+    words = [*command, "--service-log", str(tmp_path / "nowhere")]
+    if command[0] == "run":
+        words += ["--", "openstack", "server", "list"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "osdoctor", *words],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert "--service-log" in proc.stderr and "no such file or folder" in proc.stderr
+    assert not (tmp_path / "home").exists() or not any((tmp_path / "home").rglob("*.session"))
