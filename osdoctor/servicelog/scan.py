@@ -19,8 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from osdoctor.secretstream import SecretMemory
+from osdoctor.servicelog.join import BEFORE, LATER
 from osdoctor.servicelog.reader import RecordReader
 from osdoctor.servicelog.record import ServiceRecord
+from osdoctor.servicelog.shapes import epoch
 from osdoctor.servicelog.sources import blocks, open_log
 
 #: Records kept per request id, and with an id in all.
@@ -31,20 +33,103 @@ LOOSE = 2000
 LAST_WORDS = 5
 #: Lines read after a line found, at most, for the rest of its record.
 FOLLOW = 400
-#: Request ids searched for by one alternation; more are found by their shape.
-_ALTERNATION = 64
+#: Request ids searched for one by one; more are found by their shape ("req-"),
+#: each looked up in the set.
+_LITERAL_IDS = 64
 #: How far from a failed answer a record without an id may be kept: the hosts'
 #: clocks may be in any zone.
 REACH = 15 * 3600.0
-#: Words of the lines a record without a wanted id may start with.
-_LEVELS = (
-    rb"\b(?:ERROR|CRITICAL|TRACE|WARNING|FATAL)\b|\[wsgi:error\]|\[(?:error|crit|alert|emerg)\]|"
-    rb"\"(?:levelname|log_level)\": \"(?:ERROR|CRITICAL|WARNING)\"|"
-    rb"Traceback \(most recent call last\)|unable to load app|no app loaded|"
-    rb"no python application found|is DOWN|has no server available| (?:429|5\d\d) |"
-    rb"\(HTTP/[\d.]+ (?:429|5\d\d)\)"
+#: What a record without a wanted id may start with: a level word (whole), a
+#: web server's error mark, uWSGI's and HAProxy's words for a failure, a status.
+_WORDS = (b"ERROR", b"CRITICAL", b"TRACE", b"WARNING", b"FATAL")
+_MARKS = (
+    b"error]",
+    b"crit]",
+    b"alert]",
+    b"emerg]",
+    b"Traceback (most recent call last)",
+    b"unable to load app",
+    b"no app loaded",
+    b"no python application found",
+    b"is DOWN",
+    b"has no server available",
 )
-_ANY_ID = rb"req-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+_STATUSES = (b" 500", b" 502", b" 503", b" 504", b" 429")
+_ID = re.compile(rb"req-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_STAMP = re.compile(rb"(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)")
+_ALNUM = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+class Finder:
+    """The next line worth reading in a block: one holding a wanted request id,
+    or (when failed answers have times) a level word or a failure's mark. Each
+    needle is looked for with ``bytes.find`` from where it was last found, so a
+    block is passed over once per needle, at C speed."""
+
+    def __init__(self, ids: frozenset[str], times: bool) -> None:
+        self.ids = ids
+        self.literal = [i.encode() for i in sorted(ids)] if len(ids) <= _LITERAL_IDS else []
+        self.any_id = len(ids) > _LITERAL_IDS
+        self.words = _WORDS if times else ()
+        self.marks = (*_MARKS, *_STATUSES) if times else ()
+        # (needle, kind): 0 a literal id, 1 the shape of an id, 2 a word, 3 a mark.
+        needles = [(n, 0) for n in self.literal]
+        if self.any_id:
+            needles.append((b"req-", 1))
+        needles += [(n, 2) for n in self.words]
+        needles += [(n, 3) for n in self.marks]
+        self.needles = needles
+
+    @property
+    def empty(self) -> bool:
+        return not self.needles
+
+    def accepts(self, block: bytes, at: int, needle: bytes, kind: int) -> bool:
+        """Whether the needle found at ``at`` is a hit, not a piece of another word."""
+        if kind == 0:
+            return True
+        if kind == 1:
+            m = _ID.match(block, at)
+            return m is not None and m.group().decode() in self.ids
+        end = at + len(needle)
+        if kind == 2:
+            before = block[at - 1] if at else 32
+            after = block[end] if end < len(block) else 32
+            return before not in _ALNUM and after not in _ALNUM
+        if needle in _STATUSES:
+            return end < len(block) and block[end] in b" )"
+        return True
+
+    def next(self, block: bytes, pos: int, found: dict[bytes, int]) -> int:
+        """The start of the next hit at or after ``pos``, -1 for none. ``found``
+        remembers, per needle, where it was last seen in this block."""
+        best = -1
+        for needle, kind in self.needles:
+            at = found.get(needle, -2)
+            while at != -1 and (at < pos or not self.accepts(block, at, needle, kind)):
+                at = block.find(needle, max(pos, at + 1) if at >= pos else pos)
+                if at != -1 and self.accepts(block, at, needle, kind):
+                    break
+            found[needle] = at
+            if at != -1 and (best == -1 or at < best):
+                best = at
+        return best
+
+    def names_an_id(self, line: bytes) -> bool:
+        """Whether a line holds one of the wanted request ids."""
+        if self.any_id:
+            return any(m.group().decode() in self.ids for m in _ID.finditer(line))
+        return any(i in line for i in self.literal)
+
+    def hit(self, line: bytes) -> bool:
+        """Whether a whole line holds a hit (lines followed after one found)."""
+        for needle, kind in self.needles:
+            at = line.find(needle)
+            while at != -1:
+                if self.accepts(line, at, needle, kind):
+                    return True
+                at = line.find(needle, at + 1)
+        return False
 
 
 @dataclass(slots=True)
@@ -141,24 +226,6 @@ class _Keeper:
         return sorted(kept.values(), key=lambda r: (r.source, r.line))
 
 
-def _hit_pattern(ids: Iterable[str], times: bool) -> re.Pattern[bytes] | None:
-    """The lines worth reading: a wanted id's (by alternation when they are few,
-    else by the shape of any id), and, when failed answers have times, a level
-    word's. Built from the log's ids, so ``re`` and not the source cache."""
-    ids = sorted(ids)
-    parts = []
-    if ids:
-        if len(ids) <= _ALTERNATION:
-            parts.append(b"|".join(re.escape(i.encode()) for i in ids))
-        else:
-            parts.append(_ANY_ID)
-    if times:
-        parts.append(_LEVELS)
-    if not parts:
-        return None
-    return re.compile(b"|".join(b"(?:" + p + b")" for p in parts))
-
-
 def scan(
     files: Iterable[Path],
     wanted: Wanted,
@@ -168,14 +235,14 @@ def scan(
     """The records of ``files`` the run wants (see ``Wanted``), redacted."""
     found = Found()
     keeper = _Keeper(wanted)
-    pattern = _hit_pattern(wanted.ids, bool(wanted.times))
-    if pattern is None:
+    finder = Finder(wanted.ids, bool(wanted.times))
+    if finder.empty:
         return found
     for path in files:
         found.files += 1
         try:
             with open_log(path) as stream:
-                found.bytes += _scan_file(path, stream, pattern, keeper, memory, progress)
+                found.bytes += _scan_file(path, stream, finder, keeper, memory, progress)
         except (OSError, EOFError, ValueError) as error:
             found.problems.append(f"{path}: cannot read ({error})")
     found.records = keeper.records()
@@ -186,12 +253,13 @@ def scan(
 def _scan_file(
     path: Path,
     stream: object,
-    pattern: re.Pattern[bytes],
+    finder: Finder,
     keeper: _Keeper,
     memory: SecretMemory | None,
     progress: Callable[[int], None] | None,
 ) -> int:
     reader = RecordReader(keeper.add, str(path), memory=memory)
+    times = keeper.wanted.times
     number = 0  # lines before the block
     size = 0
     for block in blocks(stream):  # type: ignore[arg-type]
@@ -199,18 +267,23 @@ def _scan_file(
         counted, counted_at = number, 0  # lines before ``counted_at``
         pos, end = 0, len(block)
         if number and reader.open_until == number:
-            pos = _follow(reader, block, -1, number, pattern) + 1  # a record the block cut
+            pos = _follow(reader, block, -1, number, finder) + 1  # a record the block cut
+        seen: dict[bytes, int] = {}
         while pos < end:
-            m = pattern.search(block, pos)
-            if m is None:
+            at = finder.next(block, pos, seen)
+            if at == -1:
                 break
-            start = block.rfind(b"\n", 0, m.start()) + 1
+            start = block.rfind(b"\n", 0, at) + 1
             counted += block.count(b"\n", counted_at, start)
             counted_at = start
             stop = block.find(b"\n", start)
             stop = end if stop < 0 else stop
-            reader.feed(counted + 1, block[start:stop].decode("utf-8", "replace"))
-            pos = _follow(reader, block, stop, counted + 1, pattern) + 1
+            line = block[start:stop]
+            if not finder.names_an_id(line) and far(line, times):
+                pos = stop + 1  # a warning of another day
+                continue
+            reader.feed(counted + 1, line.decode("utf-8", "replace"))
+            pos = _follow(reader, block, stop, counted + 1, finder) + 1
         number += block.count(b"\n")
         if progress is not None:
             progress(size)
@@ -218,9 +291,26 @@ def _scan_file(
     return size
 
 
-def _follow(
-    reader: RecordReader, block: bytes, stop: int, line_no: int, pattern: re.Pattern[bytes]
-) -> int:
+def far(line: bytes, times: tuple[float, ...]) -> bool:
+    """Whether a line that starts with its time (oslo.log's) is at no time the join
+    could tie to a failed answer: not within the join's window of it, at any
+    whole or half hour away (the host's zone is not known). Such a line is read
+    no further: a log of days holds few lines of the minutes that matter. A
+    CRITICAL may be a service's last words, whenever they were."""
+    m = _STAMP.match(line)
+    if m is None or not times or b"CRITICAL" in line:
+        return False
+    y, mo, d, h, mi, s = (int(x) for x in m.groups())
+    t = epoch(y, mo, d, h, mi, s)
+    for w in times:
+        gap = t - w
+        k = round(gap / 1800)
+        if abs(k) <= 28 and -BEFORE - 5 <= gap - k * 1800 <= LATER + 5:
+            return False
+    return True
+
+
+def _follow(reader: RecordReader, block: bytes, stop: int, line_no: int, finder: Finder) -> int:
     """Feed the lines after a line found while they go on its record (no line of
     their own starts a record) and are no hit themselves; returns where the last
     line fed ends."""
@@ -232,7 +322,7 @@ def _follow(
         nxt = block.find(b"\n", start)
         nxt = end if nxt < 0 else nxt
         raw = block[start:nxt]
-        if pattern.search(raw):
+        if finder.hit(raw):
             break  # found on its own: read when the search reaches it
         text = raw.decode("utf-8", "replace")
         if not reader.goes_on(text):
