@@ -15,14 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from osdoctor.diagnose import diagnose, parse_path
+from osdoctor.diagnose import diagnose
+from osdoctor.intake import parse_fixture
 from osdoctor.kb.loader import KnowledgeBase, builtin_dir
 from osdoctor.kb.placeholders import captures, template_problems
 from osdoctor.kb.schema import Issue, RemovedRule, Rule, completeness_issues
 from osdoctor.kb.yamlfile import YamlError, load_yaml
 from osdoctor.model import Report, Trace
-from osdoctor.servicelog.attach import ServiceLogs
-from osdoctor.servicelog.sources import beside
 
 
 @dataclass(slots=True)
@@ -82,13 +81,8 @@ def explain_fixtures(kb: KnowledgeBase, folder: Path) -> list[FixtureResult]:
 
 
 def fixture_trace(log: Path) -> Trace:
-    """A fixture log's trace, joined to the services' logs captured with it
-    (``NAME.service/``): the run as the lab played it, both sides."""
-    trace = parse_path(log)
-    folder = beside(log)
-    if folder is not None:
-        ServiceLogs.of([str(folder)]).attach(trace)
-    return trace
+    """A fixture log's trace with its services' logs (see ``intake.parse_fixture``)."""
+    return parse_fixture(log)
 
 
 def _empty() -> Any:
