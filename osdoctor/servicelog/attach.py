@@ -37,9 +37,7 @@ def wanted_by(trace: Trace) -> Wanted:
             when = answered.get(ex.index)
             if when is not None:
                 times.append(when[0])
-    for m in trace.messages:
-        if m.kind in ("error", "text", "warning", "clean_up") and "req-" in m.text:
-            ids.update(printed_ids(m.text))
+    ids.update(printed_ids(trace))
     return Wanted(frozenset(ids), tuple(sorted(set(times))))
 
 

@@ -43,6 +43,9 @@ LATER = 60.0
 MAX_JOINED = 400
 _HEADERS = ("x-openstack-request-id", "x-compute-request-id", "openstack-request-id")
 _REQUEST_ID = regex.compile(r"\breq-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
+_PRINTED_ID = regex.compile(
+    r"Request-ID: (req-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"
+)
 _HTTP_DATE = regex.compile(
     r"\w{3}, (\d\d) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) "
     r"(\d\d):(\d\d):(\d\d) GMT"
@@ -158,7 +161,7 @@ def join(trace: Trace, records: Iterable[ServiceRecord] | None = None) -> list[J
         rid = request_id_of(ex)
         if rid:
             by_id[rid] = ex
-    printed = _printed_ids(trace)
+    printed = printed_ids(trace)
     failed = [ex for ex in exchanges if _failed(ex)]
     last_failed = failed[-1].index if failed else None
     out: list[Joined] = []
@@ -203,18 +206,18 @@ def join(trace: Trace, records: Iterable[ServiceRecord] | None = None) -> list[J
     return out[:MAX_JOINED]
 
 
-def printed_ids(text: str) -> list[str]:
-    """The request ids a printed line names."""
-    return _REQUEST_ID.findall(text)
-
-
-def _printed_ids(trace: Trace) -> set[str]:
-    """Request ids the client printed without an exchange (``(Request-ID: req-...)``
-    of an error line): a paste of the client's output only."""
+def printed_ids(trace: Trace) -> set[str]:
+    """Request ids the client printed without an exchange: the ``(Request-ID:
+    req-...)`` of its error line, any id of an error it printed. Not the ids of a
+    service's own lines pasted beside it: those are the records themselves."""
     found: set[str] = set()
     for m in trace.messages:
-        if m.kind in ("error", "text", "warning", "clean_up") and "req-" in m.text:
-            found.update(printed_ids(m.text))
+        if "req-" not in m.text:
+            continue
+        if m.kind in ("error", "clean_up"):
+            found.update(_REQUEST_ID.findall(m.text))
+        elif m.kind in ("text", "warning"):
+            found.update(_PRINTED_ID.findall(m.text))
     return found
 
 
