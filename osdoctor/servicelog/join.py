@@ -14,6 +14,7 @@ request (a ``CRITICAL`` at start-up) is tied by its last words before it.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -41,6 +42,8 @@ BEFORE, AFTER = 120.0, 3.0
 LATER = 60.0
 #: Joined records kept at most: the strongest, then the first ones.
 MAX_JOINED = 400
+#: Failed exchanges tied by time, at most (the last ones).
+TIMED = 20
 _HEADERS = ("x-openstack-request-id", "x-compute-request-id", "openstack-request-id")
 _REQUEST_ID = regex.compile(r"\breq-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
 _PRINTED_ID = regex.compile(
@@ -164,12 +167,13 @@ def join(trace: Trace, records: Iterable[ServiceRecord] | None = None) -> list[J
     printed = printed_ids(trace)
     failed = [ex for ex in exchanges if _failed(ex)]
     last_failed = failed[-1].index if failed else None
+    starts = [ex.request.line for ex in exchanges]
     out: list[Joined] = []
     loose: list[ServiceRecord] = []
     for record in [*pasted, *given]:
         tie = _by_id(record, by_id, printed, last_failed)
         if tie is None and not record.source and record.format == "python":
-            tie = _in_answer(record, exchanges)
+            tie = _in_answer(record, exchanges, starts)
         if tie is not None:
             out.append(tie)
         else:
@@ -182,7 +186,9 @@ def join(trace: Trace, records: Iterable[ServiceRecord] | None = None) -> list[J
     timed = [r for r in loose if r.time is not None and at_least(r.level, "WARNING")]
     times = answer_times(exchanges) if timed else {}
     tied: set[int] = set()
-    for ex in failed if timed else ():
+    # The last failed exchanges only: a run of ten thousand retries is tied by
+    # time to its records once, not ten thousand times.
+    for ex in failed[-TIMED:] if timed else ():
         for record in _by_time(ex, timed, times.get(ex.index)):
             if id(record) not in tied:
                 tied.add(id(record))
@@ -241,13 +247,16 @@ def _by_id(
     return None
 
 
-def _in_answer(record: ServiceRecord, exchanges: list[Exchange]) -> Joined | None:
+def _in_answer(
+    record: ServiceRecord, exchanges: list[Exchange], starts: list[int]
+) -> Joined | None:
     """A traceback the parser read just after a 5xx answer's line, before the next
-    request: the answer's body (``RESP BODY: Traceback ...``)."""
-    before = [ex for ex in exchanges if ex.request.line < record.line]
-    if not before:
+    request: the answer's body (``RESP BODY: Traceback ...``). ``starts``: each
+    exchange's request line, in order."""
+    at = bisect_left(starts, record.line)
+    if at == 0:
         return None
-    ex = before[-1]
+    ex = exchanges[at - 1]
     if ex.status is None or ex.status < 500 or ex.response is None:
         return None
     if record.line - max(ex.response.line, ex.response.last_line) > 2:
