@@ -9,6 +9,7 @@ from osdoctor import __version__
 from osdoctor.facts import report_facts
 from osdoctor.facts.placeholders import summary
 from osdoctor.model import Frame, Report
+from osdoctor.servicelog.join import Joined
 
 
 def report_dict(report: Report) -> dict[str, Any]:
@@ -198,6 +199,29 @@ def facts_dict(report: Report) -> dict[str, Any]:
         "auth": facts.auth,
         "recovered": facts.recovered,
         "versions": facts.versions,
+        "server": [server_record(j) for j in facts.server],
+    }
+
+
+def server_record(joined: Joined) -> dict[str, Any]:
+    """A service's record tied to the run: where it is, what it says, how it was tied."""
+    r = joined.record
+    return {
+        "source": r.source or None,
+        "line": r.line,
+        "last_line": r.last_line,
+        "format": r.format,
+        "level": r.level,
+        "service": r.service or None,
+        "logger": r.logger or None,
+        "message": r.message,
+        "exception": r.exception or None,
+        "exception_message": r.exception_message or None,
+        "frames": r.frames[-3:],
+        "request_id": r.request_id or None,
+        "global_request_id": r.global_request_id or None,
+        "tie": joined.kind,
+        "exchange": joined.exchange,
     }
 
 
