@@ -36,6 +36,7 @@ from osdoctor.model import (
     TransportKind,
 )
 from osdoctor.parse.http_text import split_url
+from osdoctor.servicelog.join import BY_ID, JOIN_KINDS, in_error
 from osdoctor.servicelog.record import LEVELS, RECORD_FORMATS, at_least
 
 CONDITION_KEYS = (
@@ -63,8 +64,8 @@ CONDITION_KEYS = (
 )
 SERVER_KEYS = ("level", "service", "logger", "exception", "message", "frame", "match", "format")
 #: What a ``server`` condition's ``match`` may ask for: a tie by request id (the
-#: id, the global id, the answer's own traceback), or any tie.
-SERVER_MATCHES = ("id", "any")
+#: id, the global id, the answer's own traceback), any tie, or ties of these kinds.
+SERVER_MATCHES = ("id", "any", *JOIN_KINDS)
 FAILURE_KEYS = (
     "kind",
     "status",
@@ -997,7 +998,13 @@ class Condition:
         level = str(spec.get("level", "WARNING")).upper()
         if level not in LEVELS:
             raise ConditionError(f"unknown server level {level!r}; known: {', '.join(LEVELS)}")
-        by_id = "id" in _choices(spec.get("match"), SERVER_MATCHES, "server match")
+        ties = _choices(spec.get("match"), SERVER_MATCHES, "server match")
+        kinds = set() if not ties or "any" in ties else ties - {"id"}
+        if "id" in ties:
+            kinds |= BY_ID
+        # A record tied by time alone is no cause of a run the service did not fail
+        # (a 4xx, a name not found), unless the condition asks for such ties by name.
+        timed = bool(ties & {"time", "last-words"})
         formats = _choices(spec.get("format"), RECORD_FORMATS, "server format")
         regexes = {
             key: _regex(spec[key], f"server {key}")
@@ -1008,7 +1015,9 @@ class Condition:
         def ev(ctx: Context) -> Match | None:
             for joined in ctx.facts().server:
                 record = joined.record
-                if not at_least(record.level, level) or (by_id and not joined.by_id):
+                if not at_least(record.level, level) or (kinds and joined.kind not in kinds):
+                    continue
+                if not timed and joined.kind in ("time", "last-words") and not _failed_there(ctx):
                     continue
                 if formats and record.format not in formats:
                     continue
@@ -1053,6 +1062,23 @@ class Condition:
     def _c_not(self, spec: Any) -> Evaluator:
         sub = Condition(spec)
         return lambda ctx: None if sub(ctx) is not None else Match()
+
+
+def _failed_there(ctx: Context) -> bool:
+    """Whether the run failed on the services' side: a 5xx, no answer, a resource
+    in ERROR, a failure the client only printed (a paste without exchanges); not a
+    refusal the client earned (a 4xx, a name not found after a 404)."""
+    failure = ctx.facts().failure
+    if failure is None:
+        return False
+    if failure.kind in ("transport", "async") or (failure.status or 0) >= 500:
+        return True
+    if failure.status is not None:
+        return False
+    return not ctx.trace.exchanges or any(
+        ex.error is not None or (ex.status or 0) >= 500 or in_error(ex)
+        for ex in ctx.trace.exchanges
+    )
 
 
 def _choices(value: Any, allowed: tuple[str, ...] | None, what: str) -> set[str]:

@@ -234,3 +234,29 @@ def test_the_screens_refuse_a_service_log_that_names_nothing(
     assert proc.returncode == 2, proc.stderr
     assert "--service-log" in proc.stderr and "no such file or folder" in proc.stderr
     assert not (tmp_path / "home").exists() or not any((tmp_path / "home").rglob("*.session"))
+
+
+def test_an_error_near_a_4xx_by_time_alone_does_not_take_the_lead(
+    tmp_path: Path, kb: KnowledgeBase
+) -> None:
+    """A 404 is the client's business: glance-api's ERROR of another request,
+    written the same second, is tied by time, and quoted, but does not lead."""
+    from osdoctor.servicelog.attach import ServiceLogs
+
+    other = LOGS / "generic.server-glance-option-removed.service" / "glance" / "glance-api.log"
+    # The other request's ERROR, without the request id that would tell it apart.
+    lines = [
+        line.replace(line[line.index("[") : line.index("]") + 1], "[-]", 1)
+        if " ERROR glance.common.wsgi [" in line
+        else line
+        for line in other.read_text(encoding="utf-8").splitlines()
+    ]
+    folder = tmp_path / "glance"
+    folder.mkdir()
+    (folder / "glance-api.log").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    trace = parse_path(LOGS / "generic.not-found-resource-image.log")
+    ServiceLogs.of([str(folder)]).attach(trace)
+    report = diagnose(trace, kb)
+    assert [j.kind for j in report.facts.server if j.record.level == "ERROR"] == ["time"]
+    assert report.findings[0].id == "generic.not-found", report.findings[0].id
+    assert "server.service-error" not in [f.id for f in report.findings + report.outranked]
