@@ -444,6 +444,9 @@ class Anonymizer:
             self.learn_from_line(message.text)
         for tb in trace.tracebacks:
             self.learn_from_line(tb.message)
+        for record in trace.service_records:
+            for line in (record.text, record.message, record.exception_message, *record.more):
+                self.learn_from_line(line)
         # Words of an endpoint's own path (/volume/v3/...) and service types are the
         # command's vocabulary ("openstack volume delete"), not names.
         endpoint_words = set(trace.catalog)

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from osdoctor.kb.loader import KnowledgeBase
     from osdoctor.model import Report, Trace
     from osdoctor.runner import OutputLine
+    from osdoctor.servicelog.attach import ServiceLogs
 
 
 EXPLAIN_EPILOG = """\
@@ -45,6 +46,8 @@ examples:
   osdoctor explain day.log --run last      # a log of several runs: the last one in full
   osdoctor explain a.log b.log tickets/ 'ci/*.log'   # many logs: one line per log and run
   osdoctor explain tickets/ --format jsonl > runs.jsonl   # one JSON object per run
+  osdoctor explain client.log /var/log/nova/nova-api.log  # with the service's own log
+  osdoctor explain client.log --service-log sosreport/var/log/   # a folder of service logs
 
 The log is the --debug output of openstack, heat, baremetal or swift (stdout and
 stderr together, as 2>&1 gives them), a --log-file, or a saved osdoctor session.
@@ -77,14 +80,36 @@ def not_a_client_log(report: Report) -> str | None:
     )
 
 
+def _service_logs(words: list[str]) -> ServiceLogs | None:
+    """The service logs ``--service-log`` names (None for none); ``ServiceLogError``
+    when a word names no file."""
+    if not words:
+        return None
+    from osdoctor.servicelog.attach import ServiceLogs
+
+    return ServiceLogs.of(words)
+
+
 def cmd_explain(args: argparse.Namespace) -> int:
     from osdoctor.batch import Options, explain_logs, parse_choice
     from osdoctor.diagnose import diagnose
+    from osdoctor.servicelog.attach import split_words, worth_joining
+    from osdoctor.servicelog.sources import ServiceLogError
 
     try:
         choice = parse_choice(args.run)
     except ValueError as exc:
         return fail(str(exc))
+    words, given = split_words(list(args.log))
+    if not words:
+        return fail(
+            "these are all service logs: give the client's log with them "
+            "(osdoctor explain client.log " + " ".join(given) + ")"
+        )
+    try:
+        service_logs = _service_logs([*given, *(args.service_log or [])])
+    except ServiceLogError as exc:
+        return fail(f"--service-log {exc}")
     kb = load_kb(args.kb, user=not args.no_user_kb)
     anon = None
     if args.anonymize:
@@ -93,6 +118,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
         anon = Anonymizer()
 
     def explain(trace: Trace) -> Report:
+        if service_logs is not None and worth_joining(trace):
+            service_logs.attach(trace)
         if anon is None:
             return diagnose(trace, kb)
         # Anonymise first, then diagnose and render: both shorten values, and a cut
@@ -103,7 +130,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     options = Options(
         args.format, choice, lambda r: _render(r, args), not_a_client_log, fork=anon is None
     )
-    code = explain_logs(list(args.log), explain, options, sys.stdout, sys.stderr)
+    code = explain_logs(words, explain, options, sys.stdout, sys.stderr)
     if anon is not None:
         from osdoctor.paths import PrivateStorageError, exports_dir
 
@@ -201,13 +228,19 @@ def cmd_run(args: argparse.Namespace) -> int:
             "give the command to run after --, e.g. osdoctor run -- openstack server show myserver"
         )
     if not args.no_tui:
-        return _screen(args, command=cmd, assume_yes=args.yes)
+        return _screen(args, command=cmd, assume_yes=args.yes, service_log=args.service_log or [])
     from osdoctor.cmdline import client_name, command_text, destructive_word, insert_debug
     from osdoctor.diagnose import diagnose
     from osdoctor.live import LiveTrace
     from osdoctor.runner import CommandError, Stopped, run_foreground
+    from osdoctor.servicelog.attach import worth_joining
+    from osdoctor.servicelog.sources import ServiceLogError
     from osdoctor.session import SessionFileError, start_session
 
+    try:
+        service_logs = _service_logs(args.service_log or [])
+    except ServiceLogError as exc:
+        return fail(f"--service-log {exc}")
     argv = insert_debug(cmd)
     word = destructive_word(cmd)
     if word is not None and not ask(
@@ -246,6 +279,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         # report is still written, as far as a terminal is still there to take it.
         result, stopped_by = stop.result, stop.signum
     trace = live.finish(result)
+    if service_logs is not None and worth_joining(trace):
+        service_logs.attach(trace)
     kb = load_kb(args.kb, user=not args.no_user_kb)
     report = diagnose(trace, kb)
     end = (
@@ -277,7 +312,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_open(args: argparse.Namespace) -> int:
-    return _screen(args, log=args.log, follow=args.follow)
+    return _screen(args, log=args.log, follow=args.follow, service_log=args.service_log or [])
 
 
 if TYPE_CHECKING:  # types only: a Protocol and a TypedDict cost every run to create
@@ -287,6 +322,7 @@ if TYPE_CHECKING:  # types only: a Protocol and a TypedDict cost every run to cr
         log: str
         follow: bool
         assume_yes: bool
+        service_log: list[str]
 
     class Screens(Protocol):
         """Starts the interactive screen and returns the exit status: the TUI's
@@ -459,8 +495,20 @@ def _explain_options(ex: argparse.ArgumentParser) -> None:
         "for sharing outside the company; the mapping is saved privately",
     )
     ex.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    _service_log_option(ex)
     _kb_options(ex)
     ex.set_defaults(func=cmd_explain)
+
+
+def _service_log_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--service-log",
+        action="append",
+        metavar="PATH|DIR|GLOB",
+        help="the services' own logs to join to the client's requests by request id "
+        "(a file, rotated or gzipped; a folder such as a sosreport's var/log/; a quoted "
+        "pattern); local files only (repeatable)",
+    )
 
 
 def _run_options(run: argparse.ArgumentParser) -> None:
@@ -478,6 +526,7 @@ def _run_options(run: argparse.ArgumentParser) -> None:
     run.add_argument("--format", "-f", choices=("text", "markdown", "json"), default="text")
     run.add_argument("--why-not", action="store_true")
     run.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    _service_log_option(run)
     _kb_options(run)
     run.add_argument("cmd", nargs=argparse.REMAINDER, metavar="-- COMMAND ...")
     run.set_defaults(func=cmd_run)
@@ -486,6 +535,7 @@ def _run_options(run: argparse.ArgumentParser) -> None:
 def _open_options(op: argparse.ArgumentParser) -> None:
     op.add_argument("log", metavar="LOG")
     op.add_argument("--follow", "-F", action="store_true", help="keep reading the file as it grows")
+    _service_log_option(op)
     op.set_defaults(func=cmd_open)
 
 

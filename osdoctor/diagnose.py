@@ -52,12 +52,14 @@ def _rule_applies(rule: Rule, match: ScenarioMatch | None) -> bool:
 
 
 def _finding(rule: Rule, m: Match, values: dict[str, str], words: LineWords) -> Finding:
-    seen: set[int] = set()
+    seen: set[tuple[str, int]] = set()
     evidence: list[Evidence] = []
-    for ev in sorted(m.evidence, key=lambda e: e.line):
-        if ev.line and ev.line not in seen:
-            seen.add(ev.line)
-            evidence.append(Evidence(ev.line, words.quoted(ev.line, ev.text)))
+    # The log's own lines in order, each quoted as the log has it, then the
+    # service logs' (file by file).
+    for ev in sorted(m.evidence, key=lambda e: (e.source, e.line)):
+        if ev.line and (ev.source, ev.line) not in seen:
+            seen.add((ev.source, ev.line))
+            evidence.append(Evidence(ev.line, words.quoted(ev.line, ev.text)) if ev.in_log else ev)
     if len(evidence) > _MAX_EVIDENCE:
         evidence = evidence[: _MAX_EVIDENCE - 2] + evidence[-2:]
     return Finding(

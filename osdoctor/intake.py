@@ -24,6 +24,8 @@ from osdoctor.parse.lines import MAX_LINE, decode_line, read_blocks
 from osdoctor.parse.parser import Parser
 from osdoctor.parse.wraps import sniff, widths_of_file
 from osdoctor.progress import CountingReader, Progress
+from osdoctor.servicelog.attach import ServiceLogs
+from osdoctor.servicelog.sources import beside
 from osdoctor.sessionfile import data_fd, is_session
 
 #: Bytes read at once from a saved log (see ``LogReader.read_blocks``).
@@ -66,6 +68,17 @@ def parse_stream(
 def parse_path(path: Path, progress: Callable[[int], None] | None = None) -> Trace:
     with path.open("rb") as stream:
         return parse_stream(stream, str(path), progress)
+
+
+def parse_fixture(log: Path) -> Trace:
+    """A fixture log's trace, joined to the services' logs captured with it
+    (``NAME.service/`` beside ``NAME.log``, see ``osdoctor.lab``): the run as the
+    lab played it, both sides, as ``--service-log`` gives them."""
+    trace = parse_path(log)
+    folder = beside(log)
+    if folder is not None:
+        ServiceLogs.of([str(folder)]).attach(trace)
+    return trace
 
 
 def read_log(source: str) -> Trace:

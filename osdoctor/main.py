@@ -14,11 +14,14 @@ def run_tui(
     log: str | None = None,
     follow: bool = False,
     assume_yes: bool = False,
+    service_log: list[str] | None = None,
 ) -> int:
     """The TUI's launcher (``osdoctor.tui.launch.run_tui``), imported when called."""
     from osdoctor.tui.launch import run_tui as launch
 
-    return launch(command=command, log=log, follow=follow, assume_yes=assume_yes)
+    return launch(
+        command=command, log=log, follow=follow, assume_yes=assume_yes, service_log=service_log
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

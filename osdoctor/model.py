@@ -16,6 +16,7 @@ from typing import Any, Literal, TypeVar, get_args
 
 from osdoctor import regex
 from osdoctor.headers import curl_headers, resp_headers
+from osdoctor.servicelog.record import ServiceRecord
 
 # The closed sets of words the model uses. They are Literal types rather than
 # enums so that they stay plain strings (the JSON report writes them as they
@@ -445,12 +446,30 @@ class Trace:
     followed: bool = False
     """Another run of the same log begins after this one: what this run's lines
     do not say was not cut off by the end of the log."""
+    service_records: list[ServiceRecord] = field(default_factory=list)
+    """Records read from the services' own log files for this run (``--service-log``,
+    see ``osdoctor.servicelog``); those pasted in the log itself are read from
+    its lines when the run is joined."""
 
 
 @dataclass(slots=True)
 class Evidence:
     line: int
     text: str
+    source: str = ""
+    """The service log file the line is in, "" for the log being explained."""
+
+    @property
+    def in_log(self) -> bool:
+        """Whether ``line`` is a line of the log being explained (not of a service log)."""
+        return not self.source
+
+    @property
+    def where(self) -> str:
+        """``line 12``, or ``nova-api.log:812`` for a line of a service log."""
+        if not self.source:
+            return f"line {self.line}"
+        return f"{self.source.replace(chr(92), '/').rpartition('/')[2]}:{self.line}"
 
 
 @dataclass(slots=True)

@@ -29,6 +29,7 @@ from itertools import accumulate, islice
 
 from osdoctor import regex
 from osdoctor.commandsecrets import redact_echoed_values, redact_typed_values
+from osdoctor.optiondump import mask_options
 from osdoctor.programs import PROGRAMS
 from osdoctor.secretnames import MASK, is_secret_name
 from osdoctor.secretstream import SecretMemory, TableColumns, hidden_parameters
@@ -728,6 +729,8 @@ def _redact(
         line = _FERNET.sub(MASK, line)
     if "eyJ" in line:
         line = _redact_jwt(line)
+    if "=" in line:
+        line = mask_options(line, found)  # a configuration dump's value, spaces and all
     return line
 
 

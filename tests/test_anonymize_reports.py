@@ -18,8 +18,8 @@ from osdoctor.model import Report, Trace
 from osdoctor.render.json_report import render_json
 from osdoctor.render.markdown import render_markdown
 from osdoctor.render.text import render_text
-from tests.helpers.explained import report_of, trace_of
 from osdoctor.runs import read_runs_of_path
+from tests.helpers.explained import report_of, trace_of
 from tests.helpers.public_logs import public_log
 from tests.helpers.reports import ALL_LOGS
 

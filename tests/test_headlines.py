@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
-from tests.helpers.explained import report_of
+from tests.helpers.explained import fixture_report_of, report_of
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 
@@ -47,10 +47,14 @@ HEADLINES: dict[str, str | None] = {
     "generic.forbidden-policy": "generic.forbidden",
     "generic.hung": "generic.hung",
     "generic.hung-killed": "generic.hung",
-    "generic.keystone-500": "generic.server-error",
-    "generic.lb-502-html": "generic.backend-unavailable",
-    "generic.lb-503-html": "generic.backend-unavailable",
-    "generic.lb-504-html": "generic.backend-unavailable",
+    # its service logs name the cause: keystone's ERROR in its own log.
+    "generic.keystone-500": "server.service-error",
+    # its service logs name the cause: nginx's log: the upstream refused.
+    "generic.lb-502-html": "server.backend-down",
+    # its service logs name the cause: HAProxy's log: no server for the backend.
+    "generic.lb-503-html": "server.backend-down",
+    # its service logs name the cause: HAProxy's log: the server timed out.
+    "generic.lb-504-html": "server.backend-down",
     "generic.library-mismatch-osc-lib": "generic.library-mismatch",
     "generic.method-not-allowed": "generic.method-not-allowed",
     "generic.microversion-406": "generic.microversion-unsupported",
@@ -63,19 +67,23 @@ HEADLINES: dict[str, str | None] = {
     "generic.osc-network-agent-show-404": "generic.not-found",
     "generic.osc-network-create-409-over-quota": "known.quota-exceeded-for",
     "generic.osc-network-list": None,
-    "generic.osc-network-list-401-token": "generic.token-refused",
+    # its service logs name the cause: keystonemiddleware's own words.
+    "generic.osc-network-list-401-token": "server.authtoken-token-rejected",
     "generic.osc-network-list-403-policy": "generic.forbidden",
     "generic.osc-network-list-404-html": "generic.endpoint-path-not-found",
     "generic.osc-network-list-405": "generic.method-not-allowed",
     # was generic.server-error: a finer 5xx class, an HTML 503 from the balancer
     "generic.osc-network-list-503": "generic.backend-unavailable",
-    "generic.osc-network-list-503-keystone-unavailable": "known.keystone-unavailable-to-service",
+    # its service logs name the cause: keystonemiddleware names the URL.
+    "generic.osc-network-list-503-keystone-unavailable": "server.authtoken-keystone-unreachable",
     "generic.osc-network-list-auth-type-unknown": "generic.auth-type-unknown",
     # was generic.unreachable: a finer class, closed without an answer
     "generic.osc-network-list-dropped": "generic.connection-reset",
     "generic.osc-port-create-409-ip-allocated": "generic.conflict",
-    "generic.osc-server-list-500": "generic.server-error",
-    "generic.osc-server-list-500-inner": "generic.nova-inner-failure",
+    # its service logs name the cause: nova-api's ERROR in its own log.
+    "generic.osc-server-list-500": "server.service-error",
+    # its service logs name the cause: nova-api's ERROR in its own log.
+    "generic.osc-server-list-500-inner": "server.service-error",
     "generic.osc-server-list-500-neutron-unauthorized": "known.nova-neutron-auth-missing",
     "generic.osc-subnet-list-400": "generic.bad-request",
     "generic.proxy-tunnel-403": "generic.proxy-refused",
@@ -95,7 +103,7 @@ HEADLINES: dict[str, str | None] = {
     "generic.swift-v1-auth-401": "generic.swift-auth-refused",
     "generic.secret-swift-tempurl": None,
     "generic.secret-user-password-set": None,
-    "generic.server-traceback-500": "known.service-traceback",
+    "generic.server-traceback-500": "server.missing-module",
     "generic.service-401": "generic.token-refused",
     "generic.timeout": "generic.connection-timeout",
     "generic.timeout-heat": "generic.connection-timeout",
@@ -220,7 +228,8 @@ HEADLINES: dict[str, str | None] = {
     "osc.find-by-name.found-by-id-error-volume": "known.build-aborted",
     "osc.find-by-name.found-by-name": None,
     "osc.find-by-name.found-by-name-regex": None,
-    "osc.find-by-name.lookup-broken": "osc.id-lookup-5xx",
+    # its service logs name the cause: nova-api's log: its database is gone.
+    "osc.find-by-name.lookup-broken": "server.db-unreachable",
     "osc.find-by-name.lookup-broken-503": "osc.id-lookup-5xx",
     "osc.find-by-name.not-found": "osc.name-not-found",
     "osc.find-by-name.not-found-detail-404": "osc.name-lookup-404",
@@ -237,7 +246,8 @@ HEADLINES: dict[str, str | None] = {
     "osc.object-upload.uploaded-local-path": None,
     "osc.object-upload.uploaded-name": None,
     "osc.server-create.active": None,
-    "osc.server-create.error": "osc.server-create-error",
+    # its service logs name the cause: nova-scheduler's log names the filter.
+    "osc.server-create.error": "server.no-valid-host",
     "osc.server-create.local-check-failed": "osc.server-create-local-check",
     "osc.server-create.local-check-failed-microversion": "osc.server-create-local-check",
     "osc.server-create.lookup-failed": "osc.server-create-lookup-failed",
@@ -246,6 +256,26 @@ HEADLINES: dict[str, str | None] = {
     "osc.server-create.multiple-networks": "known.multiple-networks",
     "osc.server-create.no-wait": None,
     "osc.server-create.secret-user-data": None,
+    # The server side: each fixture's services' logs name its cause.
+    "generic.server-cinder-amqp-refused": "server.amqp-refused",
+    "generic.server-cinder-authtoken-service-user": "server.authtoken-service-user",
+    "generic.server-cinder-vg-missing": "server.volume-backend",
+    "generic.server-glance-option-removed": "server.config-option-missing",
+    "generic.server-haproxy-rate-limited": "server.rate-limited",
+    "generic.server-keystone-db-access-denied": "server.db-access-denied",
+    "generic.server-keystone-uwsgi-missing-module": "server.missing-module",
+    "generic.server-neutron-config-unparsable": "server.config-unparsable",
+    "generic.server-neutron-policy-file": "server.policy-file",
+    "generic.server-nova-amqp-unreachable": "server.amqp-unreachable",
+    "generic.server-nova-cell-unreachable": "server.cell-unreachable",
+    "generic.server-nova-db-unreachable": "server.db-unreachable",
+    "generic.server-nova-glance-unreachable": "server.peer-unreachable",
+    "generic.server-nova-rpc-timeout": "server.rpc-timeout",
+    "generic.server-secrets-in-service-log": "server.service-error",
+    "osc.server-create.error-bridge-mapping-missing": "server.bridge-mapping-missing",
+    "osc.server-create.error-libvirt-unreachable": "server.libvirt-unreachable",
+    "osc.server-create.error-port-binding-dead-agent": "server.agent-dead",
+    "osc.server-create.error-port-binding-failed": "server.port-binding-failed",
 }
 # Healthy runs whose one warning is the point of their case; no other healthy
 # fixture may show an error or a warning.
@@ -268,7 +298,8 @@ def test_every_fixture_has_its_headline_pinned() -> None:
 
 @pytest.mark.parametrize("name", sorted(HEADLINES))
 def test_the_expected_finding_leads(name: str, kb: KnowledgeBase) -> None:
-    report = report_of(LOGS / f"{name}.log")
+    """With the services' logs the capture kept beside the fixture, when it did."""
+    report = fixture_report_of(LOGS / f"{name}.log")
     errors = [f.id for f in report.findings if f.severity == "error"]
     assert (errors[0] if errors else None) == HEADLINES[name], errors
     if report.outcome == "success":

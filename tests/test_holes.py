@@ -28,6 +28,7 @@ def test_an_empty_value_takes_its_space_along() -> None:
     )
     assert fill("It carried {what}. Then", {"what": ""}) == "It carried. Then"
     assert fill("--user {u} --names", {"u": ""}) == "--user --names"
+    assert fill("It returned{why?:} {why|}", {"why": ""}) == "It returned"
 
 
 def test_a_value_that_ends_its_sentence_gets_no_second_period() -> None:

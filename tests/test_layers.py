@@ -28,6 +28,7 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
             "osdoctor",
             "osdoctor.regex",
             "osdoctor.secretnames",
+            "osdoctor.optiondump",
             "osdoctor.programs",
             "osdoctor.secretstream",
             "osdoctor.commandsecrets",
@@ -43,8 +44,8 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
             "osdoctor.watcher",
         ),
     ),
-    ("model", ("osdoctor.model",)),
-    ("parse", ("osdoctor.parse", "osdoctor.scrub", "osdoctor.anonymize")),
+    ("model", ("osdoctor.model", "osdoctor.servicelog.record")),
+    ("parse", ("osdoctor.parse", "osdoctor.scrub", "osdoctor.anonymize", "osdoctor.servicelog")),
     ("facts", ("osdoctor.facts",)),
     ("kb", ("osdoctor.kb",)),
     (
@@ -65,6 +66,7 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
 #: The core every front end stands on: never Textual, never a front end.
 CORE = (
     "osdoctor.model",
+    "osdoctor.servicelog",
     "osdoctor.headers",
     "osdoctor.parse",
     "osdoctor.facts",

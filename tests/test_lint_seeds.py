@@ -71,7 +71,7 @@ def test_lint_checks_the_seeds_only_when_given_them(tmp_path: Path) -> None:
     kb = tiny_knowledge(tmp_path / "kb")
     seeds = tiny_seeds(tmp_path / "seeds", TINY_SEED.replace("exit 0", "exit 2"))
     assert not lint(kb, None).seeds_checked
-    result = lint(kb, None, seeds)
+    result = lint(kb, None, seeds=seeds)
     assert result.seeds_checked and result.errors == 1
 
 

@@ -79,10 +79,18 @@ def test_no_test_file_names_the_checkout_its_virtualenv_or_the_labs_scratch() ->
 def test_no_captured_fixture_names_its_scratch_folders_or_the_capturers_python() -> None:
     logs = sorted(CAPTURED.iterdir())
     assert len(logs) > 100
+
+    def case_of(path: Path) -> str:
+        """The case a captured file belongs to: ``ID.log``, ``ID.expected.yaml``, or a
+        service log under ``ID.service/``."""
+        top = path.relative_to(CAPTURED).parts[0]
+        return top.split(".log")[0].split(".expected")[0].removesuffix(".service")
+
+    files = [f for path in logs for f in ([path] if path.is_file() else path.rglob("*"))]
     offenders = {
-        path.name: found
-        for path in logs
-        if (found := named(path, captured_paths(path.name.split(".log")[0].split(".expected")[0])))
+        str(path.relative_to(CAPTURED)): found
+        for path in files
+        if path.is_file() and (found := named(path, captured_paths(case_of(path))))
     }
     assert offenders == {}
 

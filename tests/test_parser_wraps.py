@@ -51,6 +51,13 @@ LOST_PAST_200 = {
     # generic and fingerprint rules quote) past column 200 of its line.
     "generic.osc-server-list-500-inner": "Nova's fault message",
     "generic.osc-server-list-500-neutron-unauthorized": "Nova's fault message",
+    "generic.server-nova-amqp-unreachable": "Nova's fault message",
+    "generic.server-nova-cell-unreachable": "Nova's fault message",
+    "generic.server-nova-db-unreachable": "Nova's fault message",
+    "generic.server-nova-glance-unreachable": "Nova's fault message",
+    "generic.server-nova-rpc-timeout": "Nova's fault message",
+    "generic.server-secrets-in-service-log": "Nova's fault message",
+    "generic.server-neutron-config-unparsable": "the refused connection's cause",
     "heat.stack-create.rejected": "Heat's fault message",
     "heat.stack-create.rejected-exists": "Heat's fault message",
     "heat.stack-create.rejected-resource-type": "Heat's fault message",

@@ -122,9 +122,10 @@ CASES: dict[str, tuple[str, list[str], list[str]]] = {
         ["network show"],
     ),
     "osc-2025-nixos-journald-nameresolution-then-keystone-500": (
-        "generic.dns-failure",
-        ["controller does not resolve", "Keystone"],
-        ["/etc/hosts"],
+        # The last stage's cause, from uWSGI's pasted traceback.
+        "server.missing-module",
+        ["No module named 'cgi'", "Keystone"],
+        ["uWSGI"],
     ),
     "tripleo-2021-undercloud-install-ssl-verify-terminal-wrapped": (
         "generic.tls-failure",
@@ -204,7 +205,7 @@ RUN_HEADLINES: dict[str, list[str | None]] = {
     ],
     "osc-2025-nixos-journald-nameresolution-then-keystone-500": [
         "generic.dns-failure",
-        "known.service-traceback",  # Keystone's own log: no module named 'cgi'
+        "server.missing-module",  # uWSGI's pasted traceback: the app never loaded
     ],
 }
 

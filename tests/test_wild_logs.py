@@ -47,8 +47,9 @@ CASES: dict[str, tuple[str, list[str]]] = {
         ["forbids", "Policy doesn't allow"],
     ),
     "nova-2015-secgroup-add-rule-500-api-router-traceback": (
-        "generic.server-error",
-        ["Nova failed (500)"],
+        # nova-api.log's TRACE line, pasted under the client's error.
+        "server.service-error",
+        ["nova-api", "'APIRouterV21' object has no attribute '_router'"],
     ),
     "terraform-2015-volume-delete-400-status-deleting": (
         "generic.bad-request",

@@ -24,7 +24,6 @@ from osdoctor.facts.model import (
     Facts,
     Failure,
     Fault,
-    ServiceError,
     Transport,
 )
 from osdoctor.facts.names import (
@@ -47,7 +46,7 @@ _CLIENT_FAILED = regex.compile(
     r"Expected HTTP response code \[[\d, ]+\] when accessing \[(?P<gm>[A-Z]+) (?P<gurl>\S+)\],"
     r" but got (?P<gstatus>\d{3}) instead|"
     r"(?P<sstatus>[45]\d\d): (?:Client|Server) Error for url: (?P<surl>https?://[^\s,]+)|"
-    r"^Error contacting \w+ server|"
+    r"^Error contacting \w+ server|^Connection to \w+ failed: |"
     r"(?:^|: )(?:Unable to establish connection to|SSL exception connecting to) |"
     r"\b(?:Auth|Account|Container|Object) (?:HEAD|GET|PUT|POST|DELETE|COPY) failed: https?://|"
     r"^Could not find versioned identity endpoints|\[SSL: [A-Z_]+\] |"
@@ -514,36 +513,6 @@ def _installs(frames: list[Frame]) -> list[tuple[str, list[str]]]:
 
 
 _BUILD_ABORTED = regex.compile(r"Build of instance \S+ aborted")
-#: What an application server says when the service's code would not load: uwsgi
-#: ("unable to load app 0 (mountpoint='') ...", "*** no app loaded"), mod_wsgi.
-_NOT_LOADED = regex.compile(
-    r"unable to load app \d+|\*\*\* no app loaded|Target WSGI script \S+ cannot be loaded"
-)
-
-
-def _service_error(trace: Trace) -> ServiceError | None:
-    """The service's own traceback (the last one of a service's, pasted or sent as a
-    body) and its application server's words, when the log has either."""
-    found: ServiceError | None = None
-    for tb in reversed(trace.tracebacks):
-        if tb.origin == "server" and tb.exc_type:
-            package = ""
-            for fr in reversed(tb.frames):
-                pm = _CLIENT_PACKAGES.search(fr.file)
-                if pm and (pm.group("pkg") or pm.group("stack")) not in _WRAPPERS:
-                    package = pm.group("pkg") or pm.group("stack") or ""
-                    break
-            found = ServiceError(tb.exc_type.rpartition(".")[2], tb.message, tb.last_line, package)
-            break
-    for m in trace.messages:
-        if m.kind not in ("command", "output") and "load" in m.text:
-            lm = _NOT_LOADED.search(m.text)
-            if lm:
-                if found is None:
-                    found = ServiceError("", "", m.line)
-                found.loader, found.loader_line = m.text.strip(), m.line
-                break
-    return found
 
 
 def _async_failure(trace: Trace) -> AsyncFailure | None:
@@ -917,7 +886,6 @@ def _facts_of(trace: Trace, live: bool) -> Facts:
     facts.client_error = _client_error(printed)
     facts.exception = _exception(trace, printed)
     facts.async_failure = _async_failure(trace)
-    facts.service_error = _service_error(trace)
     agent = _agent(trace)
     exchanges = trace.exchanges
     decisive: Exchange | None = None

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
+from osdoctor.servicelog.join import Joined
+
 TransportClass = Literal[
     "refused",
     "timeout",
@@ -89,24 +91,6 @@ class ExceptionFact:
 
 
 @dataclass(slots=True)
-class ServiceError:
-    """A service's own account of its failure, pasted beside the client's output or
-    sent as an answer's body: its Python traceback, and its application server's
-    words when the service could not even be loaded (uwsgi, mod_wsgi)."""
-
-    type: str
-    """The exception's class (``ModuleNotFoundError``), empty when only the
-    application server's words are there."""
-    message: str
-    line: int
-    package: str = ""
-    """The top-level package of the innermost frame (``webob``, ``glanceclient``)."""
-    loader: str = ""
-    """The application server's words: ``unable to load app 0 ...``."""
-    loader_line: int = 0
-
-
-@dataclass(slots=True)
 class AsyncFailure:
     """The command succeeded but the resource it made or showed went to ERROR."""
 
@@ -152,7 +136,6 @@ class Facts:
     client_error: ClientError | None = None
     exception: ExceptionFact | None = None
     async_failure: AsyncFailure | None = None
-    service_error: ServiceError | None = None
     recovered: list[int] = field(default_factory=list)
     """Indexes of failed exchanges the run recovered from (lookups, discovery, retries)."""
     versions: dict[str, str] = field(default_factory=dict)
@@ -165,3 +148,6 @@ class Facts:
     auth: dict[str, str] = field(default_factory=dict)
     """Who the client authenticated as: ``user``, ``project``, ``user_domain``,
     ``project_domain``, ``auth_type``, from the token request or "Using parameters"."""
+    server: list[Joined] = field(default_factory=list)
+    """The services' own log records tied to the run's exchanges (pasted in the
+    log, or read from ``--service-log`` files), strongest tie first."""

@@ -8,6 +8,7 @@ carries its own leading colon).
 from __future__ import annotations
 
 from osdoctor import regex
+from osdoctor.facts import server
 from osdoctor.facts.model import Facts, Failure, TransportClass
 from osdoctor.facts.names import SERVICE_PROJECTS
 
@@ -23,7 +24,8 @@ CLAUSES = frozenset(
         "attempts_note",
         "installs_note",
         "auth_hint",
-        "server_loader_note",
+        "server_frame_note",
+        "server_match_note",
     }
 )
 
@@ -175,10 +177,6 @@ def values(facts: Facts) -> dict[str, str]:
         "async_resource": "",
         "async_status": "",
         "async_fault": "",
-        "server_exception": "",
-        "server_exception_package": "",
-        "server_loader": "",
-        "server_loader_note": "",
         "fault_note": "",
         "transport_reason": "no answer",
         "where": "the endpoint",
@@ -286,14 +284,5 @@ def values(facts: Facts) -> dict[str, str]:
         out.update(
             {"async_resource": af.resource, "async_status": af.status, "async_fault": af.fault}
         )
-    se = facts.service_error
-    if se is not None:
-        out["server_exception"] = f"{se.type}: {se.message}" if se.message else se.type
-        out["server_exception_package"] = se.package
-        out["server_loader"] = se.loader
-        if se.loader:
-            out["server_loader_note"] = (
-                f' Its application server could not load it ("{short(se.loader)}"): '
-                "every request fails until the import works."
-            )
+    out.update(server.leading(facts.server))
     return out

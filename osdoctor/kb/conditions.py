@@ -21,6 +21,7 @@ from typing import Any, get_args
 
 from osdoctor import regex
 from osdoctor.facts import Facts, facts_of
+from osdoctor.facts import server as server_facts
 from osdoctor.facts.decisive import exchange_quotes
 from osdoctor.facts.model import FAILURE_KINDS, TRANSPORT_CLASSES
 from osdoctor.facts.names import version_tuple
@@ -36,6 +37,8 @@ from osdoctor.model import (
     TransportKind,
 )
 from osdoctor.parse.http_text import split_url
+from osdoctor.servicelog.join import BY_ID, JOIN_KINDS, in_error
+from osdoctor.servicelog.record import LEVELS, RECORD_FORMATS, at_least
 
 CONDITION_KEYS = (
     "request",
@@ -55,10 +58,15 @@ CONDITION_KEYS = (
     "client_error",
     "exception",
     "client_version",
+    "server",
     "any",
     "all",
     "not",
 )
+SERVER_KEYS = ("level", "service", "logger", "exception", "message", "frame", "match", "format")
+#: What a ``server`` condition's ``match`` may ask for: a tie by request id (the
+#: id, the global id, the answer's own traceback), any tie, or ties of these kinds.
+SERVER_MATCHES = ("id", "any", *JOIN_KINDS)
 FAILURE_KEYS = (
     "kind",
     "status",
@@ -72,10 +80,9 @@ FAILURE_KEYS = (
     "inner",
     "resource",
     "words",
-    "server",
 )
 #: The keys of a failure condition that are regular expressions on the facts' texts.
-_FAILURE_REGEXES = ("fault", "fault_type", "fault_shape", "inner", "resource", "words", "server")
+_FAILURE_REGEXES = ("fault", "fault_type", "fault_shape", "inner", "resource", "words")
 EXCEPTION_KEYS = ("type", "message", "frame", "package")
 PATTERN_KEYS = (
     "service",
@@ -896,9 +903,6 @@ class Condition:
                 "inner": f.inner,
                 "resource": f.resource,
                 "words": vals["all_words"],
-                "server": "\n".join(
-                    filter(None, [vals["server_exception"], vals["server_loader"]])
-                ),
             }
             for key, rx in regexes.items():
                 m = rx.search(texts[key])
@@ -906,11 +910,6 @@ class Condition:
                     return None
                 captures.update({k: v for k, v in m.groupdict().items() if v is not None})
             evidence = [Evidence(line, text) for line, text in f.evidence if line]
-            se = ctx.facts().service_error
-            if "server" in regexes and se is not None:
-                evidence.append(Evidence(se.line, vals["server_exception"] or se.loader))
-                if se.loader:
-                    evidence.append(Evidence(se.loader_line, se.loader))
             af = ctx.facts().async_failure
             if "words" in regexes and af is not None and af.line and af.fault:
                 evidence.append(Evidence(af.line, af.fault[:200]))
@@ -989,6 +988,62 @@ class Condition:
 
         return ev
 
+    def _c_server(self, spec: Any) -> Evaluator:
+        if not isinstance(spec, dict):
+            raise ConditionError("server is a mapping of: " + ", ".join(SERVER_KEYS))
+        unknown = [k for k in spec if k not in SERVER_KEYS]
+        if unknown:
+            raise ConditionError(
+                f"unknown key {unknown[0]!r} in a server condition; known: {', '.join(SERVER_KEYS)}"
+            )
+        level = str(spec.get("level", "WARNING")).upper()
+        if level not in LEVELS:
+            raise ConditionError(f"unknown server level {level!r}; known: {', '.join(LEVELS)}")
+        ties = _choices(spec.get("match"), SERVER_MATCHES, "server match")
+        kinds = set() if not ties or "any" in ties else ties - {"id"}
+        if "id" in ties:
+            kinds |= BY_ID
+        # A record tied by time alone is no cause of a run the service did not fail
+        # (a 4xx, a name not found), unless the condition asks for such ties by name.
+        timed = bool(ties & {"time", "last-words"})
+        formats = _choices(spec.get("format"), RECORD_FORMATS, "server format")
+        regexes = {
+            key: _regex(spec[key], f"server {key}")
+            for key in ("service", "logger", "exception", "message", "frame")
+            if key in spec
+        }
+
+        def ev(ctx: Context) -> Match | None:
+            for joined in ctx.facts().server:
+                record = joined.record
+                if not at_least(record.level, level) or (kinds and joined.kind not in kinds):
+                    continue
+                if not timed and joined.kind in ("time", "last-words") and not _failed_there(ctx):
+                    continue
+                if formats and record.format not in formats:
+                    continue
+                texts = {
+                    "service": record.service,
+                    "logger": record.logger,
+                    "exception": record.exception,
+                    "message": server_facts.words(joined),
+                    "frame": "\n".join(record.frames),
+                }
+                captures: dict[str, str] = {}
+                for key, rx in regexes.items():
+                    m = rx.search(texts[key])
+                    if m is None:
+                        break
+                    captures.update({k: v for k, v in m.groupdict().items() if v is not None})
+                else:
+                    failure = ctx.facts().failure
+                    failing = failure.service_name if failure is not None else ""
+                    values = server_facts.values(joined, ctx.trace, failing)
+                    return Match([server_facts.evidence(joined)], {**values, **captures})
+            return None
+
+        return ev
+
     def _c_any(self, spec: Any) -> Evaluator:
         subs = compile_conditions(spec)
 
@@ -1008,6 +1063,23 @@ class Condition:
     def _c_not(self, spec: Any) -> Evaluator:
         sub = Condition(spec)
         return lambda ctx: None if sub(ctx) is not None else Match()
+
+
+def _failed_there(ctx: Context) -> bool:
+    """Whether the run failed on the services' side: a 5xx, no answer, a resource
+    in ERROR, a failure the client only printed (a paste without exchanges); not a
+    refusal the client earned (a 4xx, a name not found after a 404)."""
+    failure = ctx.facts().failure
+    if failure is None:
+        return False
+    if failure.kind in ("transport", "async") or (failure.status or 0) >= 500:
+        return True
+    if failure.status is not None:
+        return False
+    return not ctx.trace.exchanges or any(
+        ex.error is not None or (ex.status or 0) >= 500 or in_error(ex)
+        for ex in ctx.trace.exchanges
+    )
 
 
 def _choices(value: Any, allowed: tuple[str, ...] | None, what: str) -> set[str]:

@@ -19,6 +19,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from osdoctor.facts import server as server_facts
 from osdoctor.facts.model import Facts
 from osdoctor.facts.placeholders import CLAUSES
 from osdoctor.facts.placeholders import values as fact_values
@@ -223,7 +224,7 @@ def render(template: str, values: Mapping[str, Any]) -> Filled:
             before = out[-1] if out else ""
             if following[:1] == " " and (not before or before[-1].isspace()):
                 drop_space = True
-            elif before.endswith(" ") and following[:1] in (" ", ".", ",", ";", ":", ")"):
+            elif before.endswith(" ") and following[:1] in ("", " ", ".", ",", ";", ":", ")"):
                 out[-1] = before[:-1]
                 size -= 1
         elif _at_sentence_start(out):
@@ -350,6 +351,13 @@ def condition_captures(cond: Condition) -> Captures:
         return regex_groups(str(value))
     if key == "client_version":
         return Captures(sure={"client_version"})
+    if key == "server":
+        out = Captures(sure=set(server_facts.NAMES))
+        if isinstance(value, dict):
+            for sub in value.values():
+                if isinstance(sub, str) and "(?P<" in sub:
+                    out.add(regex_groups(sub))
+        return out
     if key == "exit_code":
         return Captures(sure={"exit_code"})
     if key == "all":

@@ -33,6 +33,15 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     run.add_argument(
         "--workroot", type=Path, default=DEFAULT_WORKROOT, help="parent of the cases' work dirs"
     )
+    run.add_argument(
+        "--service-logs-only",
+        action="store_true",
+        help="write only the services' logs of each run beside its fixture (keep its log)",
+    )
+    logs = commands.add_parser(
+        "service-logs", help="write the service log fixtures of every format (real oslo.log)"
+    )
+    logs.add_argument("--out", type=Path, default=None, help="folder (default: the fixtures')")
     listing = commands.add_parser("list", help="list the cases")
     listing.add_argument("cases", nargs="*", metavar="CASE-ID")
     serve = commands.add_parser("serve", help="play one case's stub until interrupted")
@@ -50,7 +59,19 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m osdoctor.lab"
             return 0
         if args.command == "serve":
             return _serve(args.case, args.port)
-        results = capture(select_cases(args.cases), args.out, args.port, args.workroot)
+        if args.command == "service-logs":
+            from osdoctor.lab import formats
+
+            for path in formats.write(args.out or formats.OUT_DIR):
+                print(path)
+            return 0
+        results = capture(
+            select_cases(args.cases),
+            args.out,
+            args.port,
+            args.workroot,
+            logs_only=args.service_logs_only,
+        )
     except (ConfigError, CaptureError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

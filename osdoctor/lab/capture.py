@@ -17,6 +17,7 @@ capturer's anyway, and a fixture must not depend on, or tell, where it was made.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fcntl
 import functools
 import os
@@ -40,6 +41,7 @@ import yaml
 from osdoctor.counts import counted
 from osdoctor.lab import fakes
 from osdoctor.lab.case import Case
+from osdoctor.lab.config import BALANCER_STYLES
 from osdoctor.lab.placeholders import expand, expand_text
 from osdoctor.lab.stub import RecordedRequest, Stub
 from osdoctor.lab.wheels import WheelMissing, find_wheel, unpack, user_site
@@ -90,6 +92,8 @@ class CaptureResult:
     requests: tuple[RecordedRequest, ...]
     log_path: Path
     expected_path: Path
+    service_logs: tuple[Path, ...] = ()
+    """The services' own logs written beside the fixture (see ``service_dir``)."""
 
     @property
     def exit_code_differs(self) -> bool:
@@ -310,6 +314,34 @@ def interrupt_due(stub: Stub, output: bytearray) -> bool:
     return False
 
 
+def service_dir(out_dir: Path, case_id: str) -> Path:
+    """The folder of a fixture's service logs: ``<id>.service/`` beside ``<id>.log``,
+    laid out as on the hosts (``nova/nova-api.log``, ``haproxy/haproxy.log``)."""
+    return out_dir / f"{case_id}.service"
+
+
+def wants_service_logs(case: Case, requests: Iterable[RecordedRequest]) -> bool:
+    """Whether a case's run keeps the services' logs: when it declares records, or
+    a service (or the load balancer before it) answered 5xx."""
+    answers = [a for r in case.stub.routes for a in r.answers]
+    declared = bool(case.stub.log) or any(a.log for a in answers)
+    balanced = any(a.fault is not None and a.fault.style in BALANCER_STYLES for a in answers)
+    return declared or balanced or any(r.status is not None and r.status >= 500 for r in requests)
+
+
+def write_service_logs(folder: Path, files: Mapping[str, str]) -> tuple[Path, ...]:
+    """Replace ``folder`` with the logs of this run."""
+    if folder.exists():
+        shutil.rmtree(folder)
+    written = []
+    for name, text in sorted(files.items()):
+        target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        written.append(target)
+    return tuple(written)
+
+
 def expected_document(result: CaptureResult, port: int) -> dict[str, Any]:
     """The ``.expected.yaml`` beside a fixture: what ran, what came out, what it shows.
 
@@ -436,6 +468,7 @@ def _capture_case(
         port_used = stub.port
     finally:
         stub.stop()
+    logs = stub.service_logs() if wants_service_logs(case, requests) else {}
     out_dir.mkdir(parents=True, exist_ok=True)
     neutral = NeutralPaths(home, work)
     result = CaptureResult(
@@ -447,6 +480,7 @@ def _capture_case(
         requests=requests,
         log_path=out_dir / f"{case.id}.log",
         expected_path=out_dir / f"{case.id}.expected.yaml",
+        service_logs=write_service_logs(service_dir(out_dir, case.id), logs),
     )
     result.log_path.write_bytes(result.output)
     result.expected_path.write_text(
@@ -464,7 +498,10 @@ def describe(result: CaptureResult) -> list[str]:
         f"  $ {' '.join(result.argv)}",
         f"{result.case.id}: exit {result.exit_code} ({verdict}), "
         f"{counted(len(result.requests), 'request')}{', interrupted' if result.interrupted else ''}"
-        f" -> {result.log_path}",
+        f" -> {result.log_path}"
+        + (
+            f" (+{counted(len(result.service_logs), 'service log')})" if result.service_logs else ""
+        ),
     ]
     for request in result.requests:
         if request.answered_by == "unmatched":
@@ -479,13 +516,31 @@ def capture(
     port: int = 0,
     workroot: Path = DEFAULT_WORKROOT,
     report: Callable[[str], None] = print,
+    logs_only: bool = False,
 ) -> list[CaptureResult]:
-    """Capture each case in turn, reporting progress line by line."""
+    """Capture each case in turn, reporting progress line by line. ``logs_only``:
+    keep only the services' logs of each run, beside the fixture already there
+    (the run is the same one: the stub numbers its requests and dates its answers
+    alike every time)."""
     results = []
     selected = list(cases)
     for number, case in enumerate(selected, start=1):
         report(f"[{number}/{len(selected)}] {case.id}")
-        result = capture_case(case, out_dir, port=port, workroot=workroot)
+        if logs_only:
+            with tempfile.TemporaryDirectory(prefix="osdoctor-lab-logs-") as scratch:
+                result = capture_case(case, Path(scratch), port=port, workroot=workroot)
+                files = {
+                    str(p.relative_to(service_dir(Path(scratch), case.id))): p.read_text("utf-8")
+                    for p in result.service_logs
+                }
+            result = dataclasses.replace(
+                result,
+                log_path=out_dir / result.log_path.name,
+                expected_path=out_dir / result.expected_path.name,
+                service_logs=write_service_logs(service_dir(out_dir, case.id), files),
+            )
+        else:
+            result = capture_case(case, out_dir, port=port, workroot=workroot)
         for line in describe(result):
             report(line)
         results.append(result)

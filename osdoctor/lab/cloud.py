@@ -17,6 +17,7 @@ from typing import Any
 from osdoctor.lab import fakes
 from osdoctor.lab.config import CatalogEntry, Fault, StubConfig
 from osdoctor.lab.faults import JSON, fault_body
+from osdoctor.lab.logspec import LogSpec
 from osdoctor.lab.placeholders import expand_text
 
 #: The fault style of each service type's error bodies.
@@ -76,6 +77,8 @@ class Reply:
     """The Server header, when not the stub's; "" sends none (and no Date either)."""
     balancer: bool = False
     """Answered by a load balancer: none of the OpenStack headers are added."""
+    log: tuple[LogSpec, ...] = ()
+    """What the service writes in its own log for this answer (see ``servicelogs``)."""
 
 
 def _stable_id(*parts: str) -> str:

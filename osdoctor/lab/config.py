@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from osdoctor.lab import fakes
+from osdoctor.lab.logspec import LogSpec, LogSpecError, parse_log
 from osdoctor.lab.placeholders import expand_text
 
 #: The fake secrets a case may name as the password the stub accepts.
@@ -92,6 +93,8 @@ class Answer:
     capture signals it when its log shows the end of this exchange, or at once
     for an answer that never comes (``hang``). What the client does next is
     then never a matter of how fast the machine is."""
+    log: tuple[LogSpec, ...] = ()
+    """What the service writes in its own log while it gives this answer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +151,8 @@ class StubConfig:
     """Per service type: how its catalog entry differs from the stub's own endpoint."""
     proxy: str | None = None
     """``refuse``: also run an HTTP proxy on 127.0.0.1 that answers every request 403."""
+    log: tuple[LogSpec, ...] = ()
+    """Records the services wrote before any request (a service that did not start)."""
 
 
 def _mapping(value: Any, where: str) -> Mapping[str, Any]:
@@ -227,6 +232,7 @@ def parse_answer(data: Any, where: str) -> Answer:
             "delay",
             "hang",
             "interrupt",
+            "log",
         },
         where,
     )
@@ -245,7 +251,15 @@ def parse_answer(data: Any, where: str) -> Answer:
         delay=_seconds(raw.get("delay", 0), f"{where}.delay"),
         hang=_bool(raw.get("hang", False), f"{where}.hang"),
         interrupt=_bool(raw.get("interrupt", False), f"{where}.interrupt"),
+        log=_log(raw.get("log"), f"{where}.log"),
     )
+
+
+def _log(data: Any, where: str) -> tuple[LogSpec, ...]:
+    try:
+        return parse_log(data, where)
+    except LogSpecError as error:
+        raise ConfigError(str(error)) from None
 
 
 def parse_route(data: Any, where: str) -> Route:
@@ -291,7 +305,7 @@ def parse_stub_config(stub: Any, routes: Any = None, where: str = "stub") -> Stu
     check_keys(
         raw,
         {"host", "services", "auth", "username", "password", "ironic", "vars"}
-        | {"tls", "catalog", "proxy"},
+        | {"tls", "catalog", "proxy", "log"},
         where,
     )
     services: dict[str, str] = dict(DEFAULT_SERVICES)
@@ -338,6 +352,7 @@ def parse_stub_config(stub: Any, routes: Any = None, where: str = "stub") -> Stu
         tls=_bool(raw.get("tls", False), f"{where}.tls"),
         catalog=catalog,
         proxy=proxy,
+        log=_log(raw.get("log"), f"{where}.log"),
         routes=tuple(
             parse_route(item, f"routes[{index}]") for index, item in enumerate(routes or [])
         ),

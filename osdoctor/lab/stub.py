@@ -31,8 +31,10 @@ from osdoctor.lab import fakes
 from osdoctor.lab.cloud import Cloud, Reply
 from osdoctor.lab.config import Answer, Route, StubConfig, parse_stub_config
 from osdoctor.lab.faults import JSON, fault_reply
+from osdoctor.lab.logspec import LogSpec
 from osdoctor.lab.placeholders import expand, expand_text
 from osdoctor.lab.proxy import RefusingProxy
+from osdoctor.lab.servicelogs import ServiceLogs
 from osdoctor.lab.serving import serve_in_thread, stop_serving
 
 BIND_ADDRESS = "127.0.0.1"
@@ -123,6 +125,7 @@ class Stub:
         self._on_request = on_request
         """Told of each request as it is recorded (before it is answered), on
         the handler's thread: how a capture learns that a request has come."""
+        self._logs: ServiceLogs | None = None
 
     # -- lifecycle ------------------------------------------------------------
     def start(self) -> str:
@@ -150,6 +153,9 @@ class Stub:
             values["proxy_url"] = self._proxy.start()
         values.update({key: expand_text(value, values) for key, value in self.config.vars.items()})
         self._values = values
+        self._logs = ServiceLogs(values)
+        for spec in self.config.log:
+            self._logs.write(spec, None, None)
         self._thread = serve_in_thread(server, "osdoctor-lab-stub")
         return self.base_url
 
@@ -213,6 +219,38 @@ class Stub:
     def wait(self, seconds: float | None) -> bool:
         """Wait up to ``seconds`` (forever when None); True when the stub is stopping."""
         return self._stopping.wait(seconds)
+
+    def service_logs(self) -> dict[str, str]:
+        """The services' own logs of this run: file (``nova/nova-api.log``) -> text."""
+        return self._logs.files() if self._logs is not None else {}
+
+    def log_answer(self, request: RecordedRequest, reply: Reply, length: int, number: int) -> None:
+        """Write what the service (or the load balancer) logs for one answer."""
+        logs = self._logs
+        if logs is None:
+            return
+        service = self.cloud.service_of(request.path)
+        uri = request.path + (f"?{request.query}" if request.query else "")
+        if reply.balancer:
+            if service is not None and request.status is not None:
+                style = "nginx" if reply.server == "nginx" else "haproxy"
+                logs.balancer(service, request.method, uri, request.status, length, style)
+            return
+        global_id = request.header("X-OpenStack-Request-ID")
+        words = {"method": request.method, "uri": uri}
+        for spec in reply.log:
+            logs.write(spec, service, request.request_id, global_id, number, words)
+        if service is not None and request.status is not None and request.request_id:
+            logs.access(
+                service,
+                request.method,
+                uri,
+                request.status,
+                length,
+                request.request_id,
+                request.headers,
+                number,
+            )
 
     def unmatched(self) -> list[RecordedRequest]:
         """Requests nothing knew: worth a look when writing a case."""
@@ -293,13 +331,22 @@ class Stub:
             hang=answer.hang,
             delay=answer.delay,
             interrupt=answer.interrupt,
+            log=answer.log,
         )
+        words = body if isinstance(body, str) else ""
         if answer.fault is not None:
             fault = replace(answer.fault, message=expand_text(answer.fault.message, values))
             made = fault_reply(fault, answer.status, self._request_id(), request_headers)
             reply.body = made.body
             headers.setdefault("Content-Type", made.content_type)
             reply.reason, reply.server, reply.balancer = made.reason, made.server, made.balancer
+            words = fault.message
+        if answer.status >= 500 and not answer.log and not reply.balancer:
+            # A service's error handler logs what it answers a 5xx with; a case that
+            # knows more (the traceback, the cause) says so in the answer's log. An
+            # HTML page is a proxy's, which the service never wrote.
+            if not words.lstrip().startswith("<"):
+                reply.log = (LogSpec(message=words or f"HTTP {answer.status}"),)
         return reply
 
     def _request_id(self) -> str:
@@ -326,11 +373,14 @@ class Stub:
             reply.headers["X-Trans-Id"] = f"tx{number:021x}-006a1b2c3d"
         return reply
 
-    def _record(self, request: RecordedRequest) -> None:
+    def _record(self, request: RecordedRequest) -> int:
+        """Keep the request; returns its number (from 1)."""
         with self._lock:
             self._requests.append(request)
+            number = len(self._requests)
         if self._on_request is not None:
             self._on_request(request)
+        return number
 
 
 class _Server(ThreadingHTTPServer):
@@ -392,23 +442,24 @@ class _Handler(BaseHTTPRequestHandler):
         headers = dict(self.headers.items())
         reply, answered_by, route = stub.dispatch(self.command, self.path, headers, body)
         parts = urlsplit(self.path)
-        stub._record(
-            RecordedRequest(
-                method=self.command,
-                path=parts.path,
-                query=parts.query,
-                headers=headers,
-                body=body,
-                status=None if reply.drop or reply.reset or reply.hang else reply.status,
-                answered_by=answered_by,
-                route=route,
-                request_id=next(
-                    (v for k, v in reply.headers.items() if k.lower() == "x-openstack-request-id"),
-                    None,
-                ),
-                interrupt=reply.interrupt,
-            )
+        recorded = RecordedRequest(
+            method=self.command,
+            path=parts.path,
+            query=parts.query,
+            headers=headers,
+            body=body,
+            status=None if reply.drop or reply.reset or reply.hang else reply.status,
+            answered_by=answered_by,
+            route=route,
+            request_id=next(
+                (v for k, v in reply.headers.items() if k.lower() == "x-openstack-request-id"),
+                None,
+            ),
+            interrupt=reply.interrupt,
         )
+        number = stub._record(recorded)
+        payload, implied_type = encode_body(reply)
+        stub.log_answer(recorded, reply, len(payload), number)
         if reply.delay and stub.wait(reply.delay):
             return
         if reply.hang:
@@ -427,7 +478,6 @@ class _Handler(BaseHTTPRequestHandler):
             except OSError:
                 pass
             return
-        payload, implied_type = encode_body(reply)
         self._start_response(reply)
         names = {name.lower() for name in reply.headers}
         if implied_type is not None and "content-type" not in names:

@@ -37,7 +37,7 @@ _GREP_FILE = regex.compile(r"/[\w./\-]+?\.log(?:\.\d+)?:(?=\d{4}-)")
 #: First words of the loggers of OpenStack services (oslo.log), which write the
 #: lines a user pastes beside the client's output; the clients' own loggers are
 #: keystoneauth, osc_lib, openstackclient, cliff, urllib3, ``*client``...
-_SERVER_LOGGERS = frozenset(
+SERVER_LOGGERS = frozenset(
     {
         "nova",
         "neutron",
@@ -211,4 +211,4 @@ class PrefixStripper:
 
 def _is_server_logger(name: str) -> bool:
     head = name.partition(".")[0].lower()
-    return head in _SERVER_LOGGERS or head.startswith("oslo")
+    return head in SERVER_LOGGERS or head.startswith("oslo")

@@ -66,7 +66,7 @@ def decisive_exchange(report: Report) -> Exchange | None:
     named = [
         ex
         for ev in (first.evidence if first else [])
-        if (ex := _holding(exchanges, ev.line)) is not None
+        if ev.in_log and (ex := _holding(exchanges, ev.line)) is not None
     ]
     for ex in named:
         if failed(ex):

@@ -9,6 +9,7 @@ from osdoctor import __version__
 from osdoctor.facts import report_facts
 from osdoctor.facts.placeholders import summary
 from osdoctor.model import Frame, Report
+from osdoctor.servicelog.join import Joined
 
 
 def report_dict(report: Report) -> dict[str, Any]:
@@ -74,7 +75,10 @@ def report_dict(report: Report) -> dict[str, Any]:
                 "title": f.title,
                 "explanation": f.explanation,
                 "next_steps": f.next_steps,
-                "evidence": [{"line": e.line, "text": e.text} for e in f.evidence],
+                "evidence": [
+                    {"line": e.line, "text": e.text, **({"source": e.source} if e.source else {})}
+                    for e in f.evidence
+                ],
                 "references": f.references,
                 "runbook": f.runbook,
             }
@@ -161,7 +165,6 @@ def facts_dict(report: Report) -> dict[str, Any]:
     error = facts.client_error
     exc = facts.exception
     af = facts.async_failure
-    se = facts.service_error
     return {
         "failure": failure,
         "client_error": error.text if error else None,
@@ -191,23 +194,34 @@ def facts_dict(report: Report) -> dict[str, Any]:
             if af
             else None
         ),
-        "service_error": (
-            {
-                "type": se.type or None,
-                "message": se.message or None,
-                "line": se.line,
-                "package": se.package or None,
-                "loader": se.loader or None,
-                "loader_line": se.loader_line or None,
-            }
-            if se
-            else None
-        ),
         "attempts": facts.attempts or None,
         "auth_sent": facts.auth_sent or None,
         "auth": facts.auth,
         "recovered": facts.recovered,
         "versions": facts.versions,
+        "server": [server_record(j) for j in facts.server],
+    }
+
+
+def server_record(joined: Joined) -> dict[str, Any]:
+    """A service's record tied to the run: where it is, what it says, how it was tied."""
+    r = joined.record
+    return {
+        "source": r.source or None,
+        "line": r.line,
+        "last_line": r.last_line,
+        "format": r.format,
+        "level": r.level,
+        "service": r.service or None,
+        "logger": r.logger or None,
+        "message": r.message,
+        "exception": r.exception or None,
+        "exception_message": r.exception_message or None,
+        "frames": r.frames[-3:],
+        "request_id": r.request_id or None,
+        "global_request_id": r.global_request_id or None,
+        "tie": joined.kind,
+        "exchange": joined.exchange,
     }
 
 

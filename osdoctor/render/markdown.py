@@ -67,7 +67,7 @@ def render_markdown(report: Report, why_not: bool = False) -> str:
         if f.evidence:
             out.append("**Evidence**")
             out.append("")
-            out.extend(f"- line {e.line}: {code(e.text[:200])}" for e in f.evidence)
+            out.extend(f"- {e.where}: {code(e.text[:200])}" for e in f.evidence)
             out.append("")
         if f.runbook:
             out.append(f"See the runbook page `{f.runbook}`.")

@@ -108,7 +108,7 @@ def render_text(
             out.append("  Evidence:")
             for ev in f.evidence:
                 text = ev.text if len(ev.text) <= 110 else ev.text[:109] + "…"
-                out.append(f"    line {ev.line:<6} {text}")
+                out.append(f"    {ev.where:<11} {text}")
         if f.runbook:
             out.append(
                 "  "

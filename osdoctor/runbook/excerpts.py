@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from osdoctor.diagnose import diagnose, parse_path
+from osdoctor.diagnose import diagnose
+from osdoctor.intake import parse_fixture
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.kb.yamlfile import YamlError, load_yaml
 from osdoctor.model import Report, StepState
@@ -30,6 +31,9 @@ class Excerpt:
     command: str
     lines: tuple[tuple[int, str], ...]
     """(1-based line number, redacted text), in log order."""
+    service: tuple[tuple[str, str], ...] = ()
+    """The services' log lines cited, ``(nova-api.log:812, text)``: a server-side
+    rule's proof is in the service's log, which the capture kept beside the fixture."""
 
 
 def _declared(doc: Any) -> tuple[str, str] | None:
@@ -59,11 +63,13 @@ def evidence_lines(report: Report, rule: str | None = None) -> list[int]:
     ``rule``'s when given), else the documented steps it saw; at most MAX_LINES, in
     log order."""
     chosen: list[int] = []
-    for finding in report.findings:
+    # A rule's own lines even where it was outranked (a fallback under the
+    # server-side cause the fixture's service logs name).
+    for finding in report.findings + (report.outranked if rule is not None else []):
         if rule is not None and finding.id != rule:
             continue
         for ev in finding.evidence:
-            if ev.line and ev.line not in chosen:
+            if ev.in_log and ev.line and ev.line not in chosen:
                 chosen.append(ev.line)
     if rule is None and not chosen and report.scenario is not None:
         for step in report.scenario.steps:
@@ -80,15 +86,25 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_WIDTH else text[: MAX_WIDTH - 1] + "…"
 
 
-def _excerpt(name: str, log_lines: list[str], report: Report, numbers: list[int]) -> Excerpt | None:
+def _excerpt(
+    name: str, log_lines: list[str], report: Report, numbers: list[int], rule: str | None = None
+) -> Excerpt | None:
     lines = tuple((n, _clip(log_lines[n - 1])) for n in numbers if 0 < n <= len(log_lines))
-    return Excerpt(name, report.trace.command or "", lines) if lines else None
+    service = tuple(
+        (ev.where, _clip(ev.text))
+        for f in report.findings + report.outranked
+        if rule is not None and f.id == rule
+        for ev in f.evidence
+        if not ev.in_log
+    )[:MAX_LINES]
+    return Excerpt(name, report.trace.command or "", lines, service) if lines else None
 
 
 def collect(kb: KnowledgeBase, folder: Path | None) -> Excerpts:
     """Run ``explain``'s pipeline on every fixture of ``folder`` once, and keep an
     excerpt per branch and per rule."""
     found = Excerpts({}, {})
+    outranked: dict[str, Excerpt] = {}
     if folder is None or not folder.is_dir():
         return found
     for expected in sorted(folder.glob("*.expected.yaml")):
@@ -100,7 +116,7 @@ def collect(kb: KnowledgeBase, folder: Path | None) -> Excerpts:
             continue
         if not log.is_file():
             continue
-        report = diagnose(parse_path(log), kb)
+        report = diagnose(parse_fixture(log), kb)
         log_lines = redact_text(log.read_text(encoding="utf-8", errors="replace")).splitlines()
         got = (report.scenario.id, report.scenario.branch or "") if report.scenario else None
         if declared is not None and got == declared and declared not in found.branches:
@@ -109,7 +125,20 @@ def collect(kb: KnowledgeBase, folder: Path | None) -> Excerpts:
                 found.branches[declared] = excerpt
         for finding in report.findings:
             if finding.id not in found.rules:
-                excerpt = _excerpt(name, log_lines, report, evidence_lines(report, finding.id))
+                excerpt = _excerpt(
+                    name, log_lines, report, evidence_lines(report, finding.id), finding.id
+                )
                 if excerpt is not None:
                     found.rules[finding.id] = excerpt
+        for finding in report.outranked:
+            if finding.id not in outranked:
+                excerpt = _excerpt(
+                    name, log_lines, report, evidence_lines(report, finding.id), finding.id
+                )
+                if excerpt is not None:
+                    outranked[finding.id] = excerpt
+    # A fallback that leads on no fixture (a server-side cause outranks it on all
+    # of its own) is shown where it fired, outranked.
+    for rule_id, excerpt in outranked.items():
+        found.rules.setdefault(rule_id, excerpt)
     return found

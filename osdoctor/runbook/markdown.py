@@ -56,12 +56,20 @@ def _excerpt(ex: Excerpt) -> list[str]:
     intro = f"From the fixture {code(ex.fixture)}"
     if ex.command:
         intro += f" ({code(ex.command)})"
-    return [
+    out = [
         intro + ", a real client run against the lab stub; lines as `osdoctor explain` cites them:",
         "",
         *fenced("\n".join(body), "text"),
         "",
     ]
+    if ex.service:
+        out += [
+            "and the service's own log, as the lab's service wrote it for that run:",
+            "",
+            *fenced("\n".join(f"{where} | {line}" for where, line in ex.service), "text"),
+            "",
+        ]
+    return out
 
 
 def _paragraphs(value: str) -> list[str]:

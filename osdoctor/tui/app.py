@@ -25,6 +25,7 @@ from textual.worker import get_current_worker
 
 from osdoctor.console import stopped_exit
 from osdoctor.runner import STOP_SIGNALS
+from osdoctor.servicelog.attach import ServiceLogs
 from osdoctor.tui import workers
 from osdoctor.tui.messages import RunsFound, RunsOpened, RunsRead
 from osdoctor.tui.screens.keys import KeysScreen
@@ -55,12 +56,13 @@ class OsdoctorApp(App[int]):
         session_folder: Path | None = None,
         clock: Callable[[], float] = time.monotonic,
         cursor_blink: bool = True,
+        service_logs: ServiceLogs | None = None,
     ) -> None:
         """``clock`` and ``cursor_blink`` are there for tests: a frozen clock and a
         steady cursor make the screen a function of its input alone."""
         super().__init__()
         self.main = MainScreen(
-            command, log, follow, assume_yes, session_folder, clock, cursor_blink
+            command, log, follow, assume_yes, session_folder, clock, cursor_blink, service_logs
         )
         self.stopped_by: int | None = None
         """The stop signal (SIGTERM, SIGHUP) that ended the app, if one did."""
@@ -218,7 +220,7 @@ class OsdoctorApp(App[int]):
                 partial(main.action_evidence, False),
             ),
         ]
-        for tab in ("diagnosis", "exchange", "scenario", "log", "output"):
+        for tab in ("diagnosis", "exchange", "scenario", "log", "output", "service"):
             entries.append(
                 (f"Show the {tab} pane", f"Switch to the {tab} tab", partial(main.action_tab, tab))
             )

@@ -16,20 +16,33 @@ def run_tui(
     log: str | None = None,
     follow: bool = False,
     assume_yes: bool = False,
+    service_log: list[str] | None = None,
 ) -> int:
     """Run the incident screen; returns the exit status for ``osdoctor``.
 
     1 when the run or log shown last failed, 0 otherwise. A command still
     running when the user quits is cancelled first, and the user told so.
+    ``service_log``: the services' logs to join each report to (local files,
+    folders or patterns; nothing is fetched from a host).
     """
     from osdoctor.runner import on_stop_signals
+    from osdoctor.servicelog.attach import ServiceLogs
+    from osdoctor.servicelog.sources import ServiceLogError
     from osdoctor.tui.app import OsdoctorApp
 
     if log is not None and not Path(log).is_file():
         missing = IsADirectoryError(log) if Path(log).is_dir() else FileNotFoundError(log)
         return fail(read_error(log, missing))
+    try:
+        service_logs = ServiceLogs.of(service_log) if service_log else None
+    except ServiceLogError as error:
+        return fail(f"--service-log {error}")
     app = OsdoctorApp(
-        command=command, log=Path(log) if log else None, follow=follow, assume_yes=assume_yes
+        command=command,
+        log=Path(log) if log else None,
+        follow=follow,
+        assume_yes=assume_yes,
+        service_logs=service_logs,
     )
     app.handle_stop_signals = True
     # Before and after the event loop, a stop signal is remembered, not obeyed at

@@ -32,6 +32,7 @@ from osdoctor.parse.runs import RunSplitter
 from osdoctor.render.decisive import decisive_exchange
 from osdoctor.runner import CommandError, OutputLine, Run, RunResult
 from osdoctor.runs import RunSummary, read_runs_of_path, several_runs
+from osdoctor.servicelog.attach import ServiceLogs, worth_joining
 from osdoctor.session import SessionFileError, redact_command, start_session
 from osdoctor.sessionfile import exit_record, header_records, note_record, split_record
 from osdoctor.tui.linestore import FileLines, MemoryLines
@@ -108,6 +109,13 @@ def output_lines(trace: Trace, stdout: Iterable[int] = ()) -> list[int]:
     return sorted(numbers)
 
 
+def joined(trace: Trace, service_logs: ServiceLogs | None) -> None:
+    """Give a finished run the records of the services' logs, when some were given
+    and it failed (a pass over gigabytes is for a run that needs it)."""
+    if service_logs is not None and worth_joining(trace):
+        service_logs.attach(trace)
+
+
 def final_report(report: Report, stdout: list[int]) -> ReportReady:
     ex = decisive_exchange(report)
     return ReportReady(report, True, stdout, ex.index if ex is not None else None)
@@ -151,8 +159,11 @@ class LiveSource:
             diagnose(self.trace, kb, live=not final), final, output_lines(self.trace, self.stdout)
         )
 
-    def finish(self, result: RunResult, kb: KnowledgeBase) -> ReportReady:
+    def finish(
+        self, result: RunResult, kb: KnowledgeBase, service_logs: ServiceLogs | None = None
+    ) -> ReportReady:
         trace = self.live.finish(result)
+        joined(trace, service_logs)
         for note in result.notes:
             self.store.append(0, note_record(note))
         self.store.append(0, exit_record(result.exit_code, result.duration))
@@ -181,7 +192,11 @@ class Pacer:
 
 
 def run_command(
-    argv: list[str], post: Post, stop: Stop, session_folder: Path | None = None
+    argv: list[str],
+    post: Post,
+    stop: Stop,
+    session_folder: Path | None = None,
+    service_logs: ServiceLogs | None = None,
 ) -> None:
     """Run ``argv`` (``--debug`` already inserted), feeding the parser as lines come."""
     try:
@@ -223,7 +238,7 @@ def run_command(
         if run.done and lines.empty():
             break
     result = run.wait()
-    final = source.finish(result, kb)
+    final = source.finish(result, kb, service_logs)
     post(source.progress())
     post(final)
     post(RunFinished(result))
@@ -238,6 +253,7 @@ def load_log(
     clock: Callable[[], float] = time.monotonic,
     window: tuple[int, int] | None = None,
     known: RunSummary | None = None,
+    service_logs: ServiceLogs | None = None,
 ) -> None:
     """Read, parse and diagnose a saved log or session; with ``follow``, keep
     reading what another process appends, like ``tail -f``, until stopped.
@@ -291,6 +307,7 @@ def load_log(
             trace.followed = reader.more_after()
         stdout = output_lines(trace, reader.stdout)
         post(TraceGrew(reader.number, len(trace.exchanges)))
+        joined(trace, service_logs)
         post(final_report(diagnose(trace, kb), stdout))
         post(LoadFinished(clock() - began))
     except OSError as error:

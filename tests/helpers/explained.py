@@ -19,6 +19,7 @@ from pathlib import Path
 import yaml
 
 from osdoctor.diagnose import diagnose, parse_path
+from osdoctor.intake import parse_fixture
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.model import Report, Trace
 
@@ -41,6 +42,13 @@ def trace_of(log: Path) -> Trace:
 def report_of(log: Path) -> Report:
     """``osdoctor explain``'s report on ``log``, with the built-in knowledge."""
     return diagnose(trace_of(log), builtin_knowledge())
+
+
+@functools.cache
+def fixture_report_of(log: Path) -> Report:
+    """The report on a lab fixture with the services' logs its capture kept beside it
+    (``intake.parse_fixture``): the run as the lab played it, both sides."""
+    return diagnose(parse_fixture(log), builtin_knowledge())
 
 
 def stub_url(name: str) -> str:

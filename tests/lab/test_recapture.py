@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from osdoctor.diagnose import diagnose, parse_path
+from osdoctor.diagnose import diagnose
 from osdoctor.kb.loader import load_knowledge
 from osdoctor.lab.capture import CaptureResult, capture_case, client_bin_dir
 from osdoctor.lab.case import Case, select_cases
 from osdoctor.lab.wheels import WheelMissing, find_wheel
-from osdoctor.lint import compare
+from osdoctor.lint import compare, fixture_trace
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "logs"
 #: One worker runs this module (``--dist loadgroup``): the captures are made once,
@@ -99,10 +99,12 @@ def test_fresh_capture_explains_like_the_committed_fixture(
             name = requirement.partition("==")[0].replace("-", "_")
             assert re.search(rf"/\.local/lib/python3\.\d+/site-packages/{name}/", log_text)
             assert f"pip download --no-deps {requirement}" in case.description
-        report = diagnose(parse_path(FIXTURES / f"{case_id}.log"), load_knowledge(user=False))
+        report = diagnose(fixture_trace(FIXTURES / f"{case_id}.log"), load_knowledge(user=False))
         assert compare(expected, report) == [], case_id
         return
     result, log = fresh[case_id]
     assert result.exit_code == expected["exit_code"], (case_id, log.read_text()[-3000:])
-    report = diagnose(parse_path(log), load_knowledge(user=False))
+    # With the services' logs of the fresh run, as the committed fixture has them.
+    report = diagnose(fixture_trace(log), load_knowledge(user=False))
     assert compare(expected, report) == [], case_id
+    assert bool(result.service_logs) == (FIXTURES / f"{case_id}.service").is_dir(), case_id

@@ -11,6 +11,7 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -52,9 +53,7 @@ def footer(app: OsdoctorApp) -> str:
 
 
 @asynccontextmanager
-async def opened(
-    log: Path, size: tuple[int, int]
-) -> AsyncIterator[tuple[OsdoctorApp, Pilot[object]]]:
+async def opened(log: Path, size: tuple[int, int]) -> AsyncIterator[tuple[OsdoctorApp, Pilot[Any]]]:
     app = steady_app(log=log)
     async with app.run_test(size=size) as pilot:
         await wait_until(pilot, lambda: app.main.state == "read")

@@ -59,16 +59,18 @@ from osdoctor.tui.widgets.diagnosis import DiagnosisView, next_line, verdict
 from osdoctor.tui.widgets.linelist import LineList
 from osdoctor.tui.widgets.rawlog import RawLog
 from osdoctor.tui.widgets.scenario import ScenarioView
+from osdoctor.tui.widgets.servicelog import ServiceLogView
 from osdoctor.tui.widgets.timeline import Timeline, TimelineHead
 
 if TYPE_CHECKING:
     from osdoctor.probe.runner import ProbePlan
+    from osdoctor.servicelog.attach import ServiceLogs
 
 CANCEL_NOTE = (
     "the client was stopped, but what it asked the cloud to do keeps running "
     "server-side (a stack create, a node deploy...): check its state before retrying"
 )
-TABS = ("diagnosis", "exchange", "scenario", "log", "output")
+TABS = ("diagnosis", "exchange", "scenario", "log", "output", "service")
 #: Width from which the panes stand side by side (see the module's docstring).
 WIDE = 100
 BUSY, BAD, GOOD = "bold black on yellow", "bold white on red", "bold black on green"
@@ -96,6 +98,7 @@ class MainScreen(Screen[None]):
         Binding("3", "tab('scenario')", "Scenario pane", show=False),
         Binding("4", "tab('log')", "Log pane", show=False),
         Binding("5", "tab('output')", "Output pane", show=False),
+        Binding("6", "tab('service')", "Service log pane", show=False),
         Binding("n", "search_next(False)", "Next match", show=False),
         Binding("N", "search_next(True)", "Previous match", show=False),
         Binding("E", "evidence(True)", "Previous evidence", show=False),
@@ -111,9 +114,13 @@ class MainScreen(Screen[None]):
         session_folder: Path | None = None,
         clock: Callable[[], float] = time.monotonic,
         cursor_blink: bool = True,
+        service_logs: ServiceLogs | None = None,
     ) -> None:
         super().__init__()
         self.initial_command, self.initial_log, self.follow = command, log, follow
+        self.service_logs = service_logs
+        """The services' logs given (``--service-log``): each finished report is
+        joined to them, and the service pane shows the selected request's records."""
         self.cursor_blink = cursor_blink
         self.assume_yes = assume_yes
         self.session_folder = session_folder
@@ -168,6 +175,8 @@ class MainScreen(Screen[None]):
                     yield self._input("search the log (enter: find, n/N: next/previous)", "search")
                 with TabPane("5 Output", id="output"):
                     yield RawLog(id="stdout")
+                with TabPane("6 Service log", id="service"):
+                    yield ServiceLogView(id="service-view")
         yield Footer()
 
     def _input(self, placeholder: str, name: str) -> Input:
@@ -249,7 +258,11 @@ class MainScreen(Screen[None]):
     def _run_worker(self, argv: list[str]) -> None:
         worker = get_current_worker()
         workers.run_command(
-            argv, self.post_message, lambda: worker.is_cancelled, self.session_folder
+            argv,
+            self.post_message,
+            lambda: worker.is_cancelled,
+            self.session_folder,
+            self.service_logs,
         )
 
     def open_log(
@@ -287,6 +300,7 @@ class MainScreen(Screen[None]):
             self.clock,
             window,
             known,
+            self.service_logs,
         )
 
     def open_run(
@@ -356,7 +370,7 @@ class MainScreen(Screen[None]):
         self.query_one(DiagnosisView).show(message.report, message.final)
         self.query_one(ScenarioView).show(message.report, self._kb())
         log = self.query_one("#rawlog", RawLog)
-        log.evidence = {e.line for f in message.report.findings for e in f.evidence}
+        log.evidence = {e.line for f in message.report.findings for e in f.evidence if e.in_log}
         log.refresh()
         self.query_one("#stdout", RawLog).sync(message.stdout)
         timeline = self.query_one(Timeline)
@@ -364,6 +378,7 @@ class MainScreen(Screen[None]):
         if message.final:
             self._open_on_decisive(message.decisive)
         self._show_detail()
+        self._show_service()
         self._show_status()
 
     def _open_on_decisive(self, decisive: int | None) -> None:
@@ -413,6 +428,7 @@ class MainScreen(Screen[None]):
     @on(LineList.CursorMoved, "#timeline")
     def _cursor(self) -> None:
         self._show_detail()
+        self._show_service()
 
     @on(LineList.Chosen, "#timeline")
     def _chosen(self) -> None:
@@ -468,6 +484,17 @@ class MainScreen(Screen[None]):
     def _tab_shown(self) -> None:
         if self.detail_stale:
             self._show_detail()
+        self._show_service()
+
+    def _show_service(self) -> None:
+        """The service records of the exchange under the cursor, if the pane is in view."""
+        if self.query_one(TabbedContent).active != "service":
+            return
+        timeline = self.query_one(Timeline)
+        row = timeline.row(timeline.cursor)
+        self.query_one(ServiceLogView).show(
+            self.report, row.shown.index if row is not None else None, self.service_logs is not None
+        )
 
     def _run_state(self) -> str:
         """Running (with the time), the exit code, cancelled: what a glance needs."""

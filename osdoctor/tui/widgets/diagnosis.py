@@ -149,7 +149,7 @@ def _why(
     if finding.evidence:
         ev = Text("Evidence:\n", "bold")
         for item in finding.evidence:
-            ev.append(f"  line {item.line:<7} ", "dim")
+            ev.append(f"  {item.where:<12} ", "dim")
             ev.append(item.text[:200] + "\n", warn(dark))
         ev.rstrip()
         parts.append(ev)
