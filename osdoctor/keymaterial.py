@@ -81,7 +81,7 @@ _HEX = regex.compile(r"[0-9a-f]+|[0-9A-F]+")
 #: transaction ids, accounts.
 _IDENTIFIER = regex.compile(
     r"(?:req-|tx)?[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}"
-    r"|tx[0-9a-f]{21}-[0-9a-f]{10}|AUTH_[0-9a-fA-F]{32}|[0-9a-fA-F]{32}"
+    r"|tx[0-9a-f]{21,}-[0-9a-f]{10}[A-Za-z0-9_-]*|AUTH_[0-9a-fA-F]{32}|[0-9a-fA-F]{32}"
 )
 _IDENTIFIER_IN = regex.compile(
     r"(?<![0-9a-fA-F])(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"

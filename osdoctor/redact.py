@@ -1107,6 +1107,11 @@ def redact_lines(lines: Iterable[str], batch: int = 256) -> Iterator[str]:
 
 
 def redact_text(text: str) -> str:
-    """``text`` with every secret masked, line by line; the line count is unchanged."""
+    """``text`` with every secret masked, line by line; the line count is unchanged.
+    A value learnt only after the line that held it (a sibling field naming it
+    below) is masked there too."""
     lines = text.splitlines(keepends=True)
-    return "".join(_redact_batch(lines, StreamRedactor()))
+    stream = StreamRedactor()
+    redacted = "".join(_redact_batch(lines, stream))
+    literals = stream.memory.literals
+    return literals.mask(redacted) if literals else redacted

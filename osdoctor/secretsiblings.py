@@ -30,7 +30,7 @@ from functools import lru_cache
 from osdoctor import regex
 from osdoctor.secretnames import MASK, is_secret_name, normal_name
 
-__all__ = ["Field", "SiblingFields", "fields_of", "sibling_spans"]
+__all__ = ["Field", "SiblingFields", "field_role", "fields_of", "names_a_secret", "sibling_spans"]
 
 #: Last words of a field whose value names another field.
 _NAME_WORDS = frozenset(
@@ -81,7 +81,7 @@ class Field:
 
 
 @lru_cache(maxsize=1024)
-def _role(name: str) -> str:
+def field_role(name: str) -> str:
     """``"name"`` for a name field, ``"value"`` for a value field, else ``""``. A
     field whose own name is secret (``HeatAuthEncryptionKey``) holds a secret, not
     a name, but for ``key`` itself (``{"key": ..., "value": ...}``)."""
@@ -130,7 +130,7 @@ def fields_of(line: str) -> list[Field]:
         name = cells[1].strip()
         value = cells[2]
         inner = value.strip()
-        if name and inner and _role(name):
+        if name and inner and field_role(name):
             start = len(cells[0]) + 1 + len(cells[1]) + 1 + (len(value) - len(value.lstrip()))
             found.append(Field(name, start, start + len(inner), 0))
     braces = [(match.start(), match.group()) for match in _BRACES.finditer(body)]
@@ -152,7 +152,7 @@ def fields_of(line: str) -> list[Field]:
         while brace_at < len(braces) and braces[brace_at][0] < match.start():
             step()
         name = match["qname"] or match["bname"]
-        if not _role(name):
+        if not field_role(name):
             continue
         lead = body[: match.start()].lstrip(" \t-|")
         yaml = match["bname"] is not None and (not lead or body[:1] == "|")
@@ -167,8 +167,12 @@ def fields_of(line: str) -> list[Field]:
 
 
 def _names_a_secret(line: str, field: Field) -> bool:
-    """Whether a name field holds the name of a secret (a name: no spaces)."""
-    value = field.value(line).strip()
+    return names_a_secret(field.value(line))
+
+
+def names_a_secret(text: str) -> bool:
+    """Whether a name field's value is the name of a secret (a name: no spaces)."""
+    value = text.strip()
     return (
         bool(value)
         and value != MASK
@@ -195,12 +199,14 @@ def sibling_spans(line: str, fields: list[Field] | None = None) -> list[tuple[in
     secret_groups = {
         field.group
         for field in fields
-        if _role(field.name) == "name" and _names_a_secret(line, field)
+        if field_role(field.name) == "name" and _names_a_secret(line, field)
     }
     return sorted(
         (field.start, field.end)
         for field in fields
-        if field.group in secret_groups and _role(field.name) == "value" and _maskable(line, field)
+        if field.group in secret_groups
+        and field_role(field.name) == "value"
+        and _maskable(line, field)
     )
 
 
@@ -225,13 +231,15 @@ class SiblingFields:
 
     def feed(self, line: str) -> tuple[list[tuple[int, int]], list[str]]:
         """(the spans of ``line`` to mask, values learnt to be secret)."""
+        stripped = line.strip(" \t|")
+        if stripped[:2] == "- " or stripped[-1:] in ("{", "["):
+            self._orphans.clear()  # a new item or object: what came before is another's
         fields = fields_of(line)
         spans = sibling_spans(line, fields)
         learnt: list[str] = []
-        names = [field for field in fields if _role(field.name) == "name"]
-        values = [field for field in fields if _role(field.name) == "value"]
+        names = [field for field in fields if field_role(field.name) == "name"]
+        values = [field for field in fields if field_role(field.name) == "value"]
         if not fields:
-            stripped = line.lstrip(" \t|")
             if stripped[:1] in ("}", "]", "+"):
                 self._reset()  # the object, or the table, ended
             else:
