@@ -83,9 +83,11 @@ _IDENTIFIER = regex.compile(
     r"(?:req-|tx)?[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}"
     r"|tx[0-9a-f]{21,}-[0-9a-f]{10}[A-Za-z0-9_-]*|AUTH_[0-9a-fA-F]{32}|[0-9a-fA-F]{32}"
 )
+#: Identifiers inside a run: UUIDs and 32-hex ids in a path, and the digest that
+#: names a Nix store path (``/nix/store/<32 of base32>-python3.12-webob-1.8.8``).
 _IDENTIFIER_IN = regex.compile(
     r"(?<![0-9a-fA-F])(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-    r"|[0-9a-fA-F]{32})(?![0-9a-fA-F])"
+    r"|[0-9a-fA-F]{32})(?![0-9a-fA-F])|(?<=nix/store/)[0-9a-z]{32}(?=-)"
 )
 #: What stands before a value that is an SSH public key or a client's hash.
 _KEPT_AFTER = regex.compile(
@@ -217,23 +219,24 @@ def _run_spans(run: str) -> tuple[tuple[int, int], ...]:
     # Identifiers inside (a path's UUIDs) are explained whole, dashes and all.
     ids = [match.span() for match in _IDENTIFIER_IN.finditer(body)]
     unexplained: list[str] = []
-    # A path (``/nix/store/<hash>-python3``) or words between the separators:
-    # only the parts that look random on their own are masked.
-    worded = False
+    # A path (``/nix/store/<hash>-python3``), words between the separators: only
+    # the parts that look random on their own are masked.
+    words = 0
     at = 0
     for segment in _SEPARATORS.split(body):
         end = at + len(segment)
         if any(start <= at and end <= stop for start, stop in ids):
             pass
         elif _explained(segment):
-            worded = worded or (segment.isalpha() and segment.islower() and len(segment) >= 3)
+            words += segment.isalpha() and segment.islower() and len(segment) >= 3
         else:
             unexplained.append(segment)
             if looks_random(segment):
                 spans.append((lead + at, lead + end))
         at = end + 1
     rest = "".join(unexplained)
-    if not worded and len(rest) * 2 > len(body) and looks_random(rest):
+    # Two words (``nix/store``) make a path; base64 seldom draws one by chance.
+    if words < 2 and len(rest) * 2 > len(body) and looks_random(rest):
         return ((lead, len(run)),)  # mostly random: separators are base64's own
     return tuple(spans)
 
