@@ -46,7 +46,6 @@ __all__ = [
     "key_material_spans",
     "looks_random",
     "mask_jwts",
-    "might_hold_key_material",
     "shannon_entropy",
 ]
 
@@ -89,9 +88,10 @@ _IDENTIFIER_IN = regex.compile(
     r"(?<![0-9a-fA-F])(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
     r"|[0-9a-fA-F]{32})(?![0-9a-fA-F])|(?<=nix/store/)[0-9a-z]{32}(?=-)"
 )
-#: What stands before a value that is an SSH public key or a client's hash.
+#: What stands before a value that is an SSH public key or a client's hash, read
+#: backwards from the value (each test below is anchored there: no scan).
 _KEPT_AFTER = regex.compile(
-    r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-\S+@openssh\.com)[ \t]+$|\{SHA\d*\}$"
+    r"[ \t]+(?:asr|ssd|91552de)-hss|[ \t]+\d+ptsin-2ahs-asdce|[ \t]+moc\.hssnepo@\S+-ks|\}\d*AHS\{"
 )
 #: Words of a key whose value is an identifier or a digest, not a secret.
 _IDENTIFYING = frozenset(
@@ -122,9 +122,9 @@ _IDENTIFYING = frozenset(
 _KEY_WORDS = regex.compile(r"[a-z]+|[0-9]+")
 #: Before a value: its key, separator and quotes (``"checksum": "``, ``ETag: ``,
 #: ``audit_ids=['``), read backwards from the value.
-_KEY_BEFORE = regex.compile(r"""([A-Za-z][\w.-]{0,63})['"]?[ \t]*[:=][ \t]*(?:[\[(]?u?['"]?)$""")
+_KEY_BEFORE = regex.compile(r"""(?:['"]u?)?[\[(]?[ \t]*[:=][ \t]*['"]?([\w.-]{1,64})""")
 _REACH = 80
-_TABLE_KEY = regex.compile(r"\|[ \t]*([^|]*?)[ \t]*\|[ \t]*$")
+_TABLE_KEY = regex.compile(r"[ \t]*\|([^|]{1,64})\|")
 
 
 def shannon_entropy(text: str) -> float:
@@ -244,16 +244,18 @@ def _run_spans(run: str) -> tuple[tuple[int, int], ...]:
 def _names_an_identifier(line: str, start: int) -> bool:
     """Whether the value at ``start`` stands after a key that says it is an id or a
     digest, after a client's hash tag or an SSH key type, or in a table row whose
-    field says so."""
-    before = line[max(0, start - _REACH) : start]
-    if _KEPT_AFTER.search(before):
+    field says so. The text before it is read backwards, each pattern anchored
+    at the value: a line of many values costs one short match each."""
+    before = line[max(0, start - _REACH) : start][::-1]
+    if _KEPT_AFTER.match(before):
         return True
-    key = _KEY_BEFORE.search(before)
+    key = _KEY_BEFORE.match(before)
     if key is None and line[:1] == "|":
-        key = _TABLE_KEY.search(before)
+        key = _TABLE_KEY.match(before)
     if key is None:
         return False
-    return not _IDENTIFYING.isdisjoint(_KEY_WORDS.findall(normal_name(key[1])))
+    name = key[1][::-1].strip()
+    return not _IDENTIFYING.isdisjoint(_KEY_WORDS.findall(normal_name(name)))
 
 
 def _is_a_key(line: str, end: int) -> bool:
@@ -268,6 +270,8 @@ def key_material_spans(line: str) -> list[tuple[int, int]]:
     """Where in ``line`` values look like key material (see the module's
     docstring), in order, not overlapping; a value already masked is left."""
     spans: list[tuple[int, int]] = []
+    if not any(_run_spans(run) for run in _RUN.findall(line)):
+        return spans  # nearly every line: one search, each run judged from memory
     for match in _RUN.finditer(line):
         parts = _run_spans(match.group())
         if not parts or _is_a_key(line, match.end()) or _names_an_identifier(line, match.start()):
@@ -338,11 +342,6 @@ _PEM_BODY = regex.compile(r"[A-Za-z0-9+/=]{16,}")
 def is_pem_body(text: str) -> bool:
     """Whether ``text`` (a line between a PEM block's armour lines) is its body."""
     return _PEM_BODY.fullmatch(text.strip()) is not None
-
-
-def might_hold_key_material(line: str) -> bool:
-    """Whether ``line`` has a run long enough to be judged (one search, at C speed)."""
-    return _RUN.search(line) is not None
 
 
 # --- tokens a terminal wrapped ---------------------------------------------------------

@@ -9,15 +9,20 @@ printed tables, URLs with credentials and several headers go out in clear.
 
 A secret value is replaced by ``***`` and its key stays, so the line is
 still readable: ``"password": "***"``, ``X-Auth-Token: ***``,
-``temp_url_sig=***``, ``http://user:***@host``. Hashes the clients already
-made (``{SHA256}...``, ``{SHA1}...``) are kept: they are not secret and they
-correlate requests. Redaction never adds or removes a line break, so line
-numbers stay valid, and it is idempotent.
+``temp_url_sig=***``, ``http://user:***@host``. Beside the rules that know
+where a secret stands (its key, its option, a sibling field naming it:
+``osdoctor.secretsiblings``; a console's list: ``osdoctor.passwordlists``),
+a safety net masks what looks like key material whatever its name
+(``osdoctor.keymaterial``). Hashes the clients already made
+(``{SHA256}...``, ``{SHA1}...``) and OpenStack's identifiers are kept: they
+are not secret and they correlate requests. Redaction never adds or removes
+a line break, so line numbers stay valid, and it is idempotent.
 
 Speed: most debug lines hold no secret. A line is scanned by the rules only
-when its lowercased text contains one of a few trigger words; ``redact_lines``
-and ``redact_text`` go further and find the trigger words in a whole batch
-of lines at once, at C speed, and run the rules on those lines only.
+when its lowercased text contains one of a few trigger words, and by the
+safety net only when it holds a run long enough to judge; ``redact_lines``
+and ``redact_text`` go further and find both in a whole batch of lines at
+once, at C speed, and run the rules on those lines only.
 """
 
 from __future__ import annotations
@@ -38,7 +43,6 @@ from osdoctor.keymaterial import (
     ends_in_token,
     jwt_spans,
     key_material_spans,
-    might_hold_key_material,
     next_run,
 )
 from osdoctor.passwordlists import PasswordList, password_list_spans, starts_a_list
@@ -792,9 +796,7 @@ def _redact(
     if "|" in low:
         line = _redact_table_row(line, found)
     line = _redact_tokens(line, found)
-    if might_hold_key_material(line):
-        line = _redact_key_material(line, found)
-    return line
+    return _redact_key_material(line, found)
 
 
 def _may_hold_secret(low: str) -> bool:
@@ -835,7 +837,7 @@ def redact_line(line: str) -> str:
     """
     low = line.lower()
     if not _may_hold_secret(low):
-        return _redact_key_material(line) if might_hold_key_material(line) else line
+        return _redact_key_material(line)
     return _redact(line, low)
 
 
@@ -1034,7 +1036,7 @@ class StreamRedactor:
         # line that holds it: the others take the same rules as any line.
         if _may_hold_secret(low) or (memory.names and any(name in line for name in memory.names)):
             line = _redact(line, low, memory.names, found)
-        elif might_hold_key_material(line):
+        else:
             line = _redact_key_material(line, found)
         if found:
             before = literals.generation

@@ -148,14 +148,16 @@ def fields_of(line: str) -> list[Field]:
             closed.add(stack.pop())
         brace_at += 1
 
+    # Where the line's content begins, past its indentation, a YAML list's dash
+    # and a table's bar: a bare key there is YAML's, whose value is the rest.
+    content = len(body) - len(body.lstrip(" \t-|"))
     for match in _FIELD.finditer(body):
         while brace_at < len(braces) and braces[brace_at][0] < match.start():
             step()
         name = match["qname"] or match["bname"]
         if not field_role(name):
             continue
-        lead = body[: match.start()].lstrip(" \t-|")
-        yaml = match["bname"] is not None and (not lead or body[:1] == "|")
+        yaml = match["bname"] is not None and (match.start() <= content or body[:1] == "|")
         span = _value_end(body, match.end(), match["sep"], yaml)
         if span is not None:
             found.append(Field(name, span[0], span[1], stack[-1]))

@@ -9,7 +9,11 @@ A line alone does not always say that it holds a secret:
   named it (``"secret": "..."`` in the response body, the positional argument
   of ``ec2 credentials show``);
 - a Heat parameter with a harmless name is secret because the template
-  declares it ``hidden: true``.
+  declares it ``hidden: true``;
+- a list table's Value cell is secret because its row's Name cell names a
+  secret (the other stream states: sibling fields across lines, a console's
+  list of passwords, a wrapped token, are ``osdoctor.secretsiblings``',
+  ``osdoctor.passwordlists``' and ``osdoctor.keymaterial``'s).
 
 ``Literals`` remembers the values masked so far (and those known from the
 command a live run started) and masks them wherever they show again;
