@@ -21,12 +21,13 @@ import base64
 import random
 import string
 from dataclasses import dataclass
+from pathlib import Path
 
 from hypothesis import strategies as st
 
 from tests.secret_corpus import LOGS
 
-__all__ = ["ShapedLog", "shaped_logs"]
+__all__ = ["ShapedLog", "pane_lines", "shaped_logs"]
 
 _ALNUM = string.ascii_letters + string.digits
 _WORDS = "correct horse battery staple purple monkey dishwasher orange kite".split()
@@ -217,3 +218,21 @@ def build(seed: int) -> ShapedLog:
 def shaped_logs() -> st.SearchStrategy[ShapedLog]:
     """Logs of random secrets (one seed each: shrinking keeps the shapes)."""
     return st.integers(min_value=0, max_value=2**32 - 1).map(build)
+
+
+def pane_lines(path: Path) -> list[str]:
+    """The log pane's lines of a file, as the TUI reads it: indexed and parsed by
+    the reader, then each line read back and masked with what the parse learnt."""
+    from osdoctor.intake import open_log
+    from osdoctor.tui.linestore import FileLines
+
+    store = FileLines(path)
+    reader = open_log(path, store)
+    try:
+        reader.read_available(final=True)
+        store.memory = reader.parser.secrets
+        store.wrap_width = reader.parser.wrap_width
+        reader.parser.finish()
+    finally:
+        reader.close()
+    return [store.text(number) for number in range(1, len(store) + 1)]

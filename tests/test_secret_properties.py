@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from osdoctor.diagnose import parse_stream
 from osdoctor.runner import OutputLine
 from osdoctor.session import SessionWriter
-from osdoctor.tui.linestore import FileLines, MemoryLines
-from tests.secret_shapes import ShapedLog, shaped_logs
+from osdoctor.tui.linestore import MemoryLines
+from tests.secret_shapes import ShapedLog, pane_lines, shaped_logs
 from tests.test_no_secret_leaks import strings
 
 PROPERTY = settings(
@@ -61,22 +61,6 @@ def _explain(*args: str) -> str:
     return out.getvalue() + err.getvalue()
 
 
-def _pane(path: Path) -> list[str]:
-    """The log pane's lines of a file, as the TUI reads them back."""
-    from osdoctor.intake import open_log
-
-    store = FileLines(path)
-    reader = open_log(path, store)
-    try:
-        reader.read_available(final=True, budget=10**6)
-        store.memory = reader.parser.secrets
-        store.wrap_width = reader.parser.wrap_width
-        reader.parser.finish()
-    finally:
-        reader.close()
-    return [store.text(number) for number in range(1, len(store) + 1)]
-
-
 @PROPERTY
 @given(shaped_logs())
 def test_no_report_shows_a_generated_secret(log: ShapedLog) -> None:
@@ -111,7 +95,7 @@ def test_no_saved_session_shows_a_generated_secret(log: ShapedLog) -> None:
 @given(shaped_logs())
 def test_no_line_of_the_log_pane_shows_a_generated_secret(log: ShapedLog) -> None:
     with _home(log) as folder:
-        assert log.leaks("\n".join(_pane(folder / "shaped.log"))) == []
+        assert log.leaks("\n".join(pane_lines(folder / "shaped.log"))) == []
         live = MemoryLines()
         for line in log.text.splitlines():
             live.append(2, line)
