@@ -748,6 +748,10 @@ SECRET_CASE_IDS: tuple[str, ...] = (
     "heat.stack-create.secret-hidden-parameter",
     "osc.server-create.secret-user-data",
     "ironic.conflict-retry.secret-driver-info-patch",
+    "ironic.conflict-retry.secret-bios-setting-list",
+    "osc.auth.secret-configuration-json",
+    "osc.auth.secret-configuration-yaml",
+    "osc.find-by-name.secret-unnamed-server-metadata",
 )
 #: Shortest piece of a secret that must not show.
 FRAGMENT = 10
