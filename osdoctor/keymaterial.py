@@ -14,8 +14,8 @@ The entropy limits are detect-secrets' (Base64HighEntropyString 4.5 bits a
 character, HexHighEntropyString 3.0), which are both three quarters of the
 most a character of their alphabet carries (6 and 4 bits). A string of n
 characters carries at most log2(n) bits a character whatever its alphabet, so
-that a random 32-character password (5 bits at most) reaches 4.5 only one
-time in two: the same three quarters are taken of the most a string of its
+that a random 32-character password (5 bits at most) stays under 4.5 one time
+in three: the same three quarters are taken of the most a string of its
 length can carry, ``min(log2 n, 6)`` (``min(log2 n, 4)`` for hex), which is
 detect-secrets' own limit from 64 characters on (16 for hex).
 

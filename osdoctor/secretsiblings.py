@@ -23,6 +23,7 @@ Every function is one pass over the line.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import deque
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -53,12 +54,15 @@ _VALUE_WORDS = frozenset({"value"})
 #: Lines a name field waits for its value field (indented JSON puts the
 #: description between them), and a value field for its name field.
 _REACH = 6
+#: Values remembered at most while they wait for their name field.
+_ORPHANS = 4
 
 _FIELD = regex.compile(
     r"""(?:(?P<q>["'])(?P<qname>[A-Za-z_][\w .-]{0,63})(?P=q)"""
     r"""|(?<![\w.\-"'])(?P<bname>[A-Za-z_][\w.-]{0,63}))[ \t]*(?P<sep>[:=])[ \t]*"""
 )
 _BRACES = regex.compile(r"[{}]")
+_CELL_END = regex.compile(r" \|")
 _QUOTED = {quote: regex.compile(r"(?:[^" + quote + r"\\\n\r]|\\.)*") for quote in "'\""}
 _BARE = regex.compile(r"[^\s,;}\])'\"]*")
 _LAST_WORD = regex.compile(r"[a-z]+(?=[0-9_]*$)")
@@ -97,8 +101,11 @@ def field_role(name: str) -> str:
     return "name"
 
 
-def _value_end(line: str, start: int, sep: str, yaml: bool) -> tuple[int, int] | None:
-    """Where a field's value begins and ends; None for a structure or nothing."""
+def _value_end(
+    line: str, start: int, sep: str, yaml: bool, bars: list[int]
+) -> tuple[int, int] | None:
+    """Where a field's value begins and ends (``bars``: where the line's `` |`` cell
+    ends are, in order); None for a structure or nothing."""
     if start >= len(line):
         return None
     first = line[start]
@@ -112,9 +119,12 @@ def _value_end(line: str, start: int, sep: str, yaml: bool) -> tuple[int, int] |
         assert inside is not None
         return start + 1, inside.end()
     if yaml and sep == ":":
-        end = line.find(" |", start)
-        end = len(line.rstrip()) if end == -1 else end
-        return (start, len(line[:end].rstrip())) if end > start else None
+        # YAML: the rest of the line, or of the table cell.
+        at = bisect_left(bars, start)
+        end = bars[at] if at < len(bars) else len(line)
+        while end > start and line[end - 1] in " \t":
+            end -= 1
+        return (start, end) if end > start else None
     bare = _BARE.match(line, start)
     assert bare is not None
     return (start, bare.end()) if bare.end() > start else None
@@ -134,6 +144,7 @@ def fields_of(line: str) -> list[Field]:
             start = len(cells[0]) + 1 + len(cells[1]) + 1 + (len(value) - len(value.lstrip()))
             found.append(Field(name, start, start + len(inner), 0))
     braces = [(match.start(), match.group()) for match in _BRACES.finditer(body)]
+    bars = [match.start() for match in _CELL_END.finditer(body)] if "|" in body else []
     stack = [0]
     opened = 0
     brace_at = 0
@@ -158,7 +169,7 @@ def fields_of(line: str) -> list[Field]:
         if not field_role(name):
             continue
         yaml = match["bname"] is not None and (match.start() <= content or body[:1] == "|")
-        span = _value_end(body, match.end(), match["sep"], yaml)
+        span = _value_end(body, match.end(), match["sep"], yaml, bars)
         if span is not None:
             found.append(Field(name, span[0], span[1], stack[-1]))
     while brace_at < len(braces):
@@ -168,8 +179,13 @@ def fields_of(line: str) -> list[Field]:
     return found
 
 
+#: A name field's value longer than this is no name (and is not read: a line of
+#: many fields must cost one pass).
+_NAME_MAX = 128
+
+
 def _names_a_secret(line: str, field: Field) -> bool:
-    return names_a_secret(field.value(line))
+    return field.end - field.start <= _NAME_MAX and names_a_secret(field.value(line))
 
 
 def names_a_secret(text: str) -> bool:
@@ -186,6 +202,8 @@ def names_a_secret(text: str) -> bool:
 def _maskable(line: str, field: Field) -> bool:
     """A value field's value that may be a secret: not empty, null or a small
     number (``END return value: 0`` is a value field too)."""
+    if field.end - field.start > _NAME_MAX:
+        return True
     value = field.value(line).strip()
     return (
         bool(value)
@@ -224,7 +242,7 @@ class SiblingFields:
         # Lines left during which a value field pairs with a harmless name above.
         self._awaiting = 0
         # Values seen with no name field before them: (lines left, value).
-        self._orphans: deque[tuple[int, str]] = deque(maxlen=4)
+        self._orphans: deque[tuple[int, str]] = deque(maxlen=_ORPHANS)
 
     @property
     def active(self) -> bool:
@@ -273,7 +291,7 @@ class SiblingFields:
             else:
                 self._orphans.extend(
                     (_REACH, field.value(line).strip())
-                    for field in values
+                    for field in values[-_ORPHANS:]  # the deque keeps these alone
                     if _maskable(line, field)
                 )
         else:

@@ -255,3 +255,17 @@ def test_a_value_the_safety_net_masked_is_masked_where_it_would_not_judge_it(
     writer.write_lines(OutputLine(0.0, 1, line) for line in lines)
     writer.close(None)
     assert value not in (tmp_path / "s.session.log").read_text()
+
+
+def test_a_list_table_masks_the_value_cell_of_a_row_whose_name_cell_names_a_secret() -> None:
+    table = [
+        "+----+---------------+-----------------+-----------+\n",
+        "| id | name          | value           | read_only |\n",
+        "+----+---------------+-----------------+-----------+\n",
+        "| 1  | BootMode      | Uefi            | False     |\n",
+        "| 2  | SetupPassword | TableFake0Value | False     |\n",
+        "+----+---------------+-----------------+-----------+\n",
+    ]
+    shown = list(redact_lines(table))
+    assert shown[3] == table[3]
+    assert shown[4] == "| 2  | SetupPassword | ***             | False     |\n"
