@@ -135,23 +135,29 @@ def report_huge() -> None:
 
 
 def report_safety_net(name: str, lines: list[str]) -> None:
-    """Lines per second with the safety net and without it."""
+    """Lines per second with the safety net and without it, measured in turns
+    (with, without, with...) so that a load on the machine weighs on both alike."""
     import osdoctor.redact as redact
 
     names = vars(redact)
     saved = {key: names[key] for key in ("key_material_spans", "next_run")}
-    with_net = _rate(lines, _batched), _rate(lines, _per_line)
-    names["key_material_spans"] = lambda line: []
-    names["next_run"] = lambda text, pos: -1
-    try:
-        without = _rate(lines, _batched), _rate(lines, _per_line)
-    finally:
-        names.update(saved)
+    off = {"key_material_spans": lambda line: [], "next_run": lambda text, pos: -1}
+    best: dict[tuple[str, bool], float] = {}
+    for _ in range(5):
+        for net in (True, False):
+            names.update(saved if net else off)
+            try:
+                for label, run in (("batched", _batched), ("per line", _per_line)):
+                    rate = _rate(lines, run, rounds=1)
+                    best[label, net] = max(best.get((label, net), 0.0), rate)
+            finally:
+                names.update(saved)
     print(f"safety net on {name}:")
-    for label, on, off in zip(("batched", "per line"), with_net, without, strict=True):
+    for label in ("batched", "per line"):
+        on, without = best[label, True], best[label, False]
         print(
-            f"  {label:10} {on:12,.0f} lines/s with, {off:12,.0f} without "
-            f"({(off / on - 1) * 100:+5.1f}% time)"
+            f"  {label:10} {on:12,.0f} lines/s with, {without:12,.0f} without "
+            f"({(without / on - 1) * 100:+5.1f}% time)"
         )
 
 
@@ -160,6 +166,7 @@ def main(argv: list[str]) -> None:
     report("typical debug lines", TYPICAL * 20_000)
     report("lines with no trigger word", CLEAN * 20_000)
     report_safety_net("typical debug lines", TYPICAL * 20_000)
+    report_safety_net("lines with no trigger word", CLEAN * 20_000)
     for path in argv:
         text = Path(path).read_text(encoding="utf-8", errors="replace")
         report(path, text.splitlines(keepends=True) * max(1, 200_000 // (text.count("\n") + 1)))
