@@ -9,6 +9,9 @@ Prints figures, asserts nothing (timing goals are not tests):
 - two floors beside it, what any pure-Python explain with today's redaction
   pays whatever its parser: the trigger words searched for in the file at C
   speed, and the stateless redaction of the lines that hold one;
+- the safety net's cost (``osdoctor.keymaterial``: values masked by their shape,
+  whatever their name): explain, the parser alone and the stateless redaction
+  again with it switched off, in this benchmark only;
 - start-up: explain on a small fixture against ``openstack --version``;
 - optionally (--tui) the time until the TUI's first screen for the 200 MB log.
 
@@ -28,7 +31,7 @@ Two kinds of big log, both made only of real captures (``--mix``):
   every line is read one by one.
 
     python benchmarks/bench_explain.py [--sizes 50,200,400] [--mix waits|restarts|runs]
-                                       [--keep DIR] [--tui]
+                                       [--keep DIR] [--tui] [--safety-net]
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -178,6 +181,61 @@ def floors(path: Path) -> tuple[float, float]:
     return search, time.perf_counter() - start
 
 
+#: ``python -c`` code that runs osdoctor with the safety net switched off: what
+#: explain costs without it (the benchmark's own switch, not osdoctor's).
+_WITHOUT_NET = (
+    "import sys\n"
+    "import osdoctor.redact as r\n"
+    "r.key_material_spans = lambda line: []\n"
+    "r.next_run = lambda text, pos: -1\n"
+    "from osdoctor.main import main\n"
+    "raise SystemExit(main(sys.argv[1:]))\n"
+)
+
+
+def without_safety_net() -> Callable[[], None]:
+    """Switch the safety net off in this process; returns what turns it on again."""
+    sys.path.insert(0, str(ROOT))
+    import osdoctor.redact as redact
+
+    names = vars(redact)
+    saved = {name: names[name] for name in ("key_material_spans", "next_run")}
+    names["key_material_spans"] = lambda line: []
+    names["next_run"] = lambda text, pos: -1
+    return lambda: names.update(saved)
+
+
+def safety_net_cost(log: Path, argv: list[str], env: dict[str, str]) -> None:
+    """Explain, the parser alone and the stateless redaction, with and without the
+    safety net: each measured in turns (with, without, with...), the best of
+    three kept, so that a load on the machine weighs on both alike."""
+    mb = log.stat().st_size / 1e6
+    off = [sys.executable, "-c", _WITHOUT_NET, *argv[3:]]
+    times: dict[str, list[float]] = {}
+    for _ in range(3):
+        times.setdefault("explain with", []).append(run_measured(argv, env)[0])
+        times.setdefault("explain without", []).append(run_measured(off, env)[0])
+        times.setdefault("parser with", []).append(parse_only(log))
+        times.setdefault("redaction with", []).append(floors(log)[1])
+        restore = without_safety_net()
+        try:
+            times.setdefault("parser without", []).append(parse_only(log))
+            times.setdefault("redaction without", []).append(floors(log)[1])
+        finally:
+            restore()
+    best = {name: min(values) for name, values in times.items()}
+    with_net, without = best["explain with"], best["explain without"]
+    parser_with, parser_without = best["parser with"], best["parser without"]
+    redaction_with, redaction_without = best["redaction with"], best["redaction without"]
+    print(
+        f"{'':8}     safety net: explain {with_net:6.2f} s with, {without:6.2f} s without "
+        f"(+{with_net - without:5.2f} s = {(with_net / without - 1) * 100:+5.1f}%)   "
+        f"parser alone {parser_with:6.2f} s / {parser_without:6.2f} s   "
+        f"stateless redaction {redaction_with:6.2f} s / {redaction_without:6.2f} s "
+        f"({mb / redaction_with:5.1f} / {mb / redaction_without:5.1f} MB/s)"
+    )
+
+
 def run_measured(argv: list[str], env: dict[str, str]) -> tuple[float, int, int]:
     """(seconds, peak RSS in KiB, exit status) of a child process."""
     start = time.perf_counter()
@@ -241,6 +299,11 @@ def main() -> int:
         help="what the big logs hold (see above)",
     )
     parser.add_argument("--tui", action="store_true", help="also time the TUI's first screen")
+    parser.add_argument(
+        "--safety-net",
+        action="store_true",
+        help="time the safety net at every size (it is timed at 200 MB always)",
+    )
     args = parser.parse_args()
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="osdoctor-bench-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -271,6 +334,8 @@ def main() -> int:
                 f"{'':8}     floors: trigger search {search:5.2f} s = {search / base:5.1f}x loop   "
                 f"stateless redaction {redaction:6.2f} s = {redaction / base:5.1f}x loop"
             )
+            if size == 200 or args.safety_net:
+                safety_net_cost(log, argv, env)
             if args.tui and size == 200:
                 tui_first_screen(log, env)
         t_explain = median_time([sys.executable, "-m", "osdoctor", "explain", str(small)], env)

@@ -11,7 +11,9 @@ and on lines with no trigger word at all.
 
 With LOG files, their lines are measured too. First it prints how long one
 3 MB line takes (a ``START with options`` line of repeated ``--pass x``, and
-other shapes): every rule is linear, so each is well under a second.
+other shapes, the safety net's among them): every rule is linear, so each is
+well under a second. Then what the safety net (``osdoctor.keymaterial``) costs:
+the same lines redacted with it switched off, in this benchmark only.
 """
 
 from __future__ import annotations
@@ -111,6 +113,10 @@ HUGE_LINES = {
     "RESP headers": " X-Auth-Token: {SHA1}x",
     "one word of 'pass'": "pass",
     "query parameters": "&token=x",
+    "random-looking runs (safety net)": " Q3hEt3txO68AgZFRty6KMnMqg0dtbfSy",
+    "URL userinfos": ",u:p@h",
+    "sibling name/value pairs": ' {"name": "db_password", "value": "x"},',
+    "console password pairs": "\\nroot:pw chpasswd",
 }
 HUGE = 3_000_000
 
@@ -128,10 +134,39 @@ def report_huge() -> None:
         print(f"  {label:38} {best:6.3f} s")
 
 
+def report_safety_net(name: str, lines: list[str]) -> None:
+    """Lines per second with the safety net and without it, measured in turns
+    (with, without, with...) so that a load on the machine weighs on both alike."""
+    import osdoctor.redact as redact
+
+    names = vars(redact)
+    saved = {key: names[key] for key in ("key_material_spans", "next_run")}
+    off = {"key_material_spans": lambda line: [], "next_run": lambda text, pos: -1}
+    best: dict[tuple[str, bool], float] = {}
+    for _ in range(5):
+        for net in (True, False):
+            names.update(saved if net else off)
+            try:
+                for label, run in (("batched", _batched), ("per line", _per_line)):
+                    rate = _rate(lines, run, rounds=1)
+                    best[label, net] = max(best.get((label, net), 0.0), rate)
+            finally:
+                names.update(saved)
+    print(f"safety net on {name}:")
+    for label in ("batched", "per line"):
+        on, without = best[label, True], best[label, False]
+        print(
+            f"  {label:10} {on:12,.0f} lines/s with, {without:12,.0f} without "
+            f"({(without / on - 1) * 100:+5.1f}% time)"
+        )
+
+
 def main(argv: list[str]) -> None:
     report_huge()
     report("typical debug lines", TYPICAL * 20_000)
     report("lines with no trigger word", CLEAN * 20_000)
+    report_safety_net("typical debug lines", TYPICAL * 20_000)
+    report_safety_net("lines with no trigger word", CLEAN * 20_000)
     for path in argv:
         text = Path(path).read_text(encoding="utf-8", errors="replace")
         report(path, text.splitlines(keepends=True) * max(1, 200_000 // (text.count("\n") + 1)))

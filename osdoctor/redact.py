@@ -9,15 +9,20 @@ printed tables, URLs with credentials and several headers go out in clear.
 
 A secret value is replaced by ``***`` and its key stays, so the line is
 still readable: ``"password": "***"``, ``X-Auth-Token: ***``,
-``temp_url_sig=***``, ``http://user:***@host``. Hashes the clients already
-made (``{SHA256}...``, ``{SHA1}...``) are kept: they are not secret and they
-correlate requests. Redaction never adds or removes a line break, so line
-numbers stay valid, and it is idempotent.
+``temp_url_sig=***``, ``http://user:***@host``. Beside the rules that know
+where a secret stands (its key, its option, a sibling field naming it:
+``osdoctor.secretsiblings``; a console's list: ``osdoctor.passwordlists``),
+a safety net masks what looks like key material whatever its name
+(``osdoctor.keymaterial``). Hashes the clients already made
+(``{SHA256}...``, ``{SHA1}...``) and OpenStack's identifiers are kept: they
+are not secret and they correlate requests. Redaction never adds or removes
+a line break, so line numbers stay valid, and it is idempotent.
 
 Speed: most debug lines hold no secret. A line is scanned by the rules only
-when its lowercased text contains one of a few trigger words; ``redact_lines``
-and ``redact_text`` go further and find the trigger words in a whole batch
-of lines at once, at C speed, and run the rules on those lines only.
+when its lowercased text contains one of a few trigger words, and by the
+safety net only when it holds a run long enough to judge; ``redact_lines``
+and ``redact_text`` go further and find both in a whole batch of lines at
+once, at C speed, and run the rules on those lines only.
 """
 
 from __future__ import annotations
@@ -29,9 +34,22 @@ from itertools import accumulate, islice
 
 from osdoctor import regex
 from osdoctor.commandsecrets import redact_echoed_values, redact_typed_values
+from osdoctor.keymaterial import (
+    FERNET,
+    PEM_BEGIN,
+    PEM_END,
+    PEM_INLINE,
+    continue_token,
+    ends_in_token,
+    jwt_spans,
+    key_material_spans,
+    next_run,
+)
 from osdoctor.optiondump import mask_options
+from osdoctor.passwordlists import PasswordList, password_list_spans, starts_a_list
 from osdoctor.programs import PROGRAMS
 from osdoctor.secretnames import MASK, is_secret_name
+from osdoctor.secretsiblings import SiblingFields, sibling_spans
 from osdoctor.secretstream import SecretMemory, TableColumns, hidden_parameters
 
 __all__ = [
@@ -65,6 +83,14 @@ _TRIGGERS = (
     "payload",
     " -k",
     "tempurl",
+    "hash",
+    "kek",
+    "psk",
+    "bearer",
+    " -u",
+    "-user",
+    "value",
+    "chpasswd",
 )
 
 #: Characters that end a line for ``str.splitlines``: a value never runs past one.
@@ -148,20 +174,16 @@ def _bare_end(text: str, start: int) -> int:
 # rule rescans what it has passed, so any line is redacted in linear time.
 
 _TEMP_URL_SIG = regex.compile(r"(temp_url_sig=)([^&\s'\"]+)", re.IGNORECASE)
-_FERNET = regex.compile(r"gAAAAA[A-Za-z0-9_-]{20,}={0,2}")
-_PEM_INLINE = regex.compile(
-    r"(-----BEGIN [A-Z ]*PRIVATE KEY-----)(.+?)(-----END [A-Z ]*PRIVATE KEY-----|$)"
-)
-_URL_USER = regex.compile(r"[^\s/@:'\"]+:")
-_URL_PASSWORD = regex.compile(r"[^\s/@'\"]+")
-_JWT_RUN = regex.compile(r"[A-Za-z0-9_.-]+")
-#: Query parameters that carry a secret, after ``?``/``&`` or their URL-encoded forms
-#: (a console URL's ``?path=%3Ftoken%3D...``, encoded once or twice more).
+#: A URL's authority (``user:password@host:port``, or several joined by ``,`` as
+#: oslo.messaging's ``transport_url`` has them), from just after ``://``.
+_AUTHORITY = regex.compile(r"[^\s/?#'\"<>\\]*")
+#: A query parameter, after ``?``/``&`` or their URL-encoded forms (a console URL's
+#: ``?path=%3Ftoken%3D...``, encoded once or twice more): its value is masked when
+#: its name is secret, by family (``X-Amz-Signature``, ``X-Goog-Signature``,
+#: ``X-Goog-Credential``, ``X-Amz-Security-Token``, ``sig``, ``token``...).
 _QUERY = regex.compile(
-    r"(?:[?&;]|%(?:25){0,2}(?:3[Ff]|26))(?:temp_url_sig|signature|sig|x-amz-signature"
-    r"|x-amz-security-token|access_token|auth_token|token|secret|client_secret|api_key"
-    r"|apikey|key|password|passwd)(?P<sep>=|%(?:25){0,2}3[Dd])",
-    re.IGNORECASE,
+    r"(?:[?&;]|%(?:25){0,2}(?:3[Ff]|26))(?P<name>[A-Za-z][A-Za-z0-9_.-]{0,63})"
+    r"(?P<sep>=|%(?:25){0,2}3[Dd])"
 )
 _QUERY_VALUE = regex.compile(r"[^&\s'\"#<>]*")
 _ENCODED_VALUE = regex.compile(r"(?:[^%&\s'\"#<>\\]|%(?!(?:25){0,2}26)[0-9A-Fa-f]{2})*")
@@ -186,11 +208,22 @@ _KEY_WORDS = (
     "sig",
     "payload",
     "auth",
+    "hash",
+    "kek",
+    "psk",
+    "bearer",
 )
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 _WORD_RUN = regex.compile(r"[A-Za-z0-9_-]*")
 #: From a key's first character: the key, its closing quote and the separator.
-_KEY_TAIL = regex.compile(r"[A-Za-z_][\w-]*(?P<rq>\\*['\"]|)[ \t]*(?P<sep>[:=])[ \t]*")
+_KEY_TAIL = regex.compile(r"[A-Za-z_][\w.-]*(?P<rq>\\*['\"]|)[ \t]*(?P<sep>[:=])[ \t]*")
+#: What may stand before an environment variable's ``NAME=value`` at the start of a
+#: line (an ``env`` dump, a pasted profile).
+_SHELL_PREFIXES = ("", "export", "declare -x", "set")
+_SHELL_PREFIX_MAX = 16
+_SHELL_NAME = regex.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: How far back a dotted key (``auth.application_credential_secret``) is followed.
+_DOTTED_REACH = 128
 _BACKSLASHES = regex.compile(r"\\*")
 #: A following header in keystoneauth's one-line ``RESP: [200] A: x B: y`` form.
 _NEXT_HEADER = regex.compile(r"[ \t]+[A-Za-z][A-Za-z0-9-]*:[ \t]")
@@ -281,7 +314,25 @@ def _value_span(
         if key_start <= indent:
             # A YAML mapping line ``secret: S``: the value is the rest of the line.
             return start, _rstrip_end(line, start, ends.at(start))
-    return start, _bare_end(line, start)
+        if line[:1] == "|":
+            # YAML in a table cell (``| | RabbitCookie: S |``): the rest of the cell.
+            eol = ends.at(start)
+            bar = line.find(" |", start, eol)
+            return start, _rstrip_end(line, start, bar if bar != -1 else eol)
+    end = _bare_end(line, start)
+    if (
+        sep == "="
+        and not lq
+        and end < len(line)
+        and line[end] in " \t"
+        and key_start <= _SHELL_PREFIX_MAX
+        and line[:key_start].strip() in _SHELL_PREFIXES
+        and _SHELL_NAME.fullmatch(key) is not None
+    ):
+        # ``OS_PASSWORD=purple monkey dishwasher`` in an env dump: unquoted, the
+        # value is all the rest of the line.
+        return start, _rstrip_end(line, start, ends.at(start))
+    return start, end
 
 
 def _opening_quote(line: str, word: str, at: int) -> int:
@@ -357,6 +408,12 @@ def _redact_key_values(
         word = pos
         while word > skip and line[word - 1] in _WORD_CHARS:
             word -= 1
+        if word > skip and line[word - 1] == ".":
+            # A dotted key (``auth.password``, ``"auth.application_credential_secret"``):
+            # from its first part, judged by its last.
+            floor = max(skip, word - _DOTTED_REACH)
+            while word > floor and (line[word - 1] in _WORD_CHARS or line[word - 1] == "."):
+                word -= 1
         run = _WORD_RUN.match(line, pos)
         assert run is not None
         skip = max(run.end(), pos + 1)
@@ -455,6 +512,23 @@ def _names_an_alternative(line: str, match: re.Match[str], end: int) -> bool:
     )
 
 
+#: curl's ``-u user:password`` (``--user``, ``--proxy-user``; spaced, ``=`` or
+#: attached): the password after the first colon. (swift's ``-U account:user``
+#: holds no password.)
+_USER_OPTION = regex.compile(
+    r"(?<!\S)(?:-u|--user|--proxy-user)(?:=|[ \t]+|(?=[^\s-]))['\"]?[^\s:'\"]*:(?P<pw>[^\s'\"]+)"
+)
+
+
+def _redact_user_option(line: str, found: list[str] | None = None) -> str:
+    """``curl -u client:S``, ``curl --user client:S`` pasted beside a run."""
+    splice = _Splice(line, found)
+    for match in _USER_OPTION.finditer(line):
+        if match["pw"] != MASK:
+            splice.mask(match.start("pw"), match.end("pw"))
+    return splice.result()
+
+
 def _redact_start(line: str, low: str, found: list[str] | None = None) -> str:
     """osc-lib's ``START with options: <argv joined by spaces>``: the command-line
     redaction (``osdoctor.cmdline``), multi-word values included."""
@@ -491,25 +565,25 @@ def _redact_typed(line: str, low: str, found: list[str] | None = None) -> str:
 
 
 def _redact_url_credentials(line: str, found: list[str] | None = None) -> str:
-    """``scheme://user:password@host``: the password."""
+    """``scheme://user:password@host``: the password of every userinfo, with or
+    without a user (``redis://:password@host``), and of each host of a URL that
+    names several (``rabbit://u:p1@ctl1:5672,u:p2@ctl2:5672/``)."""
     splice = _Splice(line, found)
     pos = line.find("://")
     while pos != -1:
-        user = _URL_USER.match(line, pos + 3)
-        next_from = pos + 3
-        if user is not None and pos and line[pos - 1].isalnum():
-            password = _URL_PASSWORD.match(line, user.end())
-            assert password is not None
-            end = password.end()
-            if (
-                end > user.end()
-                and end < len(line)
-                and line[end] == "@"
-                and password.group() != MASK
-            ):
-                splice.mask(user.end(), end)
-            next_from = max(next_from, user.end())
-        pos = line.find("://", next_from)
+        start = pos + 3
+        authority = _AUTHORITY.match(line, start)
+        assert authority is not None
+        end = authority.end()
+        if pos and line[pos - 1].isalnum() and "@" in authority.group():
+            part_start = start
+            for part in authority.group().split(","):
+                at = part.rfind("@")
+                colon = part.find(":", 0, at) if at > 0 else -1
+                if colon != -1 and at > colon + 1 and part[colon + 1 : at] != MASK:
+                    splice.mask(part_start + colon + 1, part_start + at)
+                part_start += len(part) + 1
+        pos = line.find("://", max(end, start))
     return splice.result()
 
 
@@ -518,7 +592,7 @@ def _redact_query(line: str, found: list[str] | None = None) -> str:
     URL-encoded forms inside another parameter (``?path=%3Ftoken%3DS``)."""
     splice = _Splice(line, found)
     for match in _QUERY.finditer(line):
-        if match.start() < splice.cursor:
+        if match.start() < splice.cursor or not is_secret_name(match["name"]):
             continue
         start = match.end()
         encoded = match["sep"] != "=" or match.group()[0] == "%"
@@ -614,50 +688,38 @@ def _redact_token_ids(line: str, found: list[str] | None = None) -> str:
     return splice.result()
 
 
-def _redact_jwt(line: str) -> str:
-    """JSON Web Tokens (``eyJ...``.``eyJ...``.``...``), found in runs of token
-    characters, each run split once."""
-    splice = _Splice(line, None)
-    pos = line.find("eyJ")
-    while pos != -1:
-        start = pos
-        while (
-            start > splice.cursor
-            and (line[start - 1].isalnum() or line[start - 1] in "_.-")
-            and line[start - 1].isascii()
-        ):
-            start -= 1
-        run = _JWT_RUN.match(line, start)
-        assert run is not None
-        end = run.end()
-        masked = _mask_jwts(run.group())
-        if masked != run.group():
+def _redact_tokens(line: str, found: list[str] | None = None) -> str:
+    """Fernet tokens and JSON Web Tokens, by their shape."""
+    if "gAAAAA" in line:
+        splice = _Splice(line, found)
+        for match in FERNET.finditer(line):
+            splice.mask(match.start(), match.end())
+        line = splice.result()
+    if "eyJ" in line:
+        splice = _Splice(line, None)
+        for start, end, masked in jwt_spans(line):
+            if found is not None:
+                found.append(line[start:end])
             splice.mask(start, end, masked)
-        pos = line.find("eyJ", max(end, pos + 3))
+        line = splice.result()
+    return line
+
+
+def _redact_key_material(line: str, found: list[str] | None = None) -> str:
+    """The safety net: values that look like key material under any name or none
+    (``osdoctor.keymaterial``)."""
+    return _mask_spans(line, key_material_spans(line), found)
+
+
+def _mask_spans(line: str, spans: list[tuple[int, int]], found: list[str] | None) -> str:
+    """``line`` with each of ``spans`` (in order, not overlapping) masked."""
+    if not spans:
+        return line
+    splice = _Splice(line, found)
+    for start, end in spans:
+        if start >= splice.cursor:
+            splice.mask(start, end)
     return splice.result()
-
-
-def _mask_jwts(run: str) -> str:
-    parts = run.split(".")
-    out: list[str] = []
-    index = 0
-    while index < len(parts):
-        part = parts[index]
-        head = part.find("eyJ")
-        if (
-            head != -1
-            and len(part) - head >= 11
-            and index + 2 < len(parts)
-            and parts[index + 1].startswith("eyJ")
-            and len(parts[index + 1]) >= 11
-            and len(parts[index + 2]) >= 8
-        ):
-            out.append(part[:head] + MASK)
-            index += 3
-            continue
-        out.append(part)
-        index += 1
-    return ".".join(out)
 
 
 def _redact_table_row(line: str, found: list[str] | None = None) -> str:
@@ -701,9 +763,16 @@ def _redact(
     """
     if len(low) != len(line):
         low = _positional_lower(line)  # so that positions in ``low`` match ``line``
+    given = line
+    if "value" in low:
+        line = _mask_spans(line, sibling_spans(line), found)
+    if "chpasswd" in low or ("\\n" in line and starts_a_list(low)):
+        line = _mask_spans(line, password_list_spans(line), found)
+    if line is not given:
+        low = _positional_lower(line)
     original = line
-    if "private key-----" in low:
-        line = _PEM_INLINE.sub(lambda m: m[1] + MASK + m[3], line)
+    if "-----begin " in low:
+        line = PEM_INLINE.sub(lambda m: m[1] + MASK + m[3], line)
     if "@" in low and "://" in low:
         line = _redact_url_credentials(line, found)
     if "temp_url_sig" in low:
@@ -716,6 +785,8 @@ def _redact(
         line = _redact_typed(line, low, found)
         if "--" in low:
             line = _redact_options(line, found)
+    if " -u" in low or "-user" in low or low.startswith("-u"):
+        line = _redact_user_option(line, found)
     if '"path"' in low:
         line = _redact_patch(line, found)
     if "token" in low and "{" in line:
@@ -725,13 +796,10 @@ def _redact(
     )
     if "|" in low:
         line = _redact_table_row(line, found)
-    if "gAAAAA" in line:
-        line = _FERNET.sub(MASK, line)
-    if "eyJ" in line:
-        line = _redact_jwt(line)
     if "=" in line:
         line = mask_options(line, found)  # a configuration dump's value, spaces and all
-    return line
+    line = _redact_tokens(line, found)
+    return _redact_key_material(line, found)
 
 
 def _may_hold_secret(low: str) -> bool:
@@ -754,6 +822,14 @@ def _may_hold_secret(low: str) -> bool:
         or "payload" in low
         or " -k" in low
         or "tempurl" in low
+        or "hash" in low
+        or "kek" in low
+        or "psk" in low
+        or "bearer" in low
+        or " -u" in low
+        or "-user" in low
+        or "value" in low
+        or "chpasswd" in low
     )
 
 
@@ -764,7 +840,7 @@ def redact_line(line: str) -> str:
     """
     low = line.lower()
     if not _may_hold_secret(low):
-        return line
+        return _redact_key_material(line)
     return _redact(line, low)
 
 
@@ -774,9 +850,6 @@ def contains_secret(line: str) -> bool:
 
 
 # --- many lines at once ------------------------------------------------------------
-
-_PEM_BEGIN = regex.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----")
-_PEM_END = regex.compile(r"-----END [A-Z ]*PRIVATE KEY-----")
 
 
 #: Lines longer than this are redacted each time, not remembered.
@@ -803,6 +876,9 @@ class StreamRedactor:
         "bare",
         "_pem",
         "_tables",
+        "_siblings",
+        "_passwords",
+        "_wrapped",
         "_seen",
         "_generation",
         "_seen_at",
@@ -815,6 +891,10 @@ class StreamRedactor:
         self.bare = bare
         self._pem = False
         self._tables = TableColumns()
+        self._siblings = SiblingFields()
+        self._passwords = PasswordList()
+        # The last line ended inside a token a terminal wrapped.
+        self._wrapped = False
         self._seen: dict[str, str] = {}
         self._generation = self.memory.generation
         # What the results in ``_seen`` were redacted with (forms learnt, names).
@@ -825,13 +905,20 @@ class StreamRedactor:
 
     @property
     def inside(self) -> bool:
-        """True inside a private key block or a table: lines depend on the ones before."""
-        return self._pem or self._tables.active
+        """True inside a private key block, a table, a list of passwords, a pair of
+        sibling fields or a wrapped token: lines depend on the ones before."""
+        return (
+            self._pem
+            or self._tables.active
+            or self._siblings.active
+            or self._passwords.active
+            or self._wrapped
+        )
 
     def feed(self, line: str) -> str:
         """``line`` redacted, with everything learnt so far."""
         if self._pem:
-            end = _PEM_END.search(line)
+            end = PEM_END.search(line)
             if end is None:
                 body = line.rstrip(_BREAKS)
                 return (MASK if body.strip() else body) + line[len(body) :]
@@ -840,13 +927,28 @@ class StreamRedactor:
         if self.bare:
             body = line.rstrip(_BREAKS)
             return (MASK if body.strip() else body) + line[len(body) :]
+        raw = line.rstrip(_BREAKS)
+        again = False
+        if self._wrapped:
+            # The rest of a token the line before ended with, wrapped by a terminal.
+            masked, piece, again = continue_token(raw)
+            if piece:
+                self.memory.literals.add([piece])
+                line = masked + line[len(raw) :]
         if "-----BEGIN" in line:
-            begins = list(_PEM_BEGIN.finditer(line))
-            if begins and _PEM_END.search(line, begins[-1].end()) is None:
+            begins = list(PEM_BEGIN.finditer(line))
+            if begins and PEM_END.search(line, begins[-1].end()) is None:
                 self._pem = True
-            return self._full(line)
-        if line[:1] in "+|" or self._tables.active or len(line) > _REMEMBER_LINE:
-            return self._full(line)
+            done = self._full(line)
+        elif line[:1] in "+|" or self.inside or len(line) > _REMEMBER_LINE:
+            done = self._full(line)
+        else:
+            done = self._remembered(line)
+        self._wrapped = again or ends_in_token(raw, done.rstrip(_BREAKS))
+        return done
+
+    def _remembered(self, line: str) -> str:
+        """``line`` redacted, from what was remembered of it when that still holds."""
         literals = self.memory.literals  # its generation is the memory's
         if self._generation != literals.generation:
             self._age()  # learnt elsewhere (a token in a response, the other stream)
@@ -860,6 +962,8 @@ class StreamRedactor:
                     # Learnt from this line: what was remembered is of an older memory.
                     self._age()
                     seen = self._seen
+            if self.inside:
+                return done  # it began a state: the same line again must begin it too
             if len(seen) >= _REMEMBER_LINES:
                 seen.clear()
             seen[line] = done
@@ -876,6 +980,20 @@ class StreamRedactor:
             self._seen_at = self._mark()
             self._generation = self.memory.literals.generation
             self._older, self._older_at = before._seen, before._seen_at
+
+    def _across_lines(self, line: str, low: str, found: list[str]) -> str:
+        """What the lines before say of this one: a value whose name a sibling field
+        gave (or the value that a sibling field names afterwards, learnt), and a
+        password in a list that a line above announced."""
+        body = line.rstrip(_BREAKS)
+        if self._siblings.active or "value" in low or _may_hold_secret(low):
+            spans, learnt = self._siblings.feed(body)
+            line = _mask_spans(line, spans, found)
+            found.extend(learnt)
+            body = line.rstrip(_BREAKS)
+        if self._passwords.active or starts_a_list(low):
+            line = _mask_spans(line, self._passwords.feed(body), found)
+        return line
 
     def _mark(self) -> tuple[int, frozenset[str]]:
         return self.memory.literals.learnt, self.memory.names
@@ -913,16 +1031,21 @@ class StreamRedactor:
                 literals.add(defaults)
                 line = literals.mask(line)
         low = line.lower()
+        found: list[str] = []
+        line = self._across_lines(line, low, found)
+        if found:
+            low = _positional_lower(line)
         # A name learnt from the log (a hidden Heat parameter) matters only on a
         # line that holds it: the others take the same rules as any line.
         if _may_hold_secret(low) or (memory.names and any(name in line for name in memory.names)):
-            found: list[str] = []
             line = _redact(line, low, memory.names, found)
-            if found:
-                before = literals.generation
-                literals.add(found)
-                if literals.generation != before:
-                    line = literals.mask(line)
+        else:
+            line = _redact_key_material(line, found)
+        if found:
+            before = literals.generation
+            literals.add(found)
+            if literals.generation != before:
+                line = literals.mask(line)
         if line[:1] in "+|" or self._tables.active:
             line = self._tables.feed(line, line.rstrip(_BREAKS))
         return line
@@ -933,9 +1056,10 @@ PemMasker = StreamRedactor
 
 
 def _redact_batch(lines: list[str], stream: StreamRedactor) -> list[str]:
-    """Redact ``lines`` in place. Without any state in play, the trigger words are
-    looked for over the joined batch at C speed, and only the lines holding one
-    go through the rules; otherwise line by line."""
+    """Redact ``lines`` in place. Without any state in play, the trigger words, and
+    the runs the safety net judges, are looked for over the joined batch at C
+    speed, and only the lines holding one go through the rules (and the lines
+    after one that begins a state, until it ends); otherwise line by line."""
     text = "".join(lines)
     memory = stream.memory
     if (
@@ -958,8 +1082,20 @@ def _redact_batch(lines: list[str], stream: StreamRedactor) -> list[str]:
             index = bisect_right(ends, pos)
             hits.add(index)
             pos = low.find(trigger, ends[index])
+    pos = next_run(text, 0)
+    while pos != -1:
+        index = bisect_right(ends, pos)
+        hits.add(index)
+        pos = next_run(text, ends[index])
+    following = 0
     for index in sorted(hits):
+        if index < following:
+            continue
         lines[index] = stream.feed(lines[index])
+        following = index + 1
+        while stream.inside and following < len(lines):
+            lines[following] = stream.feed(lines[following])
+            following += 1
     return lines
 
 
@@ -976,6 +1112,11 @@ def redact_lines(lines: Iterable[str], batch: int = 256) -> Iterator[str]:
 
 
 def redact_text(text: str) -> str:
-    """``text`` with every secret masked, line by line; the line count is unchanged."""
+    """``text`` with every secret masked, line by line; the line count is unchanged.
+    A value learnt only after the line that held it (a sibling field naming it
+    below) is masked there too."""
     lines = text.splitlines(keepends=True)
-    return "".join(_redact_batch(lines, StreamRedactor()))
+    stream = StreamRedactor()
+    redacted = "".join(_redact_batch(lines, stream))
+    literals = stream.memory.literals
+    return literals.mask(redacted) if literals else redacted

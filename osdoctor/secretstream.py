@@ -9,7 +9,11 @@ A line alone does not always say that it holds a secret:
   named it (``"secret": "..."`` in the response body, the positional argument
   of ``ec2 credentials show``);
 - a Heat parameter with a harmless name is secret because the template
-  declares it ``hidden: true``.
+  declares it ``hidden: true``;
+- a list table's Value cell is secret because its row's Name cell names a
+  secret (the other stream states: sibling fields across lines, a console's
+  list of passwords, a wrapped token, are ``osdoctor.secretsiblings``',
+  ``osdoctor.passwordlists``' and ``osdoctor.keymaterial``'s).
 
 ``Literals`` remembers the values masked so far (and those known from the
 command a live run started) and masks them wherever they show again;
@@ -28,6 +32,7 @@ from urllib.parse import quote
 
 from osdoctor import regex
 from osdoctor.secretnames import MASK, is_secret_name
+from osdoctor.secretsiblings import field_role, names_a_secret
 
 __all__ = ["Literals", "SecretMemory", "TableColumns", "Taught", "hidden_parameters"]
 
@@ -252,9 +257,11 @@ _BORDER = regex.compile(r"[ \t]*\+(?:[-=]+\+)+[ \t]*")
 
 class TableColumns:
     """Follows the tables a client prints (cliff's borders, header row, body rows)
-    and masks the body cells of columns whose header names a secret."""
+    and masks the body cells of columns whose header names a secret, and the
+    Value cell of a row whose Name cell names one (a list of name/value pairs,
+    as ``baremetal node bios setting list`` prints it)."""
 
-    __slots__ = ("_state", "_secret", "_bars")
+    __slots__ = ("_state", "_secret", "_bars", "_pair")
 
     _NONE, _TOP, _HEAD, _BODY = range(4)
 
@@ -262,6 +269,8 @@ class TableColumns:
         self._state = self._NONE
         self._secret: tuple[int, ...] = ()
         self._bars = 0
+        # The columns of names and of their values, when the header has both.
+        self._pair: tuple[int, int] | None = None
 
     @property
     def active(self) -> bool:
@@ -291,22 +300,30 @@ class TableColumns:
             self._secret = tuple(
                 index for index, cell in enumerate(cells) if _secret_column(cell.strip())
             )
+            roles = [field_role(cell.strip()) for cell in cells]
+            self._pair = (
+                (roles.index("name"), roles.index("value"))
+                if "name" in roles and "value" in roles
+                else None
+            )
             self._state = self._HEAD
             return line
-        if self._state == self._BODY and self._secret:
+        if self._state == self._BODY and (self._secret or self._pair):
             return self._mask_row(line, body)
         return line
 
     def _mask_row(self, line: str, body: str) -> str:
         parts = body.split("|")
         cells = parts[1:-1]
+        secret: Iterable[int] = self._secret
         if len(cells) != self._bars:
             # A cell holds a bar of its own: mask from the first secret column on.
-            first = self._secret[0]
+            columns = [*self._secret, *(self._pair[1:] if self._pair else ())]
+            first = min(columns)
             cells = cells[:first] + ["|".join(cells[first:])]
-            secret: Iterable[int] = (first,)
-        else:
-            secret = self._secret
+            secret = (first,)
+        elif self._pair is not None and names_a_secret(cells[self._pair[0]]):
+            secret = (*self._secret, self._pair[1])
         changed = False
         for index in secret:
             cell = cells[index]

@@ -27,6 +27,17 @@ from osdoctor.lab.case import CASES_DIR, Case, load_case
 SHA = "{SHA256}da0248ded026b8b0709554ec1f7a4347338e4e119eab1095638636b547001d66"
 UA = "openstacksdk/4.22.0 keystoneauth1/5.18.1 python-requests/2.34.2 CPython/3.11.7"
 FERNET = "gAAAAABnFakeFernetTokenCorpusS3cret0123456789abcdefABCDEF_-xyz"
+#: Generated secrets (random, as generators make them) that only their shape gives away.
+RANDOM_PASSWORD = "RCWPEIarqY49XBAtA0seZ4MxTLbZ3fVb"
+RANDOM_PASSWORD_2 = "k1CZQ00hl15nwtlmXe1T4D9e7Mn67NIy"
+RANDOM_PASSWORD_3 = "LFbq1iIDIJ2pVtJbnD1900yAJu0pLnp5"
+RANDOM_KEY = "BzTM-83xNITokGrZd4HnkfNgNzTF9WZWyYjNKakTxws="
+RANDOM_BLOB = "d4PqNuRJcgZXKfMJVMf4214ZVUR1jDcRpc+nJLmkFUYlZ1yuXAEllw=="
+#: A Fernet token as keystone issues them (long), for a terminal to wrap.
+LONG_FERNET = (
+    "gAAAAABpWrapped0FakeTokenCorpus4xQ9mLr2ZtK8vN1bYc7HdJ3sWfP6gTeA5uXiO0qRkMnBvCzDyEhGjF"
+    "aSbUcVdWeXfYgZh1i2j3k4l5m6n7o8p9qArBsCtDuEvFwGxHyIzJ0K1L2M3N4O5P6Q7R8S9T0U1V2W3X4Y5Z6"
+)
 
 
 @dataclass(frozen=True)
@@ -426,6 +437,151 @@ CASES: list[SecretCase] = [
         ("53df9450b9a40acb264e0d96c906782445850048",),
         ("temp_url_expires=1796007903", "/v1/AUTH_proj1/c/o"),
     ),
+    # --- shapes no client prints, pasted beside a run (issue 28) ------------------------
+    SecretCase(
+        "env dump: an unquoted value with spaces runs to the end of the line",
+        "OS_PASSWORD=purple monkey dishwasher 351",
+        ("purple monkey dishwasher 351", "monkey dishwasher 351"),
+        ("OS_PASSWORD=",),
+    ),
+    SecretCase(
+        "env dump: export of an unquoted value with spaces",
+        "export OS_APPLICATION_CREDENTIAL_SECRET=correct horse CurlFake51 staple",
+        ("correct horse CurlFake51 staple", "CurlFake51"),
+        ("export OS_APPLICATION_CREDENTIAL_SECRET=",),
+    ),
+    SecretCase(
+        "curl -u pasted beside a client run",
+        "$ curl -s -u client:CurlPassFake52 https://keystone.example.com:5000/v3/auth/tokens",
+        ("CurlPassFake52",),
+        ("curl -s -u client:", "keystone.example.com:5000/v3/auth/tokens"),
+    ),
+    SecretCase(
+        "curl --user= pasted beside a client run",
+        "curl -X POST --user=admin:CurlUserFake53 http://127.0.0.1:5000/v3/auth/tokens",
+        ("CurlUserFake53",),
+        ("--user=admin:", "-X POST"),
+    ),
+    SecretCase(
+        "a transport_url of several userinfos in a pasted config",
+        "transport_url = rabbit://openstack:RabbitFake54a@ctl1:5672,openstack:RabbitFake54b@"
+        "ctl2:5672,openstack:RabbitFake54c@ctl3:5672/",
+        ("RabbitFake54a", "RabbitFake54b", "RabbitFake54c"),
+        ("rabbit://openstack:***@ctl1:5672,openstack:***@ctl2:5672", "transport_url = "),
+    ),
+    SecretCase(
+        "a redis URL with an empty user",
+        "backend_url = redis://:RedisFake55@ctl-vip:6379?db=0",
+        ("RedisFake55",),
+        ("redis://:***@ctl-vip:6379?db=0",),
+    ),
+    SecretCase(
+        "a GCS signed URL: X-Goog-Signature and X-Goog-Credential",
+        "--uri https://storage.googleapis.com/b/cirros.qcow2?X-Goog-Algorithm=GOOG4-RSA-SHA256&"
+        "X-Goog-Credential=GoogCredFake56%2F20261101%2Fauto%2Fstorage%2Fgoog4_request&"
+        "X-Goog-Date=20261101T120000Z&X-Goog-Expires=900&X-Goog-SignedHeaders=host&"
+        "X-Goog-Signature=GoogSigFake57",
+        ("GoogSigFake57", "GoogCredFake56"),
+        ("X-Goog-Algorithm=GOOG4-RSA-SHA256", "X-Goog-Expires=900", "X-Goog-SignedHeaders=host"),
+    ),
+    SecretCase(
+        "a dotted key in configuration show -f json",
+        '  "auth.password": "DottedFake58",',
+        ("DottedFake58",),
+        ('"auth.password": "***"',),
+    ),
+    SecretCase(
+        "a dotted key in configuration show -f yaml",
+        "auth.application_credential_secret: DottedFake59 with words",
+        ("DottedFake59", "with words"),
+        ("auth.application_credential_secret: ",),
+    ),
+    SecretCase(
+        "a TripleO CamelCase name as YAML in a table cell, value with spaces",
+        "|                     | RabbitCookie: CookieFake60 and more words          |",
+        ("CookieFake60", "and more words"),
+        ("RabbitCookie: ***",),
+    ),
+    SecretCase(
+        "TripleO CamelCase names in a stack's parameters",
+        '"parameters": {"HeatAuthEncryptionKey": "CamelFake61a", "KeystoneFernetKey0": '
+        '"CamelFake61b", "PacemakerRemoteAuthkey": "CamelFake61c", "SwiftHashSuffix": '
+        '"CamelFake61d", "BarbicanSimpleCryptoKek": "CamelFake61e", "KeyName": "default"}',
+        ("CamelFake61a", "CamelFake61b", "CamelFake61c", "CamelFake61d", "CamelFake61e"),
+        ('"KeyName": "default"', '"HeatAuthEncryptionKey": "***"'),
+    ),
+    SecretCase(
+        "a stack output: the name in output_key, the secret in output_value",
+        'RESP BODY: {"output": {"output_key": "admin_password", "description": "Generated '
+        'administrator password", "output_value": "SiblingFake62"}}',
+        ("SiblingFake62",),
+        ('"output_key": "admin_password"', '"output_value": "***"'),
+    ),
+    SecretCase(
+        "name/value pairs: the value of the one whose name is secret",
+        'RESP BODY: {"bios": [{"name": "BootMode", "value": "Uefi"}, {"name": "SetupPassword", '
+        '"value": "SiblingFake63"}]}',
+        ("SiblingFake63",),
+        ('"value": "Uefi"', '"name": "SetupPassword"'),
+    ),
+    SecretCase(
+        "key/value list: the value of a secret key",
+        "[{'key': 'rabbit_cookie', 'value': 'SiblingFake64'}, {'key': 'db_host', 'value': "
+        "'10.0.0.5'}]",
+        ("SiblingFake64",),
+        ("'value': '10.0.0.5'",),
+    ),
+    SecretCase(
+        "cloud-init's random passwords in a console's JSON string",
+        'RESP BODY: {"output": "cloud-init[812]: Cloud-init v. 23.4 running\\nSet the following '
+        "'random' passwords\\n\\nroot:ConsoleFake65\\nubuntu:ConsoleFake66\\n"
+        'ci-info: no keys\\n"}',
+        ("ConsoleFake65", "ConsoleFake66"),
+        ("Set the following 'random' passwords", "ci-info: no keys", "root:***"),
+    ),
+    SecretCase(
+        "user data feeding chpasswd, echoed on the console",
+        "[   12.498005] cloud-init[812]: + echo 'deploy:ConsoleFake67' | chpasswd",
+        ("ConsoleFake67",),
+        ("cloud-init[812]: + echo 'deploy:***' | chpasswd",),
+    ),
+    SecretCase(
+        "safety net: a generated password under a name no rule knows, in a body",
+        'RESP BODY: {"server": {"id": "3f6c2a1e-8b4d-4e7f-9a2c-1d5e6f7a8b9c", "metadata": '
+        f'{{"cluster_seed": "{RANDOM_PASSWORD}", "role": "web"}}}}}}',
+        (RANDOM_PASSWORD,),
+        ('"role": "web"', "3f6c2a1e-8b4d-4e7f-9a2c-1d5e6f7a8b9c", '"cluster_seed": "***"'),
+        by_shape=True,
+    ),
+    SecretCase(
+        "safety net: a generated password under a name no rule knows, in a table",
+        f"| properties | cluster_seed='{RANDOM_PASSWORD_2}', role='web' |",
+        (RANDOM_PASSWORD_2,),
+        ("role='web'", "| properties |"),
+        by_shape=True,
+    ),
+    SecretCase(
+        "safety net: a generated password under a name no rule knows, in a pasted config",
+        f"scheduler_seed = {RANDOM_PASSWORD_3}",
+        (RANDOM_PASSWORD_3,),
+        ("scheduler_seed = ***",),
+        by_shape=True,
+    ),
+    SecretCase(
+        "safety net: generated key material (base64url, base64)",
+        f"rotation_material: {RANDOM_KEY} sealed={RANDOM_BLOB}",
+        (RANDOM_KEY, RANDOM_BLOB, RANDOM_KEY[:20], RANDOM_BLOB[:20]),
+        ("rotation_material: ***", "sealed=***"),
+        by_shape=True,
+    ),
+    SecretCase(
+        "safety net: a PEM block other than a private key",
+        "-----BEGIN ENCRYPTED DATA-----MIIBPemBodyFake68xQ9mLr2ZtK8vN1bYc7HdJ3sWfP6g-----END "
+        "ENCRYPTED DATA-----",
+        ("MIIBPemBodyFake68xQ9mLr2ZtK8vN1bYc7HdJ3sWfP6g",),
+        ("-----BEGIN ENCRYPTED DATA-----",),
+        by_shape=True,
+    ),
     SecretCase(
         "Fernet token inside an error message",
         f"Unauthorized: The request you have made requires authentication for token {FERNET}.",
@@ -457,7 +613,123 @@ CLEAN_LINES: list[str] = [
     "options: Namespace(key=None, cert=None, auth_type=None, token=*** access_token_type=None)",
     'http://127.0.0.1:18765 "POST /v3/auth/tokens HTTP/1.1" 201 4507',
     "/v1/AUTH_proj1/c/o?temp_url_expires=1796007903",
+    # OpenStack's own identifiers and digests, which the safety net keeps:
+    'RESP BODY: {"image": {"checksum": "443b7623e27ecf03dc9e01ee93f67afe", "os_hash_algo": '
+    '"sha512", "os_hash_value": "6b813aa46bb90b4da216a4d19376593fa3f4fc7e617f03a92b7fe11e9a3'
+    '981cbe8f095d8ca4b9a2e8a1d4d2e0f1c3b5a7e9d1f3b5c7e9a1b3d5f7a9c1e3b5d7f9a"}}',
+    '{"hostId": "9b1e0c5d7f3a2e4b6c8d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d", "id": '
+    '"3f6c2a1e-8b4d-4e7f-9a2c-1d5e6f7a8b9c", "tenant_id": "8c1e5f0a2b7d4e39a6f4c2d1b0e9a8f7"}',
+    "RESP: [200] Etag: d41d8cd98f00b204e9800998ecf8427e X-Trans-Id: tx2c4f6e8a0b1d3f5a7c9e1b3"
+    "-0065a1b2c3 x-openstack-request-id: req-5c1e2b70-8c8a-4d4f-9a55-3d0e8a6f2b11",
+    "GET http://127.0.0.1:8080/v1/AUTH_8c1e5f0a2b7d4e39a6f4c2d1b0e9a8f7/backups/notes.txt",
+    '{"audit_ids": ["VcxU2JYqT8OzfO5Gv__Gag"], "expires_at": "2036-11-01T12:00:00.000000Z"}',
+    "| public_key | ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7vbqajDhA3x4mTq2Rr9Ks0d demo@web |",
+    "keystoneauth1.exceptions.connection.ConnectFailure: HTTPSConnectionPool(host='k', port=1)",
+    "| KeyName: default | SnmpdReadonlyUserPassword: *** | v3applicationcredential |",
 ]
+
+
+@dataclass(frozen=True)
+class SecretPaste:
+    """Lines that only together say where a secret is (a paste beside a run, a
+    stream's indented JSON or table): ``secrets`` must be gone from the lines
+    redacted as one stream, ``keep`` must stay."""
+
+    name: str
+    lines: tuple[str, ...]
+    secrets: tuple[str, ...]
+    keep: tuple[str, ...]
+
+
+PASTES: list[SecretPaste] = [
+    SecretPaste(
+        "a Fernet token wrapped by an 80-column terminal",
+        (
+            "$ openstack token issue -f value -c id",
+            *(LONG_FERNET[i : i + 80] for i in range(0, len(LONG_FERNET), 80)),
+            "$ openstack server list",
+        ),
+        tuple(LONG_FERNET[i : i + 80] for i in range(0, len(LONG_FERNET), 80)),
+        ("$ openstack token issue -f value -c id", "$ openstack server list"),
+    ),
+    SecretPaste(
+        "an env dump pasted into a ticket",
+        (
+            "OS_AUTH_URL=https://keystone.example.com:5000/v3",
+            "OS_USERNAME=admin",
+            "OS_PASSWORD=purple monkey PasteFake70 351",
+            "OS_PROJECT_NAME=admin",
+        ),
+        ("purple monkey PasteFake70 351", "PasteFake70 351"),
+        ("OS_AUTH_URL=https://keystone.example.com:5000/v3", "OS_PROJECT_NAME=admin"),
+    ),
+    SecretPaste(
+        "stack output show --all -f json: output_value before output_key",
+        (
+            "{",
+            '  "admin_password": {',
+            '    "output_value": "PasteFake71",',
+            '    "output_key": "admin_password",',
+            '    "description": "Generated administrator password"',
+            "  },",
+            '  "web_address": {',
+            '    "output_value": "10.0.0.7",',
+            '    "output_key": "web_address"',
+            "  }",
+            "}",
+        ),
+        ("PasteFake71",),
+        ('"output_value": "10.0.0.7"', '"output_key": "admin_password"'),
+    ),
+    SecretPaste(
+        "stack output show: a Field/Value table",
+        (
+            "+--------------+----------------------------------+",
+            "| Field        | Value                            |",
+            "+--------------+----------------------------------+",
+            "| output_key   | admin_password                   |",
+            "| description  | Generated administrator password |",
+            "| output_value | PasteFake72 with words           |",
+            "+--------------+----------------------------------+",
+        ),
+        ("PasteFake72", "with words"),
+        ("| output_key   | admin_password                   |",),
+    ),
+    SecretPaste(
+        "name/value pairs as YAML",
+        ("- name: db_host", "  value: 10.0.0.5", "- name: db_password", "  value: PasteFake73"),
+        ("PasteFake73",),
+        ("  value: 10.0.0.5", "- name: db_password"),
+    ),
+    SecretPaste(
+        "cloud-init's random passwords on a console",
+        (
+            "[   11.98] cloud-init[812]: Cloud-init v. 23.4.4 running 'modules:config'",
+            "Set the following 'random' passwords",
+            "",
+            "root:PasteFake74",
+            "ubuntu:PasteFake75",
+            "ci-info: no authorized SSH keys fingerprints found for user ubuntu.",
+        ),
+        ("PasteFake74", "PasteFake75"),
+        ("ci-info: no authorized SSH keys fingerprints found for user ubuntu.",),
+    ),
+    SecretPaste(
+        "a chpasswd list that user data echoes",
+        (
+            "[   12.41] cloud-init[812]: chpasswd:",
+            "[   12.41] cloud-init[812]:   expire: false",
+            "[   12.41] cloud-init[812]:   list: |",
+            "[   12.41] cloud-init[812]:     admin:PasteFake76",
+            "[   12.41] cloud-init[812]:     backup:PasteFake77",
+            "[   12.50] cloud-init[812]: Cloud-init v. 23.4.4 finished",
+        ),
+        ("PasteFake76", "PasteFake77"),
+        ("cloud-init[812]:   expire: false", "Cloud-init v. 23.4.4 finished"),
+    ),
+]
+
+PASTE_SECRETS: frozenset[str] = frozenset(s for paste in PASTES for s in paste.secrets)
 
 
 # --- real-client fixtures ------------------------------------------------------------
@@ -476,6 +748,10 @@ SECRET_CASE_IDS: tuple[str, ...] = (
     "heat.stack-create.secret-hidden-parameter",
     "osc.server-create.secret-user-data",
     "ironic.conflict-retry.secret-driver-info-patch",
+    "ironic.conflict-retry.secret-bios-setting-list",
+    "osc.auth.secret-configuration-json",
+    "osc.auth.secret-configuration-yaml",
+    "osc.find-by-name.secret-unnamed-server-metadata",
 )
 #: Shortest piece of a secret that must not show.
 FRAGMENT = 10

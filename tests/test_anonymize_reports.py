@@ -128,9 +128,13 @@ def test_no_host_user_project_or_resource_name_survives(log: Path) -> None:
         doc.pop("source")
         said = "\n".join([render_text(shown), render_markdown(shown), json.dumps(doc)])
         names = dict(plain.facts.auth)
+        plain_doc = json.loads(render_json(plain))
+        plain_doc.pop("source")
+        plain_said = "\n".join([render_text(plain), render_markdown(plain), json.dumps(plain_doc)])
         for host in hosts:
-            assert host in anon.mapping, host
             assert host not in said, host
+            if host in plain_said:  # not a host a secret's mask already hid
+                assert host in anon.mapping, host
         for key in ("user", "project"):
             value = names.get(key)
             if value and value.lower() not in ("admin", "default", "service"):

@@ -36,6 +36,8 @@ from osdoctor.render.text import render_text
 from tests.secret_corpus import (
     ALL_SECRETS,
     CASES,
+    PASTE_SECRETS,
+    PASTES,
     fixture_leaks,
     secret_cases,
     secret_fixtures,
@@ -45,6 +47,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LOG = (
     "START with options: --debug stack create --wait -t t.yaml web\n"
     + "\n".join(case.line for case in CASES)
+    + "\n"
+    + "\n".join(line for paste in PASTES for line in paste.lines)
     + "\nEND return value: 1\n"
 ).encode()
 
@@ -71,7 +75,7 @@ def strings(obj: Any, seen: set[int] | None = None) -> list[str]:
 
 
 def leaks(text: str) -> list[str]:
-    return sorted(s for s in ALL_SECRETS | set(FAKE_SECRETS) if s in text)
+    return sorted(s for s in ALL_SECRETS | PASTE_SECRETS | set(FAKE_SECRETS) if s in text)
 
 
 def test_corpus_is_large_enough() -> None:

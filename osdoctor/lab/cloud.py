@@ -152,6 +152,8 @@ class Cloud:
             "extra_secret": fakes.EXTRA_SECRET,
             "second_secret": fakes.SECOND_SECRET,
             "passphrase": fakes.PASSPHRASE,
+            "random_password": fakes.RANDOM_PASSWORD,
+            "random_key": fakes.RANDOM_KEY,
             "region": fakes.REGION,
             "auth_url": self.endpoint("identity") + "/v3",
         }

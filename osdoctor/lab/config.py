@@ -21,6 +21,8 @@ _FAKE_VALUES = {
     "extra_secret": fakes.EXTRA_SECRET,
     "second_secret": fakes.SECOND_SECRET,
     "passphrase": fakes.PASSPHRASE,
+    "random_password": fakes.RANDOM_PASSWORD,
+    "random_key": fakes.RANDOM_KEY,
 }
 
 #: Service type -> path prefix under the stub's base URL, as put in the catalog.

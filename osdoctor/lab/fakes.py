@@ -23,9 +23,24 @@ EXTRA_SECRET = "FAKE-lab-secret-51c4a0"
 SECOND_SECRET = "FAKE-lab-other-8e27d3"
 #: A passphrase with spaces (osc-lib echoes it as several words).
 PASSPHRASE = "FAKE lab horse 6b1f battery staple"
+#: A password as a generator makes one (32 random letters and digits, as Heat's
+#: OS::Heat::RandomString does), with no FAKE in it: for cases where only its
+#: shape can tell it is a secret, under a name no rule knows.
+RANDOM_PASSWORD = "Q3hEt3txO68AgZFRty6KMnMqg0dtbfSy"
+#: Key material as services generate it (32 random bytes in base64url, as a
+#: Fernet key or a Ceph key is), for the same kind of case.
+RANDOM_KEY = "N3FbT4XH2XbbDuI4RyYouKyDhr9Zf0WQMn2E2cKsSPs="
 
 #: Every secret the lab knows; no osdoctor output may contain one of them.
-FAKE_SECRETS: tuple[str, ...] = (PASSWORD, TOKEN, EXTRA_SECRET, SECOND_SECRET, PASSPHRASE)
+FAKE_SECRETS: tuple[str, ...] = (
+    PASSWORD,
+    TOKEN,
+    EXTRA_SECRET,
+    SECOND_SECRET,
+    PASSPHRASE,
+    RANDOM_PASSWORD,
+    RANDOM_KEY,
+)
 
 USER_NAME = "demo"
 USER_ID = "4b2a0f3c8e6d4b1fa0c9d7e5b3a1f2e4"

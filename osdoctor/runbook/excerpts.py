@@ -82,8 +82,19 @@ def evidence_lines(report: Report, rule: str | None = None) -> list[int]:
 
 
 def _clip(text: str) -> str:
+    """The line cut to the page's width at a word's end, so that no id or value is
+    shown in part (half a request id reads as another one)."""
     text = text.rstrip("\r\n")
-    return text if len(text) <= MAX_WIDTH else text[: MAX_WIDTH - 1] + "…"
+    if len(text) <= MAX_WIDTH:
+        return text
+    cut = text[: MAX_WIDTH - 1]
+    space = cut.rfind(" ")
+    if space > MAX_WIDTH // 2:
+        cut = cut[:space]
+        last = cut.rpartition(" ")[2]
+        if last.endswith((":", "=")) and " " in cut:  # a name whose value is cut off
+            cut = cut.rpartition(" ")[0]
+    return cut + "…"
 
 
 def _excerpt(

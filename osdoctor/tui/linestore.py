@@ -17,6 +17,14 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Protocol
 
+from osdoctor.keymaterial import (
+    PEM_BEGIN,
+    PEM_END,
+    WRAP_MIN,
+    continue_token,
+    ends_in_token,
+    is_pem_body,
+)
 from osdoctor.parse.lines import MAX_LINE, clean
 from osdoctor.redact import MASK, SecretMemory, StreamRedactor, redact_line
 from osdoctor.secretstream import TableColumns
@@ -24,12 +32,11 @@ from osdoctor.sessionfile import DataLine, parse_session_line
 
 #: Lines of a drawn window kept decoded, per store.
 _CACHE = 2048
-#: A private key's body line: no secret word of its own, only its block says it is one.
-_KEY_BODY = re.compile(r"[A-Za-z0-9+/=]{16,}")
-_KEY_BEGIN = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----")
-_KEY_END = re.compile(r"-----END [A-Z ]*PRIVATE KEY-----")
 #: How far back a body line looks for its BEGIN line (a 4096-bit key is ~50 lines).
 _KEY_LOOKBACK = 120
+#: How many lines back a line looks for the token a terminal wrapped onto it (a
+#: token of 250 characters wrapped at 72 columns takes four).
+_WRAP_LOOKBACK = 8
 
 
 class LineStore(Protocol):
@@ -132,6 +139,8 @@ class FileLines:
         #: What the parser's redaction learnt from the file (values masked, hidden
         #: names): lines drawn are masked with it too.
         self.memory: SecretMemory | None = None
+        #: The width the parser found the file's lines wrapped at, if any.
+        self.wrap_width: int | None = None
         self._generation = 0
         self._end = 0
         self._cache: OrderedDict[int, tuple[int, str]] = OrderedDict()
@@ -168,10 +177,12 @@ class FileLines:
             if memory is not None and memory.literals:
                 shown = memory.literals.mask(shown)
             shown = redact_line(shown)
-            if _KEY_BODY.fullmatch(shown.strip()) and self._inside_key(number):
+            if is_pem_body(shown) and self._inside_key(number):
                 shown = MASK
             elif shown[:1] == "|":
                 shown = self._table_row(number, shown)
+            elif number > 1 and shown[:1].isalnum() and self._continues_a_token(number):
+                shown = continue_token(shown)[0]
             value = (fd, shown)
             self._cache[number] = value
             if len(self._cache) > _CACHE:
@@ -187,15 +198,7 @@ class FileLines:
     def _table_row(self, number: int, shown: str) -> str:
         """A table body row with its secret columns masked: the header is read back
         from the file (top border, header, border, then rows up to this one)."""
-        first = max(0, number - 1 - _KEY_LOOKBACK)
-        with self.path.open("rb") as handle:
-            handle.seek(self.offsets[first])
-            before = [
-                clean(handle.readline(MAX_LINE).decode("utf-8", "replace").rstrip("\n"))
-                for _ in range(number - 1 - first)
-            ]
-        if self.session:
-            before = [_shown(text, True)[1] for text in before]
+        before = self._before(number, _KEY_LOOKBACK)
         index = len(before) - 1
         while index >= 0 and before[index][:1] == "|":
             index -= 1  # the rows above this one
@@ -211,6 +214,34 @@ class FileLines:
             table.feed(text, text)
         return table.feed(shown, shown)
 
+    def _before(self, number: int, count: int) -> list[str]:
+        """The ``count`` lines before line ``number`` as shown before redaction."""
+        first = max(0, number - 1 - count)
+        with self.path.open("rb") as handle:
+            handle.seek(self.offsets[first])
+            before = [
+                clean(handle.readline(MAX_LINE).decode("utf-8", "replace").rstrip("\n"))
+                for _ in range(number - 1 - first)
+            ]
+        if self.session:
+            before = [_shown(text, True)[1] for text in before]
+        return before
+
+    def _continues_a_token(self, number: int) -> bool:
+        """Whether line ``number`` begins with the rest of a token that a terminal
+        wrapped from the line before (whose end was masked), as a stream's
+        redaction reads it (``StreamRedactor``): the lines before are read back."""
+        before = self._before(number, _WRAP_LOOKBACK)
+        if not before or len(before[-1]) < WRAP_MIN:
+            return False
+        wrapped = False
+        for text in before:
+            if wrapped:
+                wrapped = continue_token(text)[2]
+            else:
+                wrapped = ends_in_token(text, redact_line(text), self.wrap_width)
+        return wrapped
+
     def _inside_key(self, number: int) -> bool:
         """Whether line ``number`` sits between a private key's BEGIN and END lines
         (the file is read back, as the lines are drawn one window at a time)."""
@@ -220,9 +251,9 @@ class FileLines:
             before = [handle.readline(MAX_LINE) for _ in range(number - 1 - first)]
         for raw in reversed(before):
             text = raw.decode("utf-8", "replace")
-            if _KEY_END.search(text):
+            if PEM_END.search(text):
                 return False
-            if _KEY_BEGIN.search(text):
+            if PEM_BEGIN.search(text):
                 return True
         return False
 

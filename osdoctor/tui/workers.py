@@ -282,6 +282,7 @@ def load_log(
     if known is not None:
         parser.secrets.recall(known.taught)
     store.memory = parser.secrets
+    store.wrap_width = parser.wrap_width
     post(SourceOpened(parser.trace, store, str(path), path))
     kb = knowledge()
     try:

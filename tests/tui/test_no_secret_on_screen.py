@@ -3,6 +3,7 @@ keeps a live run's), so it redacts them itself, private key blocks included."""
 
 from __future__ import annotations
 
+import asyncio
 import html
 import os
 import re
@@ -10,11 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, Phase, given, settings
 from textual.pilot import Pilot
 
 from osdoctor.tui.app import OsdoctorApp
 from osdoctor.tui.linestore import FileLines, MemoryLines
 from tests.secret_corpus import ALL_SECRETS, CASES, fixture_leaks, secret_cases, secret_fixtures
+from tests.secret_shapes import ShapedLog, shaped_logs
 from tests.tui.conftest import runs_listed, steady_app, wait_until
 from tests.tui.screen import screen_text
 
@@ -168,3 +171,42 @@ async def test_a_live_run_of_a_secret_case_shows_no_secret(
         stub.stop()
     (session,) = (osdoctor_home / "data" / "sessions").glob("*.session.log")
     assert fixture_leaks(session.read_text(), session.name) == []
+
+
+# --- random secrets in every shape, on the screen ---------------------------------------
+
+
+async def _shaped_log_on_screen(path: Path, log: ShapedLog) -> None:
+    app = steady_app(log=path)
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = app.main
+        await wait_until(pilot, lambda: screen.state == "read" and screen.final)
+        for key in ("1", "2", "3", "4", "5"):
+            await pilot.press(key)
+            await pilot.pause()
+            shown = "\n".join(screen_lines(app))
+            assert log.leaks(shown) == [], (key, shown)
+        # The log pane, scrolled over every line, and the exchange pane of each request.
+        await pilot.press("1")
+        lines = screen.lines
+        assert lines is not None
+        assert log.leaks("\n".join(lines.text(n) for n in range(1, len(lines) + 1))) == []
+        await pilot.press("m")
+        export = screen.export_path
+        assert export is not None and log.leaks(export.read_text()) == []
+
+
+@settings(
+    max_examples=3,
+    derandomize=True,
+    deadline=None,
+    phases=[Phase.explicit, Phase.generate],  # a screen per example: no shrinking
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(log=shaped_logs())
+def test_a_random_secret_in_any_shape_shows_on_no_pane(log: ShapedLog, tmp_path: Path) -> None:
+    """Property: the screen of each pane, the log pane's every line and the
+    Markdown export show none of the secrets a log holds in any shape."""
+    path = tmp_path / "shaped.log"
+    path.write_text(log.text)
+    asyncio.run(_shaped_log_on_screen(path, log))
