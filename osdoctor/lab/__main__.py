@@ -33,6 +33,11 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     run.add_argument(
         "--workroot", type=Path, default=DEFAULT_WORKROOT, help="parent of the cases' work dirs"
     )
+    run.add_argument(
+        "--plain-only",
+        action="store_true",
+        help="capture only the runs without --debug of the cases that ask for one (plain:)",
+    )
     listing = commands.add_parser("list", help="list the cases")
     listing.add_argument("cases", nargs="*", metavar="CASE-ID")
     serve = commands.add_parser("serve", help="play one case's stub until interrupted")
@@ -50,7 +55,13 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m osdoctor.lab"
             return 0
         if args.command == "serve":
             return _serve(args.case, args.port)
-        results = capture(select_cases(args.cases), args.out, args.port, args.workroot)
+        results = capture(
+            select_cases(args.cases),
+            args.out,
+            args.port,
+            args.workroot,
+            plain_only=args.plain_only,
+        )
     except (ConfigError, CaptureError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

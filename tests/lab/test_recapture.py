@@ -103,3 +103,9 @@ def test_fresh_capture_explains_like_the_committed_fixture(
     assert result.exit_code == expected["exit_code"], (case_id, log.read_text()[-3000:])
     report = diagnose(parse_path(log), load_knowledge(user=False))
     assert compare(expected, report) == [], case_id
+    if result.plain is not None:
+        # The same client run without --debug, beside it: its verdict too.
+        plain = yaml.safe_load((FIXTURES / f"{case_id}.plain.expected.yaml").read_text())
+        assert result.plain.exit_code == plain["exit_code"], case_id
+        report = diagnose(parse_path(result.plain.log_path), load_knowledge(user=False))
+        assert compare(plain, report) == [], f"{case_id}.plain"
