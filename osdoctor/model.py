@@ -386,6 +386,60 @@ class Command:
 
 @_pickled_by_fields
 @dataclass(slots=True)
+class ResourceField:
+    """One field of a resource the client printed, where it printed it."""
+
+    name: str
+    """As printed (``OS-EXT-STS:task_state``, ``Provisioning State``)."""
+    value: str
+    line: int
+
+    @property
+    def key(self) -> str:
+        """The name as rules write it: lower case, words joined by ``_``, without an
+        API extension's prefix (``OS-EXT-STS:task_state`` is ``task_state``)."""
+        name = self.name.strip().rpartition(":")[2] if ":" in self.name else self.name
+        return "_".join(name.strip().lower().replace("-", " ").split())
+
+
+ResourceForm = Literal["table", "row", "yaml", "json", "shell", "value", "event", "words"]
+"""How a resource was printed: a Field/Value table, a row of a list, ``-f yaml``,
+``-f json``, ``-f shell``, ``-f value``, a Heat event line, the client's words."""
+
+
+@_pickled_by_fields
+@dataclass(slots=True)
+class Resource:
+    """A resource as a ``show`` or ``list`` printed it (see ``parse.resources``)."""
+
+    line: int
+    form: ResourceForm
+    fields: list[ResourceField] = field(default_factory=list)
+    type: str = ""
+    """What it is (``server``, ``node``, ``stack``, ``volume``, ``cluster``,
+    ``service``...), from the command that printed it or its own fields."""
+    command: str = ""
+    """The command line that printed it, when the log shows one."""
+
+    def get(self, key: str) -> ResourceField | None:
+        """The field of that key (see ``ResourceField.key``), if printed."""
+        for f in self.fields:
+            if f.key == key:
+                return f
+        return None
+
+    @property
+    def name(self) -> str:
+        """Its name, else its ID, as printed; "" when neither was."""
+        for key in ("name", "resource_name", "stack_name", "id", "uuid", "binary", "host"):
+            f = self.get(key)
+            if f is not None and f.value and f.value.lower() not in ("none", "null", "-"):
+                return f.value
+        return ""
+
+
+@_pickled_by_fields
+@dataclass(slots=True)
 class Trace:
     """Everything parsed from one log."""
 
@@ -426,6 +480,15 @@ class Trace:
     followed: bool = False
     """Another run of the same log begins after this one: what this run's lines
     do not say was not cut off by the end of the log."""
+    resources: list[Resource] = field(default_factory=list)
+    """The resources ``show`` and ``list`` output printed, in any ``-f`` format,
+    with each field's line (see ``parse.resources``)."""
+    earlier: list[Command] = field(default_factory=list)
+    """The last command lines of the runs before this one in the same log (the
+    ``source openrc`` typed, the ``server lock`` run): evidence a failure may cite."""
+    earlier_resources: list[Resource] = field(default_factory=list)
+    """The last resources the runs before this one printed (a list that showed
+    a backup still creating before the delete that failed)."""
 
 
 @dataclass(slots=True)
