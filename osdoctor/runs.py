@@ -16,13 +16,14 @@ rest are counted, and the result says so.
 from __future__ import annotations
 
 import sys
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Literal, cast
 
 from osdoctor.fingerprint import fingerprint, headline
-from osdoctor.model import Report, Trace
+from osdoctor.model import Command, Report, Resource, Trace
 from osdoctor.parse.lines import read_blocks, with_more
 from osdoctor.parse.parser import Parser
 from osdoctor.parse.runs import RunSplitter
@@ -178,13 +179,44 @@ class _Runs:
         return index == choice
 
 
-def new_parser(source: str, widths: Widths, after: int, before: Parser | None) -> Parser:
+#: What the runs before one are remembered by, for its failure to cite: the last
+#: command lines and the last resources they printed.
+HISTORY_COMMANDS = 40
+HISTORY_RESOURCES = 80
+
+
+@dataclass(slots=True)
+class History:
+    """The runs before the current one, as far as a failure may cite them: a
+    ``source openrc`` typed, a ``server lock`` run, a list showing a state."""
+
+    commands: deque[Command] = field(default_factory=lambda: deque(maxlen=HISTORY_COMMANDS))
+    resources: deque[Resource] = field(default_factory=lambda: deque(maxlen=HISTORY_RESOURCES))
+
+    def add(self, trace: Trace) -> None:
+        self.commands.extend(trace.commands)
+        self.resources.extend(trace.resources)
+
+    def give(self, trace: Trace) -> None:
+        trace.earlier = list(self.commands)
+        trace.earlier_resources = list(self.resources)
+
+
+def new_parser(
+    source: str,
+    widths: Widths,
+    after: int,
+    before: Parser | None,
+    history: History | None = None,
+) -> Parser:
     parser = Parser(source)
     parser.set_widths(widths)
     if after:
         parser.start_at(after)
     if before is not None:
         parser.follow(before)
+    if history is not None:
+        history.give(parser.trace)
     return parser
 
 
@@ -211,6 +243,7 @@ def read_runs(
     fork_at = FORK_AFTER if fork and on_run is None else -1
     read = 0
     splitter = RunSplitter()
+    history = History()
     parser = new_parser(source, widths, 0, None)
     taught = None  # what the runs before the current one taught
     first = 1
@@ -236,9 +269,10 @@ def read_runs(
                         worker, fork_at = _fork(runs), -1
                     trace = parser.finish()
                     trace.followed = True
+                    history.add(trace)
                     (worker or runs).finished(trace, first, line - 1, taught)
                     taught = parser.secrets.taught(taught)
-                    parser = new_parser(source, widths, line - 1, parser)
+                    parser = new_parser(source, widths, line - 1, parser, history)
                     first = line
                 pos = at
             rest = data[pos:] if pos else data

@@ -149,6 +149,8 @@ def values(facts: Facts) -> dict[str, str]:
         "async_resource": "",
         "async_status": "",
         "async_fault": "",
+        "async_type": "",
+        "async_what": "",
         "fault_note": "",
         "transport_reason": "no answer",
         "where": "the endpoint",
@@ -253,4 +255,14 @@ def values(facts: Facts) -> dict[str, str]:
         out.update(
             {"async_resource": af.resource, "async_status": af.status, "async_fault": af.fault}
         )
+        out["async_type"] = af.type
+        out["async_what"] = _what(af.type, af.resource)
     return out
+
+
+def _what(kind: str, name: str) -> str:
+    """``Server web``, ``The node``, ``Stack resource data``: how a title names a
+    resource shown in an error state."""
+    if not name.startswith("the "):
+        return f"{kind[:1].upper()}{kind[1:]} {name}" if kind else name
+    return f"The {kind}" if kind else "The resource"
