@@ -362,7 +362,7 @@ def test_client_version_reads_the_user_agent() -> None:
             "task_state image_uploading (HTTP 409) (Request-ID: req-0b0d8f0e-1111-2222-3333-"
             "444455556666)",
             "known.instance-task-state",
-            "Server 0b0d8f0e is busy (task_state image_uploading): Nova refused to delete it",
+            "The server is busy (task_state image_uploading): Nova refused to delete it",
         ),
         (
             "$ openstack volume create --size 10 v1\nInvalid input received: Availability zone "

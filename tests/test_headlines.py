@@ -122,6 +122,7 @@ HEADLINES: dict[str, str | None] = {
     "generic.tls-self-signed": "generic.tls-failure",
     "generic.tls-wrong-version": "generic.tls-wrong-version",
     "generic.unknown-auth-type": "generic.auth-type-unknown",
+    "generic.usage-unrecognized-argument": "generic.usage-error",
     "generic.version-unsupported-compute": "generic.client-version-unsupported",
     "generic.version-unsupported-compute.plain": "generic.client-version-unsupported",
     "generic.version-unsupported-identity": "generic.client-version-unsupported",

@@ -858,7 +858,9 @@ def facts_of(trace: Trace, live: bool = False) -> Facts:
     if stated.printed is not None and looks_cut(stated.printed.words):
         whole = completed(stated.printed.words, (t for _l, t, _m in printed))
         stated.printed.words = printed_errors.without_status(whole)
-    facts.exception = _exception(trace, printed) or printed_errors.bare_exception(stated.printed)
+    facts.exception = _exception(trace, printed) or _with_frames(
+        printed_errors.bare_exception(stated.printed), trace
+    )
     facts.async_failure = _async_failure(trace)
     if facts.async_failure is None or not facts.async_failure.fault:
         shown = resource_facts.async_failure(trace.resources)
@@ -903,7 +905,9 @@ def facts_of(trace: Trace, live: bool = False) -> Facts:
         ):
             # A wrapper's exit status (an Ansible task's rc, a shell loop) over a client
             # that printed an HTTP error: the status hides the failure, the words do not.
-            facts.failure = _text_failure(printed, facts.client_error, agent, trace.command or "")
+            facts.failure = _text_failure(
+                printed, facts.client_error, agent, _command_of(trace, facts.client_error)
+            )
             if facts.failure is not None:
                 printed_errors.refine(facts.failure, stated)
         return facts
@@ -952,7 +956,9 @@ def facts_of(trace: Trace, live: bool = False) -> Facts:
     if hung_text is not None:
         facts.failure = hung_text
         return facts
-    from_text = _text_failure(printed, facts.client_error, agent, trace.command or "")
+    from_text = _text_failure(
+        printed, facts.client_error, agent, _command_of(trace, facts.client_error)
+    )
     if from_text is not None:
         printed_errors.refine(from_text, stated)
         facts.failure = from_text
@@ -976,6 +982,38 @@ def facts_of(trace: Trace, live: bool = False) -> Facts:
     elif facts.async_failure is not None:
         facts.failure = _async_as_failure(facts.async_failure)
     return facts
+
+
+def _with_frames(exc: ExceptionFact | None, trace: Trace) -> ExceptionFact | None:
+    """An exception printed bare, with the frames of the traceback the paste kept
+    beside it (cut before its last line, so the traceback names no exception)."""
+    if exc is None:
+        return None
+    for tb in trace.tracebacks:
+        if tb.origin == "client" and not tb.exc_type and abs(tb.first_line - exc.line) <= 3:
+            for fr in reversed(tb.frames):
+                pm = _CLIENT_PACKAGES.search(fr.file)
+                if pm and (pm.group("pkg") or pm.group("stack")) not in _WRAPPERS:
+                    exc.package = pm.group("pkg") or pm.group("stack") or ""
+                    exc.frame = (
+                        f"{fr.file.rpartition('-packages/')[2]}:{fr.lineno} in {fr.function}"
+                    )
+                    return exc
+    return exc
+
+
+def _command_of(trace: Trace, error: ClientError | None) -> str:
+    """The client command that printed ``error``: the last one typed before it (a
+    paste of several commands names the service of the one that failed)."""
+    command = trace.command or ""
+    if error is None:
+        return command
+    for typed in trace.commands:
+        if typed.line > error.line:
+            break
+        if typed.client != "unknown":
+            command = typed.text
+    return command
 
 
 def _body_traceback(failure: Failure, ex: Exchange, trace: Trace) -> None:

@@ -155,7 +155,7 @@ def service_for(service: str | None, url: str, agent: str = "", command: str = "
     """The catalog type of a request, from the parser's reading, the agent, the port or
     the command line."""
     for rx, stype in _AGENTS:
-        if agent and rx.search(agent):
+        if (agent and rx.search(agent)) or (command and rx.search(command)):
             return stype
     if service:
         return service

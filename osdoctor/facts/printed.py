@@ -70,7 +70,9 @@ from osdoctor.facts.model import ClientError, ExceptionFact, Failure, Fault, Tra
 from osdoctor.facts.names import PROJECT_TYPES
 from osdoctor.parse.wraps import FOLD_MIN, starts_line, unfold
 
-Role = Literal["refusal", "summary", "error", "transport", "config", "version", "exception"]
+Role = Literal[
+    "refusal", "summary", "error", "transport", "config", "version", "usage", "exception"
+]
 """What a printed line is: a service's refusal (its words, with a status), the
 client's summary of failures it printed above, an error whose author the line
 does not say (heat's ``ERROR: Failed to validate: ...``, osc's ``No Server found
@@ -147,6 +149,16 @@ _CEILOMETER = regex.compile(
     r"^(?P<cls>HTTP[A-Z]\w+) \(HTTP (?P<status>\d{3})\)(?: (?P<words>.+))?$"
 )
 _GLANCE = regex.compile(r"^HTTP (?P<status>[1-5]\d\d)(?: [A-Z][\w -]*?)?: (?P<words>.+)$")
+# webob's plain-text error body, as glanceclient prints it: "410 Gone" and, on the
+# next line, the service's words (joined by ``read_lines``).
+_STATUS_LINE = regex.compile(
+    r"^(?P<status>[45]\d\d) (?:Bad Request|Unauthorized|Forbidden|Not Found|Method Not Allowed|"
+    r"Conflict|Gone|Request Entity Too Large|Internal Server Error|Service Unavailable|"
+    r"Bad Gateway|Gateway Time-?out)(?:: | {2,}|\n)(?P<words>.*)$"
+)
+# argparse's refusal of a command line (every client's parser): "openstack role
+# list: error: unrecognized arguments: --group x".
+_USAGE = regex.compile(r"^(?P<prog>[a-z][\w.\-]*(?: [a-z][\w\-]*){0,4}): error: (?P<why>.+)$")
 _COMMUNICATING = regex.compile(
     r"^(?:SSL )?Error communicating with (?P<url>https?://\S+?):? (?P<reason>.+)$"
 )
@@ -158,7 +170,7 @@ _NO_ANSWER = regex.compile(
 _SWIFT = regex.compile(
     r"^(?P<what>Auth|Account|Container|Object) (?P<method>HEAD|GET|PUT|POST|DELETE|COPY) "
     r"failed: (?P<url>\S+) (?P<status>[1-5]\d\d) (?P<reason>[\w ]+?)(?:\s+\[first \d+ chars "
-    r"of response\] (?P<body>.*))?$"
+    r"of response\] (?P<body>.*)|\s{2,}(?P<said>\S.*))?$"
 )
 _BARBICAN = regex.compile(r"^(?P<xx>[45])xx (?:Client|Server) error: (?P<words>.*)$")
 _REQUEST_IDS = regex.compile(r"^Neutron server returns request_ids: \[(?P<ids>[^\]]*)\]")
@@ -197,7 +209,10 @@ _PYTHON = (
         "TypeError",
     ),
     (
-        regex.compile(r"^'?[\w.]+'? object has no attribute '\w+'|^module '\S+' has no attribute"),
+        regex.compile(
+            r"^'?[\w.]+'? object has no attribute '\w+'|^module '\S+' has no attribute|"
+            r"^\w+ instance has no attribute '\w+'"
+        ),
         "AttributeError",
     ),
     (regex.compile(r"^No module named '?[\w.]+'?$"), "ModuleNotFoundError"),
@@ -219,6 +234,11 @@ _ERRORS = regex.compile(
     r"^\w+ \S+ failed to reach (?:state|target provision state) |^Stack \S+ [A-Z]+_FAILED$|"
     r"^(?:Failed to validate|Error parsing template|Could not fetch contents for) |"
     r"^Endpoint for \S+ not found|^\w+: '[^']+' is not an? \w+ command"
+)
+#: Python's built-in exceptions a client raises by mistake, named as a class.
+_PYTHON_TYPE = regex.compile(
+    r"^(?:Type|Attribute|Import|ModuleNotFound|Index|Key|Name|UnboundLocal|Recursion|"
+    r"Assertion|Runtime|UnicodeDecode|UnicodeEncode)Error$"
 )
 _TYPED_EXCEPTION = regex.compile(
     r"^(?:[a-z_][\w]*\.)*(?P<type>(?:Type|Attribute|Import|ModuleNotFound|Index|Key|Value|Name|"
@@ -321,8 +341,13 @@ def _read(line: int, text: str, rest: str, depth: int) -> Printed | None:
         inner = _LOGGER.sub("", m.group("rest").strip())
         found = _read(line, text, inner, depth + 1) if inner else None
         cls = m.group("cls") or ""
+        if found is None and _PYTHON_TYPE.match(cls):
+            # novaclient's "ERROR (AttributeError): ...": an exception it did not expect
+            return Printed(line, text, inner, "exception", error_class=cls, exc_type=cls)
         if found is not None:
             found.error_class = found.error_class or cls
+            if found.role == "exception" and _PYTHON_TYPE.match(cls):
+                found.exc_type = cls
             return found
         return Printed(line, text, inner.rstrip(".") or text, "error", error_class=cls)
     if rest.startswith("Exception raised: ") and depth < 3:
@@ -365,11 +390,12 @@ def _read(line: int, text: str, rest: str, depth: int) -> Printed | None:
         return found or _refusal(line, text, words)
     m = _SWIFT.match(rest)
     if m is not None:
+        said = f": {m.group('said').strip()}" if m.group("said") else ""
         return _refusal(
             line,
             text,
             f"{m.group('what')} {m.group('method')} failed: {m.group('status')} "
-            f"{m.group('reason')}".strip(),
+            f"{m.group('reason')}{said}".strip(),
             status=int(m.group("status")),
             url=m.group("url"),
         )
@@ -392,6 +418,9 @@ def _read(line: int, text: str, rest: str, depth: int) -> Printed | None:
         return _refusal(line, text, m.group("words").strip(" b'\""))
     if _CONFIG.match(rest):
         return Printed(line, text, rest, "config")
+    m = _USAGE.match(rest)
+    if m is not None:
+        return Printed(line, text, m.group("why"), "usage", target=m.group("prog"))
     m = _VERSION.search(rest)
     if m is not None:
         return Printed(line, text, rest[m.start() :], "version")
@@ -403,6 +432,9 @@ def _read(line: int, text: str, rest: str, depth: int) -> Printed | None:
     for rx, exc_type in _PYTHON:
         if rx.match(rest):
             return Printed(line, text, rest, "exception", exc_type=exc_type)
+    m = _STATUS_LINE.match(rest)
+    if m is not None and m.group("words"):
+        return _refusal(line, text, m.group("words"), status=int(m.group("status")))
     m = _GLANCE.match(rest)
     if m is not None:
         return _refusal(line, text, m.group("words"), status=int(m.group("status")))
@@ -424,8 +456,11 @@ def read_lines(items: list[tuple[int, str]]) -> list[Printed]:
     out: list[Printed] = []
     last: Printed | None = None
     lines = unfold(items)
+    joined: set[int] = set()
     for at, (line, text) in enumerate(lines):
-        if at and lines[at - 1][0] == line - 1 and _folded_from(lines[at - 1][1], text):
+        if at in joined or (
+            at and lines[at - 1][0] == line - 1 and _folded_from(lines[at - 1][1], text)
+        ):
             continue  # the end of the line before, read with it
         stripped = text.strip()
         if last is not None and line - last.line <= 3:
@@ -445,7 +480,17 @@ def read_lines(items: list[tuple[int, str]]) -> list[Printed]:
         if following is not None and following[0] == line + 1:
             if _folded_from(text, following[1]):
                 text += following[1]
+            elif _STATUS_LINE.match(f"{text.strip()}: {following[1].strip()}") and len(text) < 40:
+                text = f"{text.strip()}: {following[1].strip()}"  # webob's status line, then why
+                joined.add(at + 1)
         found = read_line(line, text)
+        if found is not None and at and found.role == "refusal" and found.words[:1].islower():
+            # A refusal the terminal folded before its status: "...image is greater" /
+            # "than volume size 1 (HTTP 400)": its start is the line before.
+            before_line, before = lines[at - 1]
+            if before_line == line - 1 and not starts_line(before) and read_line(0, before) is None:
+                whole = read_line(before_line, before.rstrip() + " " + text.lstrip())
+                found = whole if whole is not None else found
         if found is not None:
             out.append(found)
             last = found
@@ -512,7 +557,8 @@ def client_error(items: list[tuple[int, str]], found: ClientError | None) -> Sta
     if best is None:
         return Stated(found)
     summaries = [e for e in errors if e.role == "summary" and e.line > best.line]
-    if found is not None and best.line < found.line:
+    folded = found is not None and len(found.text) > 8 and found.text.strip() in best.text
+    if found is not None and best.line < found.line and not folded:
         summary = read_line(found.line, found.text)
         if summary is None or summary.role != "summary" or best.role == "summary":
             return Stated(found)

@@ -38,6 +38,7 @@ REASON_KEYS = (
 _FAILED = regex.compile(
     r"^(?:ERROR|error(?:_\w+)?|\w+_FAILED|FAILED|[\w ]*failed|CREATE_FAILED|DEGRADED)$"
 )
+_SAYS_FAILED = regex.compile(r"(?i)\bfailed\b")
 _NONE = frozenset({"", "none", "null", "-", "{}", "[]", "''"})
 _FAULT_MESSAGE = regex.compile(r"""['"]message['"]\s*:\s*u?['"](?P<m>.+?)['"]\s*[,}]""")
 
@@ -109,7 +110,12 @@ def async_failure(resources: Iterable[Resource]) -> AsyncFailure | None:
         return _failure(failed[0][0], failed[0][1], None)
     for resource in shown:
         why = reason(resource)
-        if why is not None and why.key == "last_error":
+        if why is None:
+            continue
+        if why.key == "last_error" or (
+            why.key.endswith("status_reason") and _SAYS_FAILED.search(why.value)
+        ):
+            # A row the paste kept without the state beside it: its reason says it.
             return _failure(resource, None, why)
     return None
 

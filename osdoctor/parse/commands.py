@@ -47,6 +47,8 @@ _PROMPT = regex.compile(
     r"\s?[$#%\u276f] +(?=\S)"
 )
 _XTRACE = regex.compile(r"\++ (?=\S)")
+#: The prompt of ``openstack`` run without a command: its interactive shell.
+_INTERACTIVE = "(openstack) "
 #: Second words that make a bare line a command rather than prose ("heat the oven").
 _NOUNS = frozenset(
     {
@@ -161,6 +163,11 @@ def recognise(text: str) -> tuple[str, str, bool] | None:
     if not body:
         return None
     c = body[0]
+    if body.startswith(_INTERACTIVE):
+        # osc's interactive shell: "(openstack) server list" is "openstack server list"
+        rest = body[len(_INTERACTIVE) :].strip()
+        if rest and rest[0].isalpha():
+            return " ".join(without_debug(["openstack", *rest.split()])), "openstackclient", True
     if c in "+:":
         traced = xtrace_command(body)  # bash's "+ cmd", devstack's "+lib/x:fn:12  cmd"
         if traced is not None:
@@ -182,6 +189,8 @@ def recognise(text: str) -> tuple[str, str, bool] | None:
     words = _client_words(body)
     if words is None or len(words) < 2 or body.endswith((".", ":", "?", "!")):
         return None
+    if any(w.endswith(":") for w in words[:5]):
+        return None  # a program's own words about itself: "openstack server list: error: ..."
     second = words[1]
     if not (
         second.startswith("-")

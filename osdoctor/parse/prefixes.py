@@ -32,6 +32,11 @@ _CLIFF = regex.compile(
 # logging default: "DEBUG:name:msg"; neutronclient's documented "DEBUG: name msg".
 _LEVEL_PAREN = regex.compile(_LEVELS + r" \([a-z_][\w.\-]*(?::\d+)?\) ?(.*)")
 _LEVEL_COLON = regex.compile(_LEVELS + r":[\w.\-]+:(.*)")
+# The same behind a timestamp (a CI harness such as teuthology):
+# "2020-06-29T17:26:23.402 INFO:teuthology.orchestra.run.smithi039.stderr:msg".
+_STAMPED_LEVEL_COLON = regex.compile(
+    r"(\d{4}-\d\d-\d\d)[ T](\d\d):(\d\d):(\d\d(?:[.,]\d+)?) " + _LEVELS + r":[\w.\-]+:(.*)"
+)
 _LEVEL_COLON_SPACE = regex.compile(_LEVELS + r": ([a-z_][\w]*(?:\.[\w]+)+) (.*)")
 # grep over service logs: "/var/log/nova/nova-api.log:2022-03-22 19:19:10.936 533 ERROR ..."
 _GREP_FILE = regex.compile(r"/[\w./\-]+?\.log(?:\.\d+)?:(?=\d{4}-)")
@@ -191,7 +196,7 @@ class PrefixStripper:
             if m:
                 self.formats.add("journal")
                 return Stripped(m.group(5), self._offset(m.group(1), *m.group(2, 3, 4)))
-            m = _CONSOLE.match(text)
+            m = _CONSOLE.match(text) or _STAMPED_LEVEL_COLON.match(text)
             if m:
                 self.formats.add("console")
                 return Stripped(m.group(5), self._offset(m.group(1), *m.group(2, 3, 4)))

@@ -456,6 +456,8 @@ def _form_of(m: Message, current: str, depth: int) -> str:
         return ""
     if current == "json" and depth > 0:
         return "json"
+    if current == "table" and text.startswith("        ") and "|" not in text:
+        return "table"  # a cell a paste re-wrapped onto indented lines of its own
     first = text[:1]
     if first in ("{", "[") and text.rstrip()[-1:] in ("{", "[", "}", "]"):
         return "json" if first == "{" or text.strip() == "[" else ""
