@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 KEEP_REPORTS = 20
 #: Run summaries kept at most; runs past these are counted.
 KEEP_SUMMARIES = 100_000
+#: Failed runs whose summary keeps what the runs before them showed (``History``).
+KEEP_EARLIER = 1000
 #: Bytes read before the runs of a log are diagnosed in a second process
 #: (``read_runs(..., fork=True)``): below, a fork would cost more than it saves.
 FORK_AFTER = 1 << 20
@@ -70,6 +72,12 @@ class RunSummary:
     """What the runs before this one taught of secrets: a run read again alone
     (``parse_run``, a screen that opens one run) masks it too. Never rendered:
     no report shows it."""
+    earlier: tuple[list[Command], list[Resource]] | None = field(
+        default=None, repr=False, compare=False
+    )
+    """The runs before a failed one, as its failure may cite them (``History``), so
+    that the run read again alone cites them too; kept for the first
+    ``KEEP_EARLIER`` failed runs only."""
 
 
 @dataclass(slots=True)
@@ -150,6 +158,8 @@ class _Runs:
         report = self.explain(trace)
         summary = summarise(index, first, last, report)
         summary.taught = taught
+        if report.outcome == "failure" and result.failed < KEEP_EARLIER:
+            summary.earlier = (trace.earlier, trace.earlier_resources)
         if self.on_run is not None:
             self.on_run(summary, report)
         failed = report.outcome == "failure"
@@ -319,12 +329,15 @@ def several_runs(path: Path) -> bool:
 def parse_run(path: Path, first: int, last: int, known: RunSummary | None = None) -> Trace:
     """The trace of lines ``first`` to ``last`` of a log alone, numbered as in the
     log: one run of a multi-run log, read again to be shown in full. ``known``,
-    the run's summary, brings what the runs before it taught of secrets."""
+    the run's summary, brings what the runs before it taught of secrets, and what
+    they showed that its failure may cite."""
     with path.open("rb") as handle:
         stream, widths = sniff(handle)
         parser = new_parser(str(path), widths, first - 1, None)
         if known is not None:
             parser.secrets.recall(known.taught)
+            if known.earlier is not None:
+                parser.trace.earlier, parser.trace.earlier_resources = known.earlier
         seen = 0
         blocks = read_blocks(stream)
         for data, cut, head in blocks:

@@ -50,7 +50,7 @@ from osdoctor.parse.paste import is_elision, unpaste
 from osdoctor.parse.prefixes import PrefixStripper
 from osdoctor.parse.record_starts import URLLIB3, is_record_start
 from osdoctor.parse.request_lines import RequestReader
-from osdoctor.parse.resources import read_resources
+from osdoctor.parse.resources import is_openstack, read_resources
 from osdoctor.parse.responses import ResponseReader, header_location
 from osdoctor.parse.retention import (
     DROP_AT_ONCE,
@@ -476,7 +476,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
             )
         self.trace.resources = read_resources(self.trace)
         # A resource's state is a client's words even in a paste of output alone.
-        self.trace.openstack_lines += len(self.trace.resources)
+        self.trace.openstack_lines += sum(map(is_openstack, self.trace.resources))
         scrub_trace(self.trace, self._pem.memory.literals)
         return self.trace
 
@@ -757,7 +757,16 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
             return
         if "Expected HTTP response code" in text:
             self._gophercloud(number, text, time)
-        if self._continued:
+        if self._continued or (
+            # a command line a terminal folded before an option: "-c fault" goes on
+            text[:1] == "-"
+            and (text[1:2].isalnum() or text[1:2] == "-")
+            and self.trace.commands
+            and self.trace.commands[-1].line == number - 1
+            and self.trace.messages
+            and self.trace.messages[-1].line == number - 1
+            and self.trace.messages[-1].kind == "command"
+        ):
             self._continue_command(text)
             self._message(number, "command", text)
             return

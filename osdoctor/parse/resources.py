@@ -32,6 +32,7 @@ from collections.abc import Iterator
 
 from osdoctor import regex
 from osdoctor.model import Command, Message, Resource, ResourceField, ResourceForm, Trace
+from osdoctor.parse.wraps import FOLD_MIN as _FOLD_MIN
 from osdoctor.parse.wraps import unfold
 
 #: Resources kept per trace at most (the first ones): a list of thousands of rows
@@ -70,6 +71,7 @@ STATE_KEYS = frozenset(
 _BORDER = regex.compile(r"^\+[-=+]+\+?\s*$")
 _YAML_KEY = regex.compile(r"^(?P<dash>- )?(?P<key>[a-z_][\w:.\-]*): ?(?P<value>.*)$")
 _SHELL = regex.compile(r'^(?P<key>[a-z_][\w]*)="(?P<value>.*)"\s*$')
+_SHELL_OPEN = regex.compile(r'^[a-z_][\w]*="')
 # A row of a table whose left border the paste lost: "fault     | {...".
 _BORDERLESS_FIELD = regex.compile(
     r"^(?P<field>[A-Za-z][\w:. \-]{0,40}?) {2,}\| (?P<value>.*?)\s*\|?$"
@@ -234,6 +236,37 @@ def _is_resource(resource: Resource) -> bool:
     return any(f.key in STATE_KEYS for f in resource.fields)
 
 
+#: Fields no other program's output names: a resource that has one is OpenStack's.
+_OWN_KEYS = frozenset(
+    {
+        "fault",
+        "last_error",
+        "provision_state",
+        "stack_status",
+        "stack_status_reason",
+        "resource_status",
+        "resource_status_reason",
+        "task_state",
+        "vm_state",
+        "provisioning_status",
+        "operating_status",
+        "status_reason",
+    }
+)
+_STATE_WORD = regex.compile(r"^[A-Z]+(?:_[A-Z]+)*$")
+
+
+def is_openstack(resource: Resource) -> bool:
+    """Whether a resource is plainly an OpenStack client's output, not any ``key:
+    value`` text: its command or fields say its type, it has a field only
+    OpenStack resources have, or it states its status in OpenStack's words beside
+    other fields."""
+    if resource.type or any(f.key in _OWN_KEYS for f in resource.fields):
+        return True
+    status = resource.get("status")
+    return status is not None and len(resource.fields) > 1 and bool(_STATE_WORD.match(status.value))
+
+
 def _cells(text: str) -> list[str]:
     body = text.strip()
     if body.startswith("|"):
@@ -340,6 +373,10 @@ class _Reader:
                 if last is not None and text[:1] in (" ", "\t"):
                     last.value = f"{last.value} {text.strip()}".strip()
                 continue
+            if km.group("dash") and last is not None and not last.value:
+                # "security_groups:" then "- name: default": a list inside the field
+                last.value = text.strip()
+                continue
             if km.group("dash") and resource.fields:
                 self.keep(resource, command)
                 resource = Resource(m.line, "yaml")
@@ -356,10 +393,21 @@ class _Reader:
 
     def shell(self, lines: list[Message], command: str) -> None:
         resource = Resource(lines[0].line, "shell")
+        open_at: Message | None = None
+        text = ""
         for m in lines:
-            sm = _SHELL.match(m.text.strip())
+            if open_at is not None:
+                text += m.text  # a value a terminal folded: its quote closes later
+            else:
+                open_at, text = m, m.text.strip()
+            sm = _SHELL.match(text)
             if sm is not None:
-                resource.fields.append(ResourceField(sm.group("key"), sm.group("value"), m.line))
+                resource.fields.append(
+                    ResourceField(sm.group("key"), sm.group("value"), open_at.line)
+                )
+                open_at = None
+            elif not _SHELL_OPEN.match(text):
+                open_at = None
         self.keep(resource, command)
 
     def json(self, lines: list[Message], command: str) -> None:
@@ -381,6 +429,8 @@ class _Reader:
     def values(self, lines: list[Message], command: str) -> None:
         """``-f value -c a -c b``: one value a line, the columns in the resource's order."""
         columns = sorted(cm.group("c") for cm in _COLUMN.finditer(command))
+        if columns and len(lines) > len(columns):
+            lines = _refolded(lines, len(columns))
         if not columns or len(lines) != len(columns) or " list" in command:
             return
         resource = Resource(lines[0].line, "value")
@@ -465,7 +515,9 @@ def _form_of(m: Message, current: str, depth: int) -> str:
         return "yaml"
     if _YAML_KEY.match(text) and not text.startswith(("http:", "https:")):
         return "yaml"
-    if _SHELL.match(text.strip()):
+    if _SHELL.match(text.strip()) or (current == "shell" and not _YAML_KEY.match(text)):
+        return "shell"
+    if _SHELL_OPEN.match(text):
         return "shell"
     if _BORDERLESS_FIELD.match(text) or (text.count(" | ") >= 2 and "|" not in text[:1]):
         return "table"
@@ -475,17 +527,24 @@ def _form_of(m: Message, current: str, depth: int) -> str:
 def read_resources(trace: Trace) -> list[Resource]:
     """Every resource the trace's printed lines show, in order."""
     reader = _Reader(trace)
+    # -f value prints a repr ({...}) as bare as any value: a command's lines are
+    # its values, whatever they look like, read once its output ends.
+    values: list[Message] = []
+    values_of = ""
     for form, block in _blocks(trace.messages, {c.line for c in trace.commands}):
         command = reader.command_at(block[0].line)
-        if form == "value":
-            # A line of words a terminal folded is read whole (see ``wraps.unfold``).
-            joined = unfold([(m.line, m.text) for m in block])
-            if len(joined) < len(block):
-                block = [Message(line, "text", text, last_line=line) for line, text in joined]
-            rest = [m for m in block if not reader.words(m, command)]
-            fmt = _FORMAT.search(command)
-            if rest and fmt is not None and fmt.group("f") == "value":
-                reader.values(rest, command)
+        if values and command != values_of:
+            reader.values(values, values_of)
+            values = []
+        fmt = _FORMAT.search(command)
+        if form != "table" and fmt is not None and fmt.group("f") == "value":
+            if form == "value":
+                block = _unfolded_block(block)
+            values.extend(m for m in block if not reader.words(m, command))
+            values_of = command
+        elif form == "value":
+            for m in _unfolded_block(block):
+                reader.words(m, command)
         elif form == "table":
             reader.table(block, command)
         elif form == "yaml":
@@ -494,4 +553,30 @@ def read_resources(trace: Trace) -> list[Resource]:
             reader.shell(block, command)
         elif form == "json":
             reader.json(block, command)
+    if values:
+        reader.values(values, values_of)
     return [r for r in reader.out if _is_resource(r) or r.form == "value"]
+
+
+def _refolded(lines: list[Message], count: int) -> list[Message]:
+    """``-f value`` lines that a terminal folded, joined back to ``count`` values: a
+    line as long as the block's longest goes on on the next."""
+    width = max(len(m.text) for m in lines)
+    out: list[Message] = []
+    for m in lines:
+        prev = out[-1] if out else None
+        if prev is not None and len(out) + (len(lines) - lines.index(m)) > count:
+            if width >= _FOLD_MIN and len(prev.text) % width == 0:
+                out[-1] = Message(prev.line, "text", prev.text + m.text, last_line=m.line)
+                continue
+        out.append(m)
+    return out
+
+
+def _unfolded_block(block: list[Message]) -> list[Message]:
+    """A block of words with the pieces of a line a terminal folded joined (see
+    ``wraps.unfold``)."""
+    joined = unfold([(m.line, m.text) for m in block])
+    if len(joined) == len(block):
+        return block
+    return [Message(line, "text", text, last_line=line) for line, text in joined]
