@@ -39,7 +39,7 @@ KEEP_REPORTS = 20
 #: Run summaries kept at most; runs past these are counted.
 KEEP_SUMMARIES = 100_000
 #: Failed runs whose summary keeps what the runs before them showed (``History``).
-KEEP_EARLIER = 1000
+KEEP_EARLIER = 100
 #: Bytes read before the runs of a log are diagnosed in a second process
 #: (``read_runs(..., fork=True)``): below, a fork would cost more than it saves.
 FORK_AFTER = 1 << 20
@@ -191,8 +191,35 @@ class _Runs:
 
 #: What the runs before one are remembered by, for its failure to cite: the last
 #: command lines and the last resources they printed.
-HISTORY_COMMANDS = 40
-HISTORY_RESOURCES = 80
+HISTORY_COMMANDS = 20
+HISTORY_RESOURCES = 20
+#: The fields a remembered resource keeps: what names it and what says its state
+#: (a show's other fields are not cited, and every run's trace carries these).
+_REMEMBERED = frozenset(
+    {
+        "name",
+        "id",
+        "uuid",
+        "stack_name",
+        "resource_name",
+        "binary",
+        "host",
+        "status",
+        "state",
+        "stack_status",
+        "resource_status",
+        "provision_state",
+        "provisioning_status",
+        "vm_state",
+        "task_state",
+        "locked",
+        "fault",
+        "last_error",
+        "status_reason",
+        "stack_status_reason",
+        "resource_status_reason",
+    }
+)
 
 
 @dataclass(slots=True)
@@ -204,8 +231,10 @@ class History:
     resources: deque[Resource] = field(default_factory=lambda: deque(maxlen=HISTORY_RESOURCES))
 
     def add(self, trace: Trace) -> None:
-        self.commands.extend(trace.commands)
-        self.resources.extend(trace.resources)
+        self.commands.extend(trace.commands[-HISTORY_COMMANDS:])
+        for r in trace.resources[-HISTORY_RESOURCES:]:
+            kept = [f for f in r.fields if f.key in _REMEMBERED]
+            self.resources.append(Resource(r.line, r.form, kept, r.type, r.command))
 
     def give(self, trace: Trace) -> None:
         trace.earlier = list(self.commands)

@@ -563,9 +563,9 @@ def _refolded(lines: list[Message], count: int) -> list[Message]:
     line as long as the block's longest goes on on the next."""
     width = max(len(m.text) for m in lines)
     out: list[Message] = []
-    for m in lines:
+    for at, m in enumerate(lines):
         prev = out[-1] if out else None
-        if prev is not None and len(out) + (len(lines) - lines.index(m)) > count:
+        if prev is not None and len(out) + (len(lines) - at) > count:
             if width >= _FOLD_MIN and len(prev.text) % width == 0:
                 out[-1] = Message(prev.line, "text", prev.text + m.text, last_line=m.line)
                 continue
