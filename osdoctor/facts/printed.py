@@ -46,6 +46,9 @@ The shapes, and who prints them:
   <reason>  [first 60 chars of response] <body>``, then ``Failed Transaction ID:
   tx...``.
 - barbicanclient: ``4xx Client error: <body>``, ``5xx Server error: <body>``.
+- designateclient's ``RemoteError`` and the osc plugins of octavia, manila and
+  magnum print the service's message, bare or with ``(HTTP <code>)``: read as
+  above, the service named by the command.
 - Configuration the client lacks: ``Missing value auth-url required for auth
   plugin password`` (osc-lib), ``Missing parameter(s): `` with the missing
   options on the next lines (osc 1.x-2.x), ``You must provide a username via
