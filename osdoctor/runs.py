@@ -241,21 +241,13 @@ class History:
         trace.earlier_resources = list(self.resources)
 
 
-def new_parser(
-    source: str,
-    widths: Widths,
-    after: int,
-    before: Parser | None,
-    history: History | None = None,
-) -> Parser:
+def new_parser(source: str, widths: Widths, after: int, before: Parser | None) -> Parser:
     parser = Parser(source)
     parser.set_widths(widths)
     if after:
         parser.start_at(after)
     if before is not None:
         parser.follow(before)
-    if history is not None:
-        history.give(parser.trace)
     return parser
 
 
@@ -308,16 +300,20 @@ def read_runs(
                         worker, fork_at = _fork(runs), -1
                     trace = parser.finish()
                     trace.followed = True
+                    # Given once the run is read: the runs before were scrubbed already.
+                    history.give(trace)
                     history.add(trace)
                     (worker or runs).finished(trace, first, line - 1, taught)
                     taught = parser.secrets.taught(taught)
-                    parser = new_parser(source, widths, line - 1, parser, history)
+                    parser = new_parser(source, widths, line - 1, parser)
                     first = line
                 pos = at
             rest = data[pos:] if pos else data
             carry = parser.feed_block(carry + rest if carry else rest, more=more)
             seen += data.count(b"\n")
-        (worker or runs).finished(parser.finish(), first if seen else 0, seen, taught)
+        trace = parser.finish()
+        history.give(trace)
+        (worker or runs).finished(trace, first if seen else 0, seen, taught)
         if worker is None:
             return runs.result
         result: LogRuns = worker.close()

@@ -455,15 +455,14 @@ def read_lines(items: list[tuple[int, str]]) -> list[Printed]:
     """Every client error of a run's printed lines, in order. What a client prints
     on the lines after one (neutron's request ids, swift's transaction id, the
     options ``Missing parameter(s):`` lists) joins it, and so do the pieces of a
-    line a terminal folded."""
+    line a terminal folded. Each line is read once (twice where a fold is likely)."""
     out: list[Printed] = []
     last: Printed | None = None
     lines = unfold(items)
+    read = [read_line(line, text) for line, text in lines]
     joined: set[int] = set()
     for at, (line, text) in enumerate(lines):
-        if at in joined or (
-            at and lines[at - 1][0] == line - 1 and _folded_from(lines[at - 1][1], text)
-        ):
+        if at in joined:
             continue  # the end of the line before, read with it
         stripped = text.strip()
         if last is not None and line - last.line <= 3:
@@ -479,19 +478,20 @@ def read_lines(items: list[tuple[int, str]]) -> list[Printed]:
             if last.role == "config" and last.words.endswith(":") and stripped:
                 last.words = f"{last.words} {stripped}"
                 continue
+        found = read[at]
         following = lines[at + 1] if at + 1 < len(lines) else None
         if following is not None and following[0] == line + 1:
-            if _folded_from(text, following[1]):
-                text += following[1]
-            elif _STATUS_LINE.match(f"{text.strip()}: {following[1].strip()}") and len(text) < 40:
-                text = f"{text.strip()}: {following[1].strip()}"  # webob's status line, then why
+            if found is not None and read[at + 1] is None and _folded(text, following[1]):
+                found = read_line(line, text + following[1])
                 joined.add(at + 1)
-        found = read_line(line, text)
+            elif len(text) < 40 and _STATUS_LINE.match(f"{stripped}: {following[1].strip()}"):
+                found = read_line(line, f"{stripped}: {following[1].strip()}")  # webob's
+                joined.add(at + 1)  # status line, then why
         if found is not None and at and found.role == "refusal" and found.words[:1].islower():
             # A refusal the terminal folded before its status: "...image is greater" /
             # "than volume size 1 (HTTP 400)": its start is the line before.
             before_line, before = lines[at - 1]
-            if before_line == line - 1 and not starts_line(before) and read_line(0, before) is None:
+            if before_line == line - 1 and read[at - 1] is None and not starts_line(before):
                 whole = read_line(before_line, before.rstrip() + " " + text.lstrip())
                 found = whole if whole is not None else found
         if found is not None:
@@ -500,15 +500,15 @@ def read_lines(items: list[tuple[int, str]]) -> list[Printed]:
     return out
 
 
-def _folded_from(text: str, following: str) -> bool:
-    """Whether ``following`` is the end of ``text``, which a terminal folded in two:
-    ``text`` is long, stops mid-sentence and reads as an error already; the next
-    line starts no line of its own and is no error by itself."""
+def _folded(text: str, following: str) -> bool:
+    """Whether ``following`` may be the end of ``text`` (an error already), which a
+    terminal folded in two: ``text`` is long and stops mid-sentence; the next
+    line starts no line of its own (and is no error by itself: the caller knows)."""
     if len(text) < FOLD_MIN or len(following) > len(text) or text.rstrip()[-1:] in ".!?)]'\"":
         return False
-    if starts_line(following) or following[:1] in ("|", "+", "$", "#") or following[:2] == "  ":
-        return False
-    return read_line(0, text) is not None and read_line(0, following) is None
+    return not (
+        starts_line(following) or following[:1] in ("|", "+", "$", "#") or following[:2] == "  "
+    )
 
 
 def decisive(errors: list[Printed]) -> Printed | None:
