@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 EXPLAIN_EPILOG = """\
 examples:
   openstack --debug stack hook poll mystack 2>&1 | osdoctor explain
+  openstack server show web-1 2>&1 | osdoctor explain   # plain output is read too
   osdoctor explain debug.log --format markdown > ticket.md
   osdoctor explain debug.log --format json | jq .findings
   osdoctor explain debug.log --why-not     # the nearest other documented paths
@@ -50,8 +51,10 @@ examples:
   osdoctor explain client.log --service-log sosreport/var/log/   # a folder of service logs
 
 The log is the --debug output of openstack, heat, baremetal or swift (stdout and
-stderr together, as 2>&1 gives them), a --log-file, or a saved osdoctor session.
-Pasted logs with '> ' quotes, syslog/journald prefixes or colour codes are fine.
+stderr together, as 2>&1 gives them), a --log-file, a saved osdoctor session, or
+what any OpenStack client printed without --debug (an error, a show or list in any
+-f format, several commands pasted one after the other). Pasted logs with '> '
+quotes, syslog/journald prefixes, CI wrappers or colour codes are fine.
 Exit status:
   0  the command in the log succeeded (or the log ends before it did)
   1  the command in the log failed (with several runs or logs: any of them)

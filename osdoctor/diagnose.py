@@ -40,7 +40,21 @@ def provisional_outcome(trace: Trace, facts: Facts | None = None) -> Outcome:
         return "failure"
     if facts is not None and facts.failure is not None:
         return "failure"
+    if _printed_result(trace):
+        return "success"
     return "unknown"
+
+
+def _printed_result(trace: Trace) -> bool:
+    """Whether the command printed its result (a table, a resource in any ``-f``
+    format) after its last request and its command line: with no error, that is a
+    command that ended well, even in a paste with no exit code."""
+    after = max(trace.command_line or 0, trace.exchanges[-1].last_line if trace.exchanges else 0)
+    if trace.exchanges and trace.exchanges[-1].response is None:
+        return False
+    if any(r.line > after for r in trace.resources):
+        return True
+    return any(m.kind == "output" and m.line > after for m in trace.messages)
 
 
 def _rule_applies(rule: Rule, match: ScenarioMatch | None) -> bool:

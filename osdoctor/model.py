@@ -402,6 +402,65 @@ class Command:
     client: str
     """The client the program belongs to (see ``Trace.client``), "unknown" when
     it is not an OpenStack client (``grep``, ``cat``)."""
+    typed: str = ""
+    """The line as the log has it (a prompt, ``--debug`` and all), as a finding
+    quotes it; "" when it is the same as ``text``."""
+
+
+@_pickled_by_fields
+@dataclass(slots=True)
+class ResourceField:
+    """One field of a resource the client printed, where it printed it."""
+
+    name: str
+    """As printed (``OS-EXT-STS:task_state``, ``Provisioning State``)."""
+    value: str
+    line: int
+    text: str = ""
+    """The printed line the field is on, as a finding quotes it (redacted, cut)."""
+
+    @property
+    def key(self) -> str:
+        """The name as rules write it: lower case, words joined by ``_``, without an
+        API extension's prefix (``OS-EXT-STS:task_state`` is ``task_state``)."""
+        name = self.name.strip().rpartition(":")[2] if ":" in self.name else self.name
+        return "_".join(name.strip().lower().replace("-", " ").split())
+
+
+ResourceForm = Literal["table", "row", "yaml", "json", "shell", "value", "event", "words"]
+"""How a resource was printed: a Field/Value table, a row of a list, ``-f yaml``,
+``-f json``, ``-f shell``, ``-f value``, a Heat event line, the client's words."""
+
+
+@_pickled_by_fields
+@dataclass(slots=True)
+class Resource:
+    """A resource as a ``show`` or ``list`` printed it (see ``parse.resources``)."""
+
+    line: int
+    form: ResourceForm
+    fields: list[ResourceField] = field(default_factory=list)
+    type: str = ""
+    """What it is (``server``, ``node``, ``stack``, ``volume``, ``cluster``,
+    ``service``...), from the command that printed it or its own fields."""
+    command: str = ""
+    """The command line that printed it, when the log shows one."""
+
+    def get(self, key: str) -> ResourceField | None:
+        """The field of that key (see ``ResourceField.key``), if printed."""
+        for f in self.fields:
+            if f.key == key:
+                return f
+        return None
+
+    @property
+    def name(self) -> str:
+        """Its name, else its ID, as printed; "" when neither was."""
+        for key in ("name", "resource_name", "stack_name", "id", "uuid", "binary", "host"):
+            f = self.get(key)
+            if f is not None and f.value and f.value.lower() not in ("none", "null", "-"):
+                return f.value
+        return ""
 
 
 @_pickled_by_fields
@@ -450,6 +509,15 @@ class Trace:
     """Records read from the services' own log files for this run (``--service-log``,
     see ``osdoctor.servicelog``); those pasted in the log itself are read from
     its lines when the run is joined."""
+    resources: list[Resource] = field(default_factory=list)
+    """The resources ``show`` and ``list`` output printed, in any ``-f`` format,
+    with each field's line (see ``parse.resources``)."""
+    earlier: list[Command] = field(default_factory=list)
+    """The last command lines of the runs before this one in the same log (the
+    ``source openrc`` typed, the ``server lock`` run): evidence a failure may cite."""
+    earlier_resources: list[Resource] = field(default_factory=list)
+    """The last resources the runs before this one printed (a list that showed
+    a backup still creating before the delete that failed)."""
 
 
 @dataclass(slots=True)

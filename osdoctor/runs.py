@@ -16,13 +16,14 @@ rest are counted, and the result says so.
 from __future__ import annotations
 
 import sys
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Literal, cast
 
 from osdoctor.fingerprint import fingerprint, headline
-from osdoctor.model import Report, Trace
+from osdoctor.model import Command, Report, Resource, Trace
 from osdoctor.parse.lines import read_blocks, with_more
 from osdoctor.parse.parser import Parser
 from osdoctor.parse.runs import RunSplitter
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
 KEEP_REPORTS = 20
 #: Run summaries kept at most; runs past these are counted.
 KEEP_SUMMARIES = 100_000
+#: Failed runs whose summary keeps what the runs before them showed (``History``).
+KEEP_EARLIER = 100
 #: Bytes read before the runs of a log are diagnosed in a second process
 #: (``read_runs(..., fork=True)``): below, a fork would cost more than it saves.
 FORK_AFTER = 1 << 20
@@ -69,6 +72,12 @@ class RunSummary:
     """What the runs before this one taught of secrets: a run read again alone
     (``parse_run``, a screen that opens one run) masks it too. Never rendered:
     no report shows it."""
+    earlier: tuple[list[Command], list[Resource]] | None = field(
+        default=None, repr=False, compare=False
+    )
+    """The runs before a failed one, as its failure may cite them (``History``), so
+    that the run read again alone cites them too; kept for the first
+    ``KEEP_EARLIER`` failed runs only."""
 
 
 @dataclass(slots=True)
@@ -149,6 +158,8 @@ class _Runs:
         report = self.explain(trace)
         summary = summarise(index, first, last, report)
         summary.taught = taught
+        if report.outcome == "failure" and result.failed < KEEP_EARLIER:
+            summary.earlier = (trace.earlier, trace.earlier_resources)
         if self.on_run is not None:
             self.on_run(summary, report)
         failed = report.outcome == "failure"
@@ -176,6 +187,58 @@ class _Runs:
         if choice == "none":
             return False
         return index == choice
+
+
+#: What the runs before one are remembered by, for its failure to cite: the last
+#: command lines and the last resources they printed.
+HISTORY_COMMANDS = 20
+HISTORY_RESOURCES = 20
+#: The fields a remembered resource keeps: what names it and what says its state
+#: (a show's other fields are not cited, and every run's trace carries these).
+_REMEMBERED = frozenset(
+    {
+        "name",
+        "id",
+        "uuid",
+        "stack_name",
+        "resource_name",
+        "binary",
+        "host",
+        "status",
+        "state",
+        "stack_status",
+        "resource_status",
+        "provision_state",
+        "provisioning_status",
+        "vm_state",
+        "task_state",
+        "locked",
+        "fault",
+        "last_error",
+        "status_reason",
+        "stack_status_reason",
+        "resource_status_reason",
+    }
+)
+
+
+@dataclass(slots=True)
+class History:
+    """The runs before the current one, as far as a failure may cite them: a
+    ``source openrc`` typed, a ``server lock`` run, a list showing a state."""
+
+    commands: deque[Command] = field(default_factory=lambda: deque(maxlen=HISTORY_COMMANDS))
+    resources: deque[Resource] = field(default_factory=lambda: deque(maxlen=HISTORY_RESOURCES))
+
+    def add(self, trace: Trace) -> None:
+        self.commands.extend(trace.commands[-HISTORY_COMMANDS:])
+        for r in trace.resources[-HISTORY_RESOURCES:]:
+            kept = [f for f in r.fields if f.key in _REMEMBERED]
+            self.resources.append(Resource(r.line, r.form, kept, r.type, r.command))
+
+    def give(self, trace: Trace) -> None:
+        trace.earlier = list(self.commands)
+        trace.earlier_resources = list(self.resources)
 
 
 def new_parser(source: str, widths: Widths, after: int, before: Parser | None) -> Parser:
@@ -211,6 +274,7 @@ def read_runs(
     fork_at = FORK_AFTER if fork and on_run is None else -1
     read = 0
     splitter = RunSplitter()
+    history = History()
     parser = new_parser(source, widths, 0, None)
     taught = None  # what the runs before the current one taught
     first = 1
@@ -236,6 +300,9 @@ def read_runs(
                         worker, fork_at = _fork(runs), -1
                     trace = parser.finish()
                     trace.followed = True
+                    # Given once the run is read: the runs before were scrubbed already.
+                    history.give(trace)
+                    history.add(trace)
                     (worker or runs).finished(trace, first, line - 1, taught)
                     taught = parser.secrets.taught(taught)
                     parser = new_parser(source, widths, line - 1, parser)
@@ -244,7 +311,9 @@ def read_runs(
             rest = data[pos:] if pos else data
             carry = parser.feed_block(carry + rest if carry else rest, more=more)
             seen += data.count(b"\n")
-        (worker or runs).finished(parser.finish(), first if seen else 0, seen, taught)
+        trace = parser.finish()
+        history.give(trace)
+        (worker or runs).finished(trace, first if seen else 0, seen, taught)
         if worker is None:
             return runs.result
         result: LogRuns = worker.close()
@@ -285,12 +354,15 @@ def several_runs(path: Path) -> bool:
 def parse_run(path: Path, first: int, last: int, known: RunSummary | None = None) -> Trace:
     """The trace of lines ``first`` to ``last`` of a log alone, numbered as in the
     log: one run of a multi-run log, read again to be shown in full. ``known``,
-    the run's summary, brings what the runs before it taught of secrets."""
+    the run's summary, brings what the runs before it taught of secrets, and what
+    they showed that its failure may cite."""
     with path.open("rb") as handle:
         stream, widths = sniff(handle)
         parser = new_parser(str(path), widths, first - 1, None)
         if known is not None:
             parser.secrets.recall(known.taught)
+            if known.earlier is not None:
+                parser.trace.earlier, parser.trace.earlier_resources = known.earlier
         seen = 0
         blocks = read_blocks(stream)
         for data, cut, head in blocks:

@@ -361,9 +361,8 @@ def test_client_version_reads_the_user_agent() -> None:
             "$ openstack server delete vm1\nCannot 'delete' instance 0b0d8f0e while it is in "
             "task_state image_uploading (HTTP 409) (Request-ID: req-0b0d8f0e-1111-2222-3333-"
             "444455556666)",
-            "generic.conflict",
-            "Nova refused the server (409): Cannot 'delete' instance 0b0d8f0e while it is in "
-            "task_state image_uploading",
+            "known.instance-task-state",
+            "The server is busy (task_state image_uploading): Nova refused to delete it",
         ),
         (
             "$ openstack volume create --size 10 v1\nInvalid input received: Availability zone "

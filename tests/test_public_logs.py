@@ -21,6 +21,7 @@ from osdoctor.render.json_report import render_json
 from osdoctor.render.markdown import render_markdown
 from osdoctor.render.text import render_text
 from osdoctor.runs import read_runs_of_path
+from tests.helpers.causes import assert_names_the_cause
 from tests.helpers.public_logs import public_logs
 
 # file prefix -> (first error rule, words the title must hold, words the
@@ -136,6 +137,132 @@ CASES: dict[str, tuple[str, list[str], list[str]]] = {
 SUCCESS = "osc-2018-server-add-volume-benign-404-success"
 
 
+# The second set (tests/fixtures/public-2/INDEX.md): file -> (first error rule,
+# words its title must hold). Most are pastes without --debug. Where the cause is
+# only in the service's own log lines pasted below the client's output (nova-api's
+# traceback, neutron-server's), the client's side is pinned: the failing service
+# and its answer; the service-log reader names the rest.
+CASES_2: dict[str, tuple[str, list[str]]] = {
+    "ceilometer-2015-meter-list-conn-refused-api-not-running-missing-deps": (
+        "generic.connection-refused",
+        ["172.16.0.200:8777", "Ceilometer", "connection refused"],
+    ),
+    "heat-2016-stack-create-overlimit-413-volume-quota": (
+        "generic.quota-exceeded",
+        ["Cinder quota exceeded", "VolumeLimitExceeded: Maximum number of volumes"],
+    ),
+    "ironic-2021-baremetal-node-show-last-error-missing-ipmi-address-irmc": (
+        "known.ironic-driver-info-missing",
+        ["driver_info", "ipmi_address", "IPMI"],
+    ),
+    "keystoneclient-2015-add-user-role-500-server-typeerror-limitedlengthfile": (
+        "server.service-error",  # Keystone's traceback, sent as the 500's body
+        ["keystone", "TypeError: 'LimitedLengthFile' object is not iterable"],
+    ),
+    "keystoneclient-2015-endpoint-create-debug-500-db-not-synced": (
+        "generic.server-error",
+        ["Keystone failed (500)"],
+    ),
+    "magnum-2023-coe-cluster-template-create-400-cluster-type-unset-wrong-image": (
+        "generic.bad-request",
+        ["400", "Cluster type (vm, Unset, kubernetes) not supported"],
+    ),
+    "magnum-2026-coe-cluster-create-failed-capi-webhook-provider-required": (
+        "generic.resource-failed",
+        ["CREATE_FAILED", "admission webhook", "provider: Required value"],
+    ),
+    "neutron-2016-net-list-max-attempts-server-crash-rpc-backend": (
+        "server.missing-module",  # server.log: CRITICAL No module named impl.kombu
+        ["neutron-server", "No module named impl.kombu"],
+    ),
+    "nova-2014-boot-debug-400-swap-larger-than-flavor": (
+        "generic.bad-request",
+        ["Nova", "400", "Swap drive requested is larger than instance type allows"],
+    ),
+    "nova-2015-rackspace-help-400-expecting-apikey-novaclient-2.27-regression": (
+        "generic.bad-request",
+        ["400", "Expecting apiKey"],
+    ),
+    "nova-2015-secgroup-add-rule-clientexception-500-v21-api-disabled": (
+        "server.service-error",  # the nova-api.log line pasted under the client's
+        ["nova-api", "'APIRouterV21' object has no attribute '_router'"],
+    ),
+    "nova-2016-boot-debug-500-nova-api-glanceclient-attributeerror-id": (
+        "server.service-error",  # nova-api's traceback: glanceclient's AttributeError
+        ["nova-api", "AttributeError: id"],
+    ),
+    "nova-2016-image-list-500-nova-api-glance-econnrefused-wrong-my-ip": (
+        "server.peer-unreachable",  # nova-api.log: ECONNREFUSED from Glance
+        ["nova-api", "Glance is unreachable", "10.10.10.53:9292"],
+    ),
+    "novaclient-2015-maas-plugin-invalid-client-version-3": (
+        "generic.client-version-unsupported",
+        ["does not support", "API version 3"],
+    ),
+    "openstacksdk-2024-server-create-403-quota-cores-ram-default-quotas": (
+        "known.quota-exceeded-for",
+        ["Quota exceeded for cores, ram", "20, 51200"],
+    ),
+    "osc-2019-network-create-httpexception-no-tenant-network-available": (
+        "known.neutron-no-tenant-network",
+        ["Neutron", "no tenant network"],
+    ),
+    "osc-2020-user-list-403-identity-list-users-non-admin-role": (
+        "generic.forbidden",
+        ["Keystone", "403", "identity:list_users"],
+    ),
+    "osc-2021-container-list-no-object-store-endpoint-in-region-GRA7": (
+        "generic.endpoint-not-found",
+        ["object-store", "GRA7 region"],
+    ),
+    "osc-2023-make-server-list-missing-auth-url-os-cloud-not-exported": (
+        "osc.auth-not-configured",
+        ["No cloud is configured", "auth-url"],
+    ),
+    "osc-2023-project-purge-volume-delete-400-still-attached-race": (
+        "generic.bad-request",
+        ["Cinder", "400", "Volume must not be migrating, attached"],
+    ),
+    "osc-2025-container-list-rgw-401-unrecognized-schema-keystone-url": (
+        "generic.token-refused",
+        ["Swift", "401", "Unrecognized schema in response body"],
+    ),
+    "osc-2025-container-list-rgw-ssl-unable-to-get-local-issuer": (
+        "generic.tls-failure",
+        ["rgw-external.ceph.local:8080", "unable to get local issuer certificate"],
+    ),
+    "osc-2026-nix-server-create-osc-lib-skew-positional-args": (
+        "generic.library-mismatch",
+        ["Mismatched client libraries", "ClientManager.is_service_available()"],
+    ),
+    "osc-2026-server-create-then-ERROR-no-valid-host-korean-nova-compute-down": (
+        "known.compute-service-down",
+        ["nova-compute", "openstack.test.com", "is down"],
+    ),
+    "osc-2026-volume-list-vvv-flattened-503-keystone-unavailable-cinder-password": (
+        "known.keystone-unavailable-to-service",
+        ["Cinder", "cannot reach Keystone", "503"],
+    ),
+    "osc-otcextensions-2019-cce-node-create-typeerror-missing-positional-arg": (
+        "generic.client-crash-printed",
+        ["TypeError", "create_cluster_node() missing 1 required positional argument"],
+    ),
+    "swift-2019-list-endpoint-object-store-not-found-after-keystone-db-migration": (
+        "generic.endpoint-not-found",
+        ["no endpoint", "object-store"],
+    ),
+    "terraform-2015-volume-delete-400-status-deleting": (
+        "generic.bad-request",
+        ["400", "current status is: deleting"],
+    ),
+}
+SUCCESSES_2 = [
+    "keystoneclient-2014-cygwin-user-list-debug-success",
+    "osc-2021-server-create-devstack-benign-404-300-success",
+    "osc-2022-flavor-create-author-marker-lines-success",
+]
+
+
 @pytest.fixture(scope="module")
 def kb() -> KnowledgeBase:
     return load_knowledge(user=False)
@@ -216,3 +343,54 @@ def test_each_run_of_a_several_attempt_log_names_its_own_cause(
 ) -> None:
     runs = read_runs_of_path(_log(prefix), lambda t: diagnose(t, kb), "none")
     assert [s.headline_id for s in runs.summaries] == RUN_HEADLINES[prefix]
+
+
+def _log_2(name: str) -> Path:
+    return public_logs(second=True) / f"{name}.log"
+
+
+def test_every_log_of_the_second_set_is_pinned() -> None:
+    names = sorted(p.name.removesuffix(".log") for p in public_logs(second=True).glob("*.log"))
+    assert names == sorted([*CASES_2, *SUCCESSES_2])
+
+
+@pytest.mark.parametrize("name", sorted(CASES_2))
+def test_the_second_set_names_each_established_cause(name: str, kb: KnowledgeBase) -> None:
+    rule, words = CASES_2[name]
+    assert_names_the_cause(diagnose(parse_path(_log_2(name)), kb), rule, words)
+
+
+@pytest.mark.parametrize("name", SUCCESSES_2)
+def test_the_second_set_successes_have_no_error_and_succeed(name: str, kb: KnowledgeBase) -> None:
+    report = diagnose(parse_path(_log_2(name)), kb)
+    assert report.outcome == "success"
+    assert [f.id for f in report.findings if f.severity in ("error", "warning")] == []
+
+
+def test_both_sets_hold_the_fifty_two_logs_the_issue_counts() -> None:
+    """Every one of them is pinned to its cause or its success above: a pin that
+    fails is a log whose cause the first finding no longer names."""
+    assert len(CASES) + 1 + len(CASES_2) + len(SUCCESSES_2) == 52
+
+
+# Pastes of several commands: each run's headline, and what the later runs cite of
+# the earlier ones.
+RUN_HEADLINES_2: dict[str, list[str | None]] = {
+    "swift-2019-list-endpoint-object-store-not-found-after-keystone-db-migration": [
+        "generic.endpoint-not-found",  # swift list: no object-store in the catalog
+        None,  # the endpoint list that shows it: identity endpoints only, a success
+    ],
+    "osc-2020-user-list-403-identity-list-users-non-admin-role": [
+        None,  # role add: nothing printed, the outcome unknown
+        None,  # project list: its table, a success
+        "generic.forbidden",
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(RUN_HEADLINES_2))
+def test_each_run_of_a_second_set_session_names_its_own_cause(name: str, kb: KnowledgeBase) -> None:
+    runs = read_runs_of_path(_log_2(name), lambda t: diagnose(t, kb), "none")
+    assert [s.headline_id for s in runs.summaries] == RUN_HEADLINES_2[name]
+    outcomes = [s.outcome for s in runs.summaries]
+    assert "success" in outcomes and "failure" in outcomes

@@ -17,6 +17,7 @@ from osdoctor.model import Report
 from osdoctor.render.json_report import render_json
 from osdoctor.render.markdown import render_markdown
 from osdoctor.render.text import render_text
+from tests.helpers.causes import assert_names_the_cause
 
 WILD = Path(__file__).resolve().parent / "fixtures" / "wild"
 
@@ -149,14 +150,7 @@ def test_every_wild_log_is_covered_and_indexed() -> None:
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_first_finding_names_the_established_cause(name: str, kb: KnowledgeBase) -> None:
     rule, words = CASES[name]
-    report = _report(name, kb)
-    assert report.outcome == "failure"
-    first = next(f for f in report.findings if f.severity in ("error", "warning"))
-    assert (first.id, first.severity) == (rule, "error"), first.title
-    for word in words:
-        assert word.lower() in first.title.lower(), (word, first.title)
-    assert first.evidence, "the finding points at the lines that prove it"
-    assert render_text(report).splitlines()[1] == first.title
+    assert_names_the_cause(_report(name, kb), rule, words)
 
 
 @pytest.mark.parametrize("name", SUCCESSES)

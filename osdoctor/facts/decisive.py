@@ -16,6 +16,8 @@ from collections.abc import Mapping
 
 from osdoctor import regex
 from osdoctor.facts import faults, transport
+from osdoctor.facts import printed as printed_errors
+from osdoctor.facts import resources as resource_facts
 from osdoctor.facts.fullest import fullest, looks_cut
 from osdoctor.facts.model import (
     AsyncFailure,
@@ -27,6 +29,7 @@ from osdoctor.facts.model import (
     Transport,
 )
 from osdoctor.facts.names import (
+    PROJECT_TYPES,
     is_version_root,
     resource_of,
     service_for,
@@ -135,23 +138,11 @@ _CLIENT_PACKAGES = regex.compile(
     r"/opt/stack/[\w.-]+/(?P<stack>[A-Za-z_]\w*)/"
 )
 _SERVICE_SAYS = regex.compile(r"Error contacting (?P<name>\w+) server|<class '(?P<cls>\w+)client\.")
-_PROJECTS = {
-    "ironic": "baremetal",
-    "nova": "compute",
-    "neutron": "network",
-    "keystone": "identity",
-    "glance": "image",
-    "cinder": "volume",
-    "heat": "orchestration",
-    "swift": "object-store",
-    "barbican": "key-manager",
-    "designate": "dns",
-    "octavia": "load-balancer",
-    "gnocchi": "metric",
-    "placement": "placement",
-}
 
 
+#: The kinds of printed line a client's error may be among (not debug chatter, not
+#: a service's pasted log line).
+_CLIENT_WORDS = frozenset({"error", "text", "warning", "clean_up"})
 _PASTE = regex.compile(r"^(?:`|</?code>)+|(?:`|</?code>)+$")
 _WRAPPERS = frozenset({"positional", "six", "debtcollector", "wrapt", "functools", "decorator"})
 
@@ -651,7 +642,7 @@ def _text_failure(
         says = _SERVICE_SAYS.search(t)
         if says:
             project = says.group("name") or says.group("cls")
-            stype = _PROJECTS.get(project.lower(), stype)
+            stype = PROJECT_TYPES.get(project.lower(), stype)
     if not stype:
         qm = _QUOTA_CLASS.search(context)  # a relayed quota error names its service's class
         stype = _QUOTA_SERVICE[qm.group(1) or qm.group(2)] if qm else stype
@@ -660,7 +651,7 @@ def _text_failure(
     pm = _POLICY_SERVICE.search(text) if text else None
     if pm:
         target = pm.group("target")
-        known = target if target in _PROJECTS.values() else _PROJECTS.get(target)
+        known = target if target in PROJECT_TYPES.values() else PROJECT_TYPES.get(target)
         stype = _POLICY_ALIASES.get(target) or known or stype
     if fault is not None and fault.shape in ("neutron", "ironic"):
         stype = "network" if fault.shape == "neutron" else "baremetal"
@@ -883,9 +874,45 @@ def _facts_of(trace: Trace, live: bool) -> Facts:
         am = _ATTEMPT.search(text)
         if am:
             facts.attempts = f"{am.group(1)} of {am.group(2)}"
-    facts.client_error = _client_error(printed)
-    facts.exception = _exception(trace, printed)
+    stated = printed_errors.client_error(
+        # The line as printed when it is one: a fold's pieces keep their spaces.
+        [
+            (line, m.text if m.text.strip() == text else text)
+            for line, text, m in printed
+            if m.kind in _CLIENT_WORDS
+        ],
+        _client_error(printed),
+    )
+    facts.client_error = stated.error
+    if stated.error is not None and looks_cut(stated.error.text):
+        # A paste cut the last copy short: an earlier whole copy of the same refusal
+        # (another attempt, another node) is quoted as it stands, at its own line.
+        lines = {t: line for line, t, _m in printed}
+        whole = fullest(stated.error.text, lines)
+        if whole is not None:
+            stated.error = ClientError(whole, lines[whole], stated.error.error_class)
+            facts.client_error = stated.error
+    if stated.printed is not None and looks_cut(stated.printed.words):
+        # As for the client's error line: an earlier whole copy is quoted as it
+        # stands, never glued to the cut one (see ``facts.fullest``).
+        whole = fullest(stated.printed.words, (t for _l, t, _m in printed))
+        if whole is not None:
+            stated.printed.words = printed_errors.without_status(whole)
+    facts.exception = _exception(trace, printed) or _with_frames(
+        printed_errors.bare_exception(stated.printed), trace
+    )
     facts.async_failure = _async_failure(trace)
+    if facts.async_failure is None or not facts.async_failure.fault:
+        shown = resource_facts.async_failure(trace.resources)
+        if shown is not None and (facts.async_failure is None or shown.fault):
+            facts.async_failure = shown
+    if facts.async_failure is not None and facts.client_error is not None:
+        fields = {f.line for r in trace.resources for f in r.fields}
+        if facts.client_error.line in fields:
+            # A resource's own field (a fault, a status_reason quoting a refusal) is
+            # its state, not the client's error: the command printed it and went on.
+            facts.client_error = None
+            stated = printed_errors.Stated(None)
     agent = _agent(trace)
     exchanges = trace.exchanges
     decisive: Exchange | None = None
@@ -918,7 +945,11 @@ def _facts_of(trace: Trace, live: bool) -> Facts:
         ):
             # A wrapper's exit status (an Ansible task's rc, a shell loop) over a client
             # that printed an HTTP error: the status hides the failure, the words do not.
-            facts.failure = _text_failure(printed, facts.client_error, agent, trace.command or "")
+            facts.failure = _text_failure(
+                printed, facts.client_error, agent, _command_of(trace, facts.client_error)
+            )
+            if facts.failure is not None:
+                printed_errors.refine(facts.failure, stated)
         return facts
     last_line = exchanges[-1].last_line if exchanges else 0
     later_error = facts.client_error is not None and facts.client_error.line > last_line
@@ -945,6 +976,7 @@ def _facts_of(trace: Trace, live: bool) -> Facts:
         if terminal:
             facts.auth_sent = _auth_sent(decisive)
             facts.failure = _exchange_failure(decisive, agent)
+            _body_traceback(facts.failure, decisive, trace)
             _refine_transport(facts.failure, decisive, facts.client_error)
             if facts.client_error is not None and not facts.failure.request_id:
                 rid = _REQUEST_ID.search(facts.client_error.text)
@@ -964,9 +996,13 @@ def _facts_of(trace: Trace, live: bool) -> Facts:
     if hung_text is not None:
         facts.failure = hung_text
         return facts
-    from_text = _text_failure(printed, facts.client_error, agent, trace.command or "")
+    from_text = _text_failure(
+        printed, facts.client_error, agent, _command_of(trace, facts.client_error)
+    )
     if from_text is not None:
+        printed_errors.refine(from_text, stated)
         facts.failure = from_text
+        _shown_before(facts.failure, trace, stated)
     elif facts.exception is not None:
         exc = facts.exception
         context = _context(printed, exc.line, f"{exc.type}: {exc.message}")
@@ -986,6 +1022,64 @@ def _facts_of(trace: Trace, live: bool) -> Facts:
     elif facts.async_failure is not None:
         facts.failure = _async_as_failure(facts.async_failure)
     return facts
+
+
+def _with_frames(exc: ExceptionFact | None, trace: Trace) -> ExceptionFact | None:
+    """An exception printed bare, with the frames of the traceback the paste kept
+    beside it (cut before its last line, so the traceback names no exception)."""
+    if exc is None:
+        return None
+    for tb in trace.tracebacks:
+        if tb.origin == "client" and not tb.exc_type and abs(tb.first_line - exc.line) <= 3:
+            for fr in reversed(tb.frames):
+                pm = _CLIENT_PACKAGES.search(fr.file)
+                if pm and (pm.group("pkg") or pm.group("stack")) not in _WRAPPERS:
+                    exc.package = pm.group("pkg") or pm.group("stack") or ""
+                    exc.frame = (
+                        f"{fr.file.rpartition('-packages/')[2]}:{fr.lineno} in {fr.function}"
+                    )
+                    return exc
+    return exc
+
+
+def _command_of(trace: Trace, error: ClientError | None) -> str:
+    """The client command that printed ``error``: the last one typed before it (a
+    paste of several commands names the service of the one that failed)."""
+    command = trace.command or ""
+    if error is None:
+        return command
+    for typed in trace.commands:
+        if typed.line > error.line:
+            break
+        if typed.client != "unknown":
+            command = typed.text
+    return command
+
+
+def _body_traceback(failure: Failure, ex: Exchange, trace: Trace) -> None:
+    """An answer whose text body is a service's own traceback: the parser reads its
+    frames as a traceback of the service; its last line is the fault."""
+    body = ex.response.body if ex.response is not None else None
+    fault = failure.fault
+    if body is None or fault is None or not fault.message.startswith("Traceback (most recent"):
+        return
+    for tb in trace.tracebacks:
+        if tb.origin == "server" and body.first_line <= tb.first_line <= body.last_line + 1:
+            kind = tb.exc_type.rpartition(".")[2]
+            failure.fault = Fault(f"{kind}: {tb.message}" if tb.message else kind, "plain", kind)
+            failure.evidence.append((tb.last_line, failure.fault.message[:200]))
+            return
+
+
+def _shown_before(failure: Failure, trace: Trace, stated: printed_errors.Stated) -> None:
+    """The state of the failure's resource as a show or list printed it before the
+    failure (this run's, or a run's before it): evidence of why it was refused."""
+    target = stated.printed.target if stated.printed is not None else ""
+    words = failure.fault.message if failure.fault is not None else ""
+    names = resource_facts.names_in(failure.url, words, target)
+    shown = [*trace.earlier_resources, *trace.resources]
+    for line, text in resource_facts.shown_state(shown, names, failure.line):
+        failure.evidence.append((line, text))
 
 
 def _async_as_failure(af: AsyncFailure) -> Failure:

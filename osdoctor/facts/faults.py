@@ -203,6 +203,12 @@ def from_body(text: str | None, parsed: Any = None, omitted: str | None = None) 
         return _decode_prefix(stripped) or in_text(stripped)
     if "<" in stripped and re.search(r"<(html|body|h1|title|!doctype)", stripped, re.I):
         return from_html(stripped)
+    if stripped.startswith("Traceback (most recent call last)"):
+        # A service that answered with its own traceback (a debug filter, a
+        # crashed WSGI app): its last line is the error.
+        last = next((ln.strip() for ln in reversed(stripped.splitlines()) if ln.strip()), "")
+        kind, sep, _rest = last.partition(": ")
+        return Fault(_clean(last), "plain", kind.rpartition(".")[2] if sep else "")
     return Fault(_clean(stripped), "plain")
 
 

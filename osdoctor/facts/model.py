@@ -98,6 +98,8 @@ class AsyncFailure:
     status: str
     fault: str
     line: int
+    type: str = ""
+    """What the resource is (``server``, ``node``, ``stack resource``), when known."""
 
 
 @dataclass(slots=True)

@@ -34,6 +34,25 @@ SERVICE_NAMES = {
     "clustering": "Senlin",
     "baremetal-introspection": "Ironic Inspector",
     "platform": "StarlingX sysinv",
+    "metering": "Ceilometer",
+}
+#: The catalog type of the service each project runs (a name a client's words give).
+PROJECT_TYPES = {
+    "ironic": "baremetal",
+    "nova": "compute",
+    "neutron": "network",
+    "keystone": "identity",
+    "glance": "image",
+    "cinder": "volume",
+    "heat": "orchestration",
+    "swift": "object-store",
+    "barbican": "key-manager",
+    "designate": "dns",
+    "octavia": "load-balancer",
+    "gnocchi": "metric",
+    "placement": "placement",
+    "magnum": "container-infra",
+    "ceilometer": "metering",
 }
 #: The project's own name, as its configuration folder (``/etc/nova``) and policy
 #: namespace use it.
@@ -84,6 +103,7 @@ _PORTS = {
     "9511": "container-infra",
     "8989": "workflow",
     "5050": "baremetal-introspection",
+    "8777": "metering",
 }
 # A User-Agent's product (``python-barbicanclient/5.0``, ``cgtsclient``) or the
 # command's own words (``openstack secret list``, ``gnocchi resource list``) that say
@@ -125,7 +145,28 @@ _COMMANDS = [
         "identity",
     ),
     (regex.compile(r"^(?:swift\b|openstack (?:object|container)\b)"), "object-store"),
+    (regex.compile(r"^ceilometer\b"), "metering"),
+    (regex.compile(r"^(?:magnum\b|openstack coe\b)"), "container-infra"),
 ]
+# The first word of a URL path where devstack and many deployments mount each API
+# behind one web server (``/compute/v2.1``, ``/identity/v3``, ``/volume/v3``).
+_PATH_ROOTS = {
+    "compute": "compute",
+    "identity": "identity",
+    "image": "image",
+    "volume": "volume",
+    "networking": "network",
+    "network": "network",
+    "placement": "placement",
+    "heat-api": "orchestration",
+    "baremetal": "baremetal",
+    "load-balancer": "load-balancer",
+    "key-manager": "key-manager",
+    "dns": "dns",
+    "container-infra": "container-infra",
+    "share": "shared-file-system",
+    "metric": "metric",
+}
 # openstack's options before the command words (``--os-auth-url URL``, ``--insecure``).
 _GLOBAL_OPTIONS = regex.compile(
     r"\s+(?:--os-[\w-]+(?:=\S+|\s+(?!-)\S+)?|--(?:insecure|debug|verbose)|-v+)"
@@ -152,14 +193,18 @@ def service_for(service: str | None, url: str, agent: str = "", command: str = "
     if agent.startswith("openstack -"):
         agent = " ".join(_GLOBAL_OPTIONS.sub(" ", agent).split())
     for rx, stype in _AGENTS:
-        if agent and rx.search(agent):
+        if (agent and rx.search(agent)) or (command and rx.search(command)):
             return stype
     if service:
         return service
     if url:
-        found = _PORTS.get(split_url(url)[0].rpartition(":")[2], "")
+        base, path, _query = split_url(url)
+        found = _PORTS.get(base.rpartition(":")[2], "")
         if found:
             return found
+        root = path.lstrip("/").partition("/")[0]
+        if root in _PATH_ROOTS:
+            return _PATH_ROOTS[root]
     if command.startswith("openstack -"):
         command = " ".join(_GLOBAL_OPTIONS.sub(" ", command).split())
     for rx, stype in _COMMANDS:

@@ -62,6 +62,33 @@ def short(text: str, width: int = _SHORT) -> str:
     return text if len(text) <= width else text[: width - 1].rstrip() + "…"
 
 
+_PROBE = 32
+
+
+def unnested(text: str) -> str:
+    """A reason without the copy of itself a wrapping error quotes again (a
+    Kubernetes ``ApiError`` around the webhook's own message, a relayed fault
+    around the one it relays): the words up to where they start over, without
+    the bracket left open there."""
+    text = " ".join(text.replace('\\"', '"').split())
+    head, sep, _rest = text.partition(": ")
+    start = len(head) + len(sep) if sep and " " not in head else 0
+    probe = text[start : start + _PROBE]
+    again = text.find(probe, start + _PROBE) if len(probe) == _PROBE else -1
+    if again < 0:
+        return text
+    kept = text[:again]
+    depth: list[int] = []
+    for i, c in enumerate(kept):
+        if c in "({[":
+            depth.append(i)
+        elif c in ")}]" and depth:
+            depth.pop()
+    if depth:
+        kept = kept[: depth[0]]
+    return kept.rstrip(" ,:;(\"'")
+
+
 # What a client wraps around the service's words: an SDK exception's prefix, the
 # status and request id it appends.
 _WRAPPING = [
@@ -177,6 +204,9 @@ def values(facts: Facts) -> dict[str, str]:
         "async_resource": "",
         "async_status": "",
         "async_fault": "",
+        "async_type": "",
+        "async_what": "",
+        "async_fault_short": "",
         "fault_note": "",
         "transport_reason": "no answer",
         "where": "the endpoint",
@@ -284,5 +314,16 @@ def values(facts: Facts) -> dict[str, str]:
         out.update(
             {"async_resource": af.resource, "async_status": af.status, "async_fault": af.fault}
         )
+        out["async_type"] = af.type
+        out["async_what"] = _what(af.type, af.resource)
+        out["async_fault_short"] = short(unnested(af.fault), 2 * _SHORT)
     out.update(server.leading(facts.server))
     return out
+
+
+def _what(kind: str, name: str) -> str:
+    """``Server web``, ``The node``, ``Stack resource data``: how a title names a
+    resource shown in an error state."""
+    if not name.startswith("the "):
+        return f"{kind[:1].upper()}{kind[1:]} {name}" if kind else name
+    return f"The {kind}" if kind else "The resource"

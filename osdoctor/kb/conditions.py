@@ -30,9 +30,12 @@ from osdoctor.model import (
     LOGGED_AS,
     MESSAGE_KINDS,
     OUTCOMES,
+    Command,
     Evidence,
     Exchange,
     Outcome,
+    Resource,
+    ResourceField,
     Trace,
     TransportKind,
 )
@@ -59,6 +62,8 @@ CONDITION_KEYS = (
     "exception",
     "client_version",
     "server",
+    "resource",
+    "command_before",
     "any",
     "all",
     "not",
@@ -84,6 +89,7 @@ FAILURE_KEYS = (
 #: The keys of a failure condition that are regular expressions on the facts' texts.
 _FAILURE_REGEXES = ("fault", "fault_type", "fault_shape", "inner", "resource", "words")
 EXCEPTION_KEYS = ("type", "message", "frame", "package")
+RESOURCE_KEYS = ("type", "name", "field", "matches", "with")
 PATTERN_KEYS = (
     "service",
     "method",
@@ -531,7 +537,9 @@ class RequestPattern:
             m = self.spec["method"]
             parts.append("/".join(m) if isinstance(m, list) else str(m))
         if "path" in self.spec or not parts:
-            parts.append(str(self.spec.get("path", "to any path")))
+            # A template's parameters read as what stands there: /servers/<server>.
+            path = _PARAM.sub(lambda m: f"<{m.group(1)}>", str(self.spec.get("path", "")))
+            parts.append(path or "to any path")
         if "status" in self.spec:
             parts.append(f"answered {self.spec['status']}")
         if "no_header" in self.spec:
@@ -1044,6 +1052,83 @@ class Condition:
 
         return ev
 
+    def _c_command_before(self, spec: Any) -> Evaluator:
+        rx = _regex(spec, "command_before")
+
+        def ev(ctx: Context) -> Match | None:
+            for command in reversed(commands_before(ctx)):
+                m = rx.search(command.text)
+                if m is not None:
+                    caps = {k: v for k, v in m.groupdict().items() if v is not None}
+                    caps["before_command"] = command.text
+                    caps["before_line"] = str(command.line)
+                    return Match([Evidence(command.line, command.typed or command.text)], caps)
+            return None
+
+        return ev
+
+    def _c_resource(self, spec: Any) -> Evaluator:
+        if not isinstance(spec, dict) or "field" not in spec:
+            raise ConditionError(
+                "resource is a mapping: {field: NAME, matches: REGEX}, optionally with "
+                "type, name and with: {OTHER FIELD: REGEX}"
+            )
+        unknown = [k for k in spec if k not in RESOURCE_KEYS]
+        if unknown:
+            raise ConditionError(
+                f"unknown key {unknown[0]!r} in a resource condition; known: "
+                f"{', '.join(RESOURCE_KEYS)}"
+            )
+        field_rx = _field_regex(spec["field"], "resource field")
+        value_rx = _regex(spec.get("matches", r"\S"), "resource matches")
+        type_rx = _regex(spec["type"], "resource type") if "type" in spec else None
+        name_rx = _regex(spec["name"], "resource name") if "name" in spec else None
+        others = spec.get("with") or {}
+        if not isinstance(others, dict):
+            raise ConditionError("resource with: is a mapping of field name to regex")
+        siblings = [
+            (_field_regex(k, "resource with field"), _regex(v, f"resource with {k}"))
+            for k, v in others.items()
+        ]
+
+        def ev(ctx: Context) -> Match | None:
+            shown = ctx.trace.resources
+            earlier = ctx.trace.earlier_resources
+            for res in [*reversed(shown), *reversed(earlier)]:
+                if type_rx is not None and not type_rx.search(res.type):
+                    continue
+                caps: dict[str, str] = {}
+                if name_rx is not None:
+                    nm = name_rx.search(res.name)
+                    if nm is None:
+                        continue
+                    caps.update({k: v for k, v in nm.groupdict().items() if v is not None})
+                found = _resource_field(res, field_rx, value_rx)
+                if found is None:
+                    continue
+                f, m = found
+                evidence = [Evidence(f.line, f.text or f.value[:200])]
+                caps.update({k: v for k, v in m.groupdict().items() if v is not None})
+                for sibling_field, sibling_value in siblings:
+                    other = _resource_field(res, sibling_field, sibling_value)
+                    if other is None:
+                        break
+                    evidence.append(Evidence(other[0].line, other[0].text or other[0].value[:200]))
+                    caps.update({k: v for k, v in other[1].groupdict().items() if v is not None})
+                else:
+                    caps.update(
+                        {
+                            "resource_field": f.name,
+                            "resource_value": f.value,
+                            **({"resource_type": res.type} if res.type else {}),
+                            **({"resource_name": res.name} if res.name else {}),
+                        }
+                    )
+                    return Match(evidence, caps)
+            return None
+
+        return ev
+
     def _c_any(self, spec: Any) -> Evaluator:
         subs = compile_conditions(spec)
 
@@ -1080,6 +1165,36 @@ def _failed_there(ctx: Context) -> bool:
         ex.error is not None or (ex.status or 0) >= 500 or in_error(ex)
         for ex in ctx.trace.exchanges
     )
+
+
+def commands_before(ctx: Context) -> list[Command]:
+    """The command lines the log shows before the one that failed (this run's and
+    the runs' before it): the ones before the decisive failure's line, the
+    command that ran it left out."""
+    t = ctx.trace
+    failure = ctx.facts().failure
+    limit = failure.line if failure is not None and failure.line else t.line_count + 1
+    before = [c for c in [*t.earlier, *t.commands] if c.line < limit]
+    return before[:-1]
+
+
+def _field_regex(value: Any, what: str) -> Regex:
+    """A field name pattern, matched whole and in any case (``task_state``,
+    ``.*_status_reason``), against the names rules write (``ResourceField.key``)."""
+    if not isinstance(value, str):
+        raise ConditionError(f"{what} must be a field name or a regular expression")
+    return _regex(f"(?i:{value})\\Z", what)
+
+
+def _resource_field(
+    resource: Resource, name: Regex, value: Regex
+) -> tuple[ResourceField, re.Match[str]] | None:
+    for f in resource.fields:
+        if name.match(f.key) is not None:
+            m = value.search(f.value)
+            if m is not None:
+                return f, m
+    return None
 
 
 def _choices(value: Any, allowed: tuple[str, ...] | None, what: str) -> set[str]:

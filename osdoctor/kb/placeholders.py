@@ -358,6 +358,18 @@ def condition_captures(cond: Condition) -> Captures:
                 if isinstance(sub, str) and "(?P<" in sub:
                     out.add(regex_groups(sub))
         return out
+    if key == "command_before":
+        out = regex_groups(str(value))
+        out.sure |= {"before_command", "before_line"}
+        return out
+    if key == "resource" and isinstance(value, dict):
+        out = Captures(
+            sure={"resource_field", "resource_value"}, maybe={"resource_type", "resource_name"}
+        )
+        for sub in [value.get("matches"), value.get("name"), *(value.get("with") or {}).values()]:
+            if isinstance(sub, str) and "(?P<" in sub:
+                out.add(regex_groups(sub))
+        return out
     if key == "exit_code":
         return Captures(sure={"exit_code"})
     if key == "all":

@@ -38,6 +38,11 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         action="store_true",
         help="write only the services' logs of each run beside its fixture (keep its log)",
     )
+    run.add_argument(
+        "--plain-only",
+        action="store_true",
+        help="capture only the runs without --debug of the cases that ask for one (plain:)",
+    )
     logs = commands.add_parser(
         "service-logs", help="write the service log fixtures of every format (real oslo.log)"
     )
@@ -71,6 +76,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m osdoctor.lab"
             args.port,
             args.workroot,
             logs_only=args.service_logs_only,
+            plain_only=args.plain_only,
         )
     except (ConfigError, CaptureError) as error:
         print(f"error: {error}", file=sys.stderr)

@@ -12,6 +12,11 @@ made from, the case's scratch work dir and home. The capture writes those as
 the same neutral paths on every machine (``/opt/openstack-cli``, ``/usr``,
 ``/home/user/work``, ``/home/user``): a user's own paths differ from the
 capturer's anyway, and a fixture must not depend on, or tell, where it was made.
+
+A case may ask for the same run without ``--debug`` too (``plain:``): the
+client runs again against a fresh stub scripted the same way, and its output
+is kept beside the debug one as ``<id>.plain.log``, behind the command line
+typed at a ``$`` prompt, as a terminal shows it and a ticket holds it.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import functools
 import os
 import platform
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -40,7 +46,7 @@ import yaml
 
 from osdoctor.counts import counted
 from osdoctor.lab import fakes
-from osdoctor.lab.case import Case
+from osdoctor.lab.case import Case, Expectation
 from osdoctor.lab.config import BALANCER_STYLES
 from osdoctor.lab.placeholders import expand, expand_text
 from osdoctor.lab.stub import RecordedRequest, Stub
@@ -94,10 +100,26 @@ class CaptureResult:
     expected_path: Path
     service_logs: tuple[Path, ...] = ()
     """The services' own logs written beside the fixture (see ``service_dir``)."""
+    plain: CaptureResult | None = None
+    """The same case run without ``--debug``, when the case asks for it."""
+    then: tuple[tuple[str, ...], ...] = ()
+    """The commands run after the first, as recorded; ``exit_code`` is the last one's."""
+
+    @property
+    def is_plain(self) -> bool:
+        return self.log_path.name.endswith(".plain.log")
+
+    @property
+    def expectation(self) -> Expectation:
+        """What the case declares for this run (its ``plain`` one for a plain run)."""
+        if self.is_plain and self.case.plain is not None:
+            return self.case.plain
+        return self.case.expect
 
     @property
     def exit_code_differs(self) -> bool:
-        return self.exit_code != self.case.expect.exit_code
+        differs = self.exit_code != self.expectation.exit_code
+        return differs or (self.plain is not None and self.plain.exit_code_differs)
 
 
 def client_bin_dir() -> Path:
@@ -349,17 +371,24 @@ def expected_document(result: CaptureResult, port: int) -> dict[str, Any]:
     the case's declaration, which osdoctor's report on the log must match.
     """
     case = result.case
+    expect = result.expectation
+    shown: dict[str, Any] = {"scenario": case.scenario, "branch": case.branch}
+    if result.is_plain:
+        # Only what the plain run declares is checked: its output alone may not
+        # show the debug run's scenario branch.
+        shown = {k: getattr(expect, k) for k in ("scenario", "branch") if getattr(expect, k)}
     return {
         "case": case.id,
+        **({"plain": True} if result.is_plain else {}),
         "description": case.description,
         "command": list(result.argv),
+        **({"then": [list(argv) for argv in result.then]} if result.then else {}),
         "exit_code": result.exit_code,
         "interrupted": result.interrupted,
-        "scenario": case.scenario,
-        "branch": case.branch,
-        "outcome": case.expect.outcome,
-        "findings": list(case.expect.findings),
-        "expected_exit_code": case.expect.exit_code,
+        **shown,
+        "outcome": expect.outcome,
+        "findings": list(expect.findings),
+        "expected_exit_code": expect.exit_code,
         "clients": client_versions(),
         **({"shadowed_by": list(case.wheels)} if case.wheels else {}),
         "stub_port": port,
@@ -367,15 +396,21 @@ def expected_document(result: CaptureResult, port: int) -> dict[str, Any]:
 
 
 def capture_case(
-    case: Case, out_dir: Path, port: int = 0, workroot: Path = DEFAULT_WORKROOT
+    case: Case,
+    out_dir: Path,
+    port: int = 0,
+    workroot: Path = DEFAULT_WORKROOT,
+    plain_only: bool = False,
 ) -> CaptureResult:
-    """Run one case and write ``<id>.log`` and ``<id>.expected.yaml`` into ``out_dir``."""
-    executable = client_bin_dir() / case.command[0]
-    if not executable.is_file():
-        raise CaptureError(
-            f"{case.id}: the client {case.command[0]!r} is not installed beside "
-            f"{sys.executable} (install osdoctor with its 'lab' extra)"
-        )
+    """Run one case and write ``<id>.log`` and ``<id>.expected.yaml`` into ``out_dir``
+    (and its ``<id>.plain.*`` when it asks for a plain run too; ``plain_only``: only
+    those, the debug capture left as it is)."""
+    for command in (case.command, *case.then):
+        if not (client_bin_dir() / command[0]).is_file():
+            raise CaptureError(
+                f"{case.id}: the client {command[0]!r} is not installed beside "
+                f"{sys.executable} (install osdoctor with its 'lab' extra)"
+            )
     wheels = []
     for requirement in case.wheels:
         try:
@@ -388,7 +423,11 @@ def capture_case(
             "available or not permitted here"
         )
     with _port_lock(port):
-        return _capture_case(case, executable, out_dir, port, workroot, wheels)
+        if plain_only:
+            if case.plain is None:
+                raise CaptureError(f"{case.id}: the case asks for no plain run (plain:)")
+            return _capture_run(case, out_dir, port, workroot, wheels, debug=False)
+        return _capture_case(case, out_dir, port, workroot, wheels)
 
 
 @contextlib.contextmanager
@@ -438,11 +477,32 @@ def prepare_run(
 
 def _capture_case(
     case: Case,
-    executable: Path,
     out_dir: Path,
     port: int,
     workroot: Path,
     wheels: list[Path] | None = None,
+) -> CaptureResult:
+    result = _capture_run(case, out_dir, port, workroot, wheels, debug=case.debug)
+    if case.plain is not None:
+        plain = _capture_run(case, out_dir, port, workroot, wheels, debug=False)
+        result = dataclasses.replace(result, plain=plain)
+    return result
+
+
+def plain_transcript(argv: tuple[str, ...], output: bytes) -> bytes:
+    """What a terminal shows of a run without ``--debug``: the command typed at a
+    prompt, then what the client printed. A ticket holds that, and the command
+    line is the only place a plain run names itself."""
+    return f"$ {shlex.join(argv)}\n".encode() + output
+
+
+def _capture_run(
+    case: Case,
+    out_dir: Path,
+    port: int,
+    workroot: Path,
+    wheels: list[Path] | None,
+    debug: bool,
 ) -> CaptureResult:
     home, work = _prepare_dirs(case, workroot)
     wake = threading.Event()
@@ -451,36 +511,52 @@ def _capture_case(
         stub.start()
     except OSError as error:
         raise CaptureError(f"cannot listen on 127.0.0.1:{port}: {error}") from None
+    flags = ["--debug"] if debug else []
+    # A session of several commands shows each behind its prompt, as a terminal does.
+    session = bool(case.then) or not debug
+    transcript = b""
+    runs: list[tuple[str, ...]] = []
+    neutral = NeutralPaths(home, work)
     try:
-        args, env = prepare_run(case, stub.values, home, work, wheels)
-        debug = ["--debug"] if case.debug else []
-        isolation = isolation_prefix() if case.network == "isolated" else ()
-        exit_code, interrupted, output = _run(
-            [*isolation, *no_aslr_prefix(), str(executable), *debug, *args],
-            env,
-            work,
-            case.timeout,
-            case.interrupt,
-            until=functools.partial(interrupt_due, stub),
-            wake=wake,
-        )
+        for command in (case.command, *case.then):
+            step = dataclasses.replace(case, command=command)
+            args, env = prepare_run(step, stub.values, home, work, wheels)
+            program = client_bin_dir() / command[0]
+            isolation = isolation_prefix() if case.network == "isolated" else ()
+            exit_code, interrupted, output = _run(
+                [*isolation, *no_aslr_prefix(), str(program), *flags, *args],
+                env,
+                work,
+                case.timeout,
+                case.interrupt,
+                until=functools.partial(interrupt_due, stub),
+                wake=wake,
+            )
+            argv = (command[0], *flags, *(neutral.text(arg) for arg in args))
+            runs.append(argv)
+            output = neutral.data(output)
+            transcript += plain_transcript(argv, output) if session else output
         requests = tuple(stub.requests)
         port_used = stub.port
     finally:
         stub.stop()
     logs = stub.service_logs() if wants_service_logs(case, requests) else {}
     out_dir.mkdir(parents=True, exist_ok=True)
-    neutral = NeutralPaths(home, work)
+    # A case run without --debug beside its debug run is kept under its own name.
+    name = case.plain_id if case.plain is not None and not debug else case.id
     result = CaptureResult(
         case=case,
-        argv=(case.command[0], *debug, *(neutral.text(arg) for arg in args)),
+        argv=runs[0],
         exit_code=exit_code,
         interrupted=interrupted,
-        output=neutral.data(output),
+        output=transcript,
         requests=requests,
-        log_path=out_dir / f"{case.id}.log",
-        expected_path=out_dir / f"{case.id}.expected.yaml",
-        service_logs=write_service_logs(service_dir(out_dir, case.id), logs),
+        log_path=out_dir / f"{name}.log",
+        expected_path=out_dir / f"{name}.expected.yaml",
+        then=tuple(runs[1:]),
+        # The services' logs go beside the debug run's fixture (a plain run is the
+        # same run, played again).
+        service_logs=write_service_logs(service_dir(out_dir, name), logs) if debug else (),
     )
     result.log_path.write_bytes(result.output)
     result.expected_path.write_text(
@@ -492,11 +568,13 @@ def _capture_case(
 
 def describe(result: CaptureResult) -> list[str]:
     """Progress lines for one captured case."""
-    expected = result.case.expect.exit_code
-    verdict = "ok" if not result.exit_code_differs else f"MISMATCH: expected {expected}"
+    expected = result.expectation.exit_code
+    differs = result.exit_code != expected
+    verdict = "ok" if not differs else f"MISMATCH: expected {expected}"
+    name = result.case.plain_id if result.is_plain else result.case.id
     lines = [
         f"  $ {' '.join(result.argv)}",
-        f"{result.case.id}: exit {result.exit_code} ({verdict}), "
+        f"{name}: exit {result.exit_code} ({verdict}), "
         f"{counted(len(result.requests), 'request')}{', interrupted' if result.interrupted else ''}"
         f" -> {result.log_path}"
         + (
@@ -507,6 +585,8 @@ def describe(result: CaptureResult) -> list[str]:
         if request.answered_by == "unmatched":
             query = f"?{request.query}" if request.query else ""
             lines.append(f"  note: unscripted 404 for {request.method} {request.path}{query}")
+    if result.plain is not None:
+        lines.extend(describe(result.plain))
     return lines
 
 
@@ -517,13 +597,15 @@ def capture(
     workroot: Path = DEFAULT_WORKROOT,
     report: Callable[[str], None] = print,
     logs_only: bool = False,
+    plain_only: bool = False,
 ) -> list[CaptureResult]:
     """Capture each case in turn, reporting progress line by line. ``logs_only``:
     keep only the services' logs of each run, beside the fixture already there
     (the run is the same one: the stub numbers its requests and dates its answers
-    alike every time)."""
+    alike every time); ``plain_only``: only the runs without ``--debug`` of the
+    cases that ask for one."""
     results = []
-    selected = list(cases)
+    selected = [c for c in cases if c.plain is not None] if plain_only else list(cases)
     for number, case in enumerate(selected, start=1):
         report(f"[{number}/{len(selected)}] {case.id}")
         if logs_only:
@@ -540,7 +622,9 @@ def capture(
                 service_logs=write_service_logs(service_dir(out_dir, case.id), files),
             )
         else:
-            result = capture_case(case, out_dir, port=port, workroot=workroot)
+            result = capture_case(
+                case, out_dir, port=port, workroot=workroot, plain_only=plain_only
+            )
         for line in describe(result):
             report(line)
         results.append(result)

@@ -39,10 +39,15 @@ _KEYS = {
     "network",
     "wheels",
     "expect",
+    "plain",
+    "then",
     "stub",
     "routes",
 }
 _EXPECT_KEYS = {"exit_code", "outcome", "findings"}
+#: A plain run's expectation may also name the scenario and branch its output
+#: alone shows (it has no requests, so it may not be the debug run's).
+_PLAIN_KEYS = _EXPECT_KEYS | {"scenario", "branch"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +57,9 @@ class Expectation:
     exit_code: int | None
     outcome: str
     findings: tuple[str, ...] = ()
+    scenario: str | None = None
+    branch: str | None = None
+    """For a plain run only: what its output shows (None: not checked)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +91,19 @@ class Case:
     """Real releases (``osc-lib==2.6.0``) unpacked into the client's user
     site-packages and put first on its path: an old library shadowing the
     installed one (see ``osdoctor.lab.wheels``)."""
+    then: tuple[tuple[str, ...], ...] = ()
+    """Commands run after ``command``, in order, against the same stub and work dir:
+    a session of several commands, as a ticket pastes them one after the other
+    (each behind its prompt), the later ones showing what the earlier did."""
+    plain: Expectation | None = None
+    """When set, the client also runs without ``--debug`` against a fresh stub,
+    and what it printed is kept beside the debug capture (``<id>.plain.log``):
+    the output most tickets hold, from the same real client and answers."""
+
+    @property
+    def plain_id(self) -> str:
+        """The fixture name of the run without ``--debug``."""
+        return f"{self.id}.plain"
 
 
 def _optional_str(raw: Mapping[str, Any], key: str) -> str | None:
@@ -92,20 +113,26 @@ def _optional_str(raw: Mapping[str, Any], key: str) -> str | None:
     return value
 
 
-def _expectation(raw: Any) -> Expectation:
+def _expectation(raw: Any, key: str = "expect") -> Expectation:
     if not isinstance(raw, Mapping):
-        raise ConfigError("expect: required mapping (exit_code, outcome, findings)")
-    check_keys(raw, _EXPECT_KEYS, "expect")
+        raise ConfigError(f"{key}: required mapping (exit_code, outcome, findings)")
+    check_keys(raw, _PLAIN_KEYS if key == "plain" else _EXPECT_KEYS, key)
     code = raw.get("exit_code")
     if code is not None and (isinstance(code, bool) or not isinstance(code, int)):
-        raise ConfigError("expect.exit_code: expected an integer or null")
+        raise ConfigError(f"{key}.exit_code: expected an integer or null")
     outcome = raw.get("outcome")
     if outcome not in OUTCOMES:
-        raise ConfigError(f"expect.outcome: expected one of {', '.join(OUTCOMES)}")
+        raise ConfigError(f"{key}.outcome: expected one of {', '.join(OUTCOMES)}")
     findings = raw.get("findings") or []
     if not isinstance(findings, list) or not all(isinstance(f, str) for f in findings):
-        raise ConfigError("expect.findings: expected a list of finding ids")
-    return Expectation(exit_code=code, outcome=outcome, findings=tuple(findings))
+        raise ConfigError(f"{key}.findings: expected a list of finding ids")
+    return Expectation(
+        exit_code=code,
+        outcome=outcome,
+        findings=tuple(findings),
+        scenario=_optional_str(raw, "scenario"),
+        branch=_optional_str(raw, "branch"),
+    )
 
 
 def _files(raw: Any) -> dict[str, str]:
@@ -149,11 +176,7 @@ def load_case(path: Path) -> Case:
         raise ConfigError(f"{path}: {error}") from None
 
 
-def _parse_case(raw: Any, path: Path) -> Case:
-    if not isinstance(raw, Mapping):
-        raise ConfigError("expected a mapping at the top level")
-    check_keys(raw, _KEYS, "case")
-    command = raw.get("command")
+def _command(command: Any, key: str) -> list[str]:
     if (
         not isinstance(command, list)
         or not command
@@ -161,9 +184,21 @@ def _parse_case(raw: Any, path: Path) -> Case:
             isinstance(arg, str | int | float) and not isinstance(arg, bool) for arg in command
         )
     ):
-        raise ConfigError("command: expected a non-empty list of arguments")
+        raise ConfigError(f"{key}: expected a non-empty list of arguments")
     if "/" in str(command[0]):
-        raise ConfigError("command[0]: give the client's name (openstack, heat...), not a path")
+        raise ConfigError(f"{key}[0]: give the client's name (openstack, heat...), not a path")
+    return [str(arg) for arg in command]
+
+
+def _parse_case(raw: Any, path: Path) -> Case:
+    if not isinstance(raw, Mapping):
+        raise ConfigError("expected a mapping at the top level")
+    check_keys(raw, _KEYS, "case")
+    command = _command(raw.get("command"), "command")
+    then = raw.get("then") or []
+    if not isinstance(then, list):
+        raise ConfigError("then: expected a list of commands")
+    more = tuple(tuple(_command(c, f"then[{i}]")) for i, c in enumerate(then))
     timeout = raw.get("timeout", DEFAULT_TIMEOUT)
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
         raise ConfigError("timeout: expected a positive number of seconds")
@@ -185,12 +220,16 @@ def _parse_case(raw: Any, path: Path) -> Case:
     for wheel in wheels:
         parse_requirement(wheel)
     stub = parse_stub_config(raw.get("stub"), raw.get("routes"))
+    plain = _expectation(raw["plain"], "plain") if raw.get("plain") is not None else None
+    if plain is not None and not debug:
+        raise ConfigError("plain: the case already runs without --debug (debug: false)")
     return Case(
         id=f"{path.parent.name}.{path.stem}",
         path=path,
         scenario=_optional_str(raw, "scenario"),
         branch=_optional_str(raw, "branch"),
-        command=tuple(str(arg) for arg in command),
+        command=tuple(command),
+        then=more,
         expect=_expectation(raw.get("expect")),
         stub=stub,
         description=description.strip(),
@@ -201,6 +240,7 @@ def _parse_case(raw: Any, path: Path) -> Case:
         interrupt=interrupt,
         network=network,
         wheels=tuple(wheels),
+        plain=plain,
     )
 
 

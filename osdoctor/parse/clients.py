@@ -9,7 +9,7 @@ import json
 
 from osdoctor import regex
 from osdoctor.cmdline import command_text
-from osdoctor.model import Command, Exchange, Message, MessageKind, Trace
+from osdoctor.model import Command, Exchange, Message, MessageKind, Trace, line_quote
 from osdoctor.parse.commands import AGENTS, client_of
 
 #: Command lines kept in ``Trace.commands`` at most (the first ones).
@@ -20,12 +20,13 @@ BAREMETAL_SHELL = ("Using bare metal API version ", "usage: baremetal ")
 SESSION_MESSAGES: dict[str, MessageKind] = {"note": "note", "cancelled": "cancelled"}
 
 
-def note_command(trace: Trace, number: int, text: str, client: str) -> None:
+def note_command(trace: Trace, number: int, text: str, client: str, typed: str = "") -> None:
     """A command line seen (prompt, xtrace, a note naming it): the first client
-    command is the trace's command."""
+    command is the trace's command. ``typed`` is the line as the log has it."""
     t = trace
     if len(t.commands) < MAX_COMMANDS:
-        t.commands.append(Command(number, text, client))
+        shown = line_quote(typed) if typed and typed.strip() != text else ""
+        t.commands.append(Command(number, text, client, shown))
     if client == "unknown":
         return
     t.openstack_lines += 1

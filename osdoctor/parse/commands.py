@@ -11,6 +11,7 @@ them, beside the User-Agent of their requests.
 from __future__ import annotations
 
 from osdoctor import regex
+from osdoctor.parse.wrappers import LAUNCHERS, launched, xtrace_command
 from osdoctor.programs import PROGRAMS
 
 #: Every client name a trace can carry (``Trace.client``), "unknown" last.
@@ -42,10 +43,12 @@ AGENTS: tuple[tuple[str, str], ...] = (
 _PROMPT = regex.compile(
     r"(?:\([\w.\-]+\) ?)?"
     r"(?P<who>\[[\w.\-]+@[^\]\s]+(?: [^\]]*)?\]|[\w.\-]+@[\w.\-]+(?::[^\s$#]*)?"
-    r"|[\w.\-]+:[~/][^\s$#]*)?"
-    r"\s?[$#] +(?=\S)"
+    r"|[\w.\-]+:[~/][^\s$#]*|[\w.\-]+(?=[$#] ))?"
+    r"\s?[$#%\u276f] +(?=\S)"
 )
 _XTRACE = regex.compile(r"\++ (?=\S)")
+#: The prompt of ``openstack`` run without a command: its interactive shell.
+_INTERACTIVE = "(openstack) "
 #: Second words that make a bare line a command rather than prose ("heat the oven").
 _NOUNS = frozenset(
     {
@@ -123,11 +126,20 @@ def _client_words(text: str) -> list[str] | None:
     first_word = _FIRST_WORD.match(text)
     if first_word is None:
         return None
-    if first_word[1] not in ("sudo", "time", "env") and client_of(first_word[1]) == "unknown":
+    if (
+        first_word[1] not in ("sudo", "time", "env")
+        and first_word[1] not in LAUNCHERS
+        and client_of(first_word[1]) == "unknown"
+    ):
         return None  # nearly every line: it is not split
     words = text.split()
     if not words:
         return None
+    if words[0] in LAUNCHERS:
+        inner = launched(words)
+        if inner is None:
+            return None
+        words = inner
     first = words[0]
     if first in ("sudo", "time", "env") and len(words) > 1:
         words = words[1:]
@@ -151,7 +163,18 @@ def recognise(text: str) -> tuple[str, str, bool] | None:
     if not body:
         return None
     c = body[0]
-    if c in "[($#+" or "$ " in body[:160] or "# " in body[:160]:
+    if body.startswith(_INTERACTIVE):
+        # osc's interactive shell: "(openstack) server list" is "openstack server list"
+        rest = body[len(_INTERACTIVE) :].strip()
+        if rest and rest[0].isalpha():
+            return " ".join(without_debug(["openstack", *rest.split()])), "openstackclient", True
+    if c in "+:":
+        traced = xtrace_command(body)  # bash's "+ cmd", devstack's "+lib/x:fn:12  cmd"
+        if traced is not None:
+            words = _client_words(traced.strip().strip("`"))
+            if words is not None:
+                return " ".join(without_debug(words)), client_of(words[0]), True
+    if c in "[($#+\u276f" or "$ " in body[:160] or "# " in body[:160]:
         m = (_XTRACE.match(body) if c == "+" else None) or _PROMPT.match(body)
         if m is not None:
             rest = body[m.end() :].strip().strip("`")
@@ -166,6 +189,8 @@ def recognise(text: str) -> tuple[str, str, bool] | None:
     words = _client_words(body)
     if words is None or len(words) < 2 or body.endswith((".", ":", "?", "!")):
         return None
+    if any(w.endswith(":") for w in words[:5]):
+        return None  # a program's own words about itself: "openstack server list: error: ..."
     second = words[1]
     if not (
         second.startswith("-")
@@ -180,6 +205,7 @@ def recognise(text: str) -> tuple[str, str, bool] | None:
 
 
 _OPENERS = {"\u201c": "\u201d", '"': '"', "`": "`", "'": "'"}
+
 _BACKTICKED = regex.compile(r"`([^`]+)`")
 
 

@@ -11,7 +11,6 @@ from osdoctor.parse.clients import note_command
 from osdoctor.parse.http_text import split_url
 from osdoctor.parse.messages import classify
 from osdoctor.parse.records import Records
-from osdoctor.redact import redact_line
 
 
 class LegacyReader(Records):
@@ -99,14 +98,8 @@ class LegacyReader(Records):
             for part in command.split("\n"):
                 recognised = commands.recognise(part)
                 if recognised is not None and recognised[1] != "unknown":
-                    note_command(self.trace, number, recognised[0], recognised[1])
+                    note_command(self.trace, number, recognised[0], recognised[1], part)
                     break
         if head is not None:
             self._message(number, classify(head) if head else "text", head)
-        self._depth += 1
-        try:
-            for line in lines:
-                if line.strip():
-                    self._read(number, redact_line(line), time)
-        finally:
-            self._depth -= 1
+        self._read_inner(number, lines, time)

@@ -34,7 +34,7 @@ from osdoctor.model import (
     TransportError,
     line_quote,
 )
-from osdoctor.parse import commands, escaped, legacy, wraps
+from osdoctor.parse import commands, escaped, legacy, wrappers, wraps
 from osdoctor.parse.bodies import BodyCollector, HeatResponseCollector
 from osdoctor.parse.clients import (
     BAREMETAL_SHELL,
@@ -52,6 +52,7 @@ from osdoctor.parse.paste import is_elision, unpaste
 from osdoctor.parse.prefixes import PrefixStripper
 from osdoctor.parse.record_starts import URLLIB3, is_record_start
 from osdoctor.parse.request_lines import RequestReader
+from osdoctor.parse.resources import is_openstack, read_resources
 from osdoctor.parse.responses import ResponseReader, header_location
 from osdoctor.parse.retention import (
     DROP_AT_ONCE,
@@ -90,7 +91,7 @@ _WRAP_MIN = 60
 _SKIP_PREFIXES = ("Starting new HTTP", "Resetting dropped connection", "Incremented Retry")
 #: First characters with which no tool prefix (timestamp, level, syslog month,
 #: quote, session record) can begin: such lines skip the prefix stripper.
-_PLAIN_FIRST = frozenset("RhGPUKBHLQVXYZabcdefgijklmnopqrstuvwxyz{}]()<\"' \t|+-=*_\\.,;:!?@$%&~^`")
+_PLAIN_FIRST = frozenset("RhGPUKBHLQVXYZabcdefgijklmnopqrstuvwxyz{}]()<\"' \t|+-_\\.,;:!?@$%&^`")
 #: First characters of lines that a web page or ticket may have decorated.
 _PASTE_FIRST = frozenset(" \t`<")
 #: First characters of a poster's elision marks.
@@ -397,7 +398,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
             self._end_collector()
         named = commands.named_in(text)
         if named is not None:
-            note_command(self.trace, number, named[0], named[1])
+            note_command(self.trace, number, named[0], named[1], text)
         self._message(number, "elision", text)
 
     def _server_line(self, number: int, text: str, message: str) -> None:
@@ -484,6 +485,9 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 f"{self._dropped_messages} debug lines past the first {_MAX_DEBUG_MESSAGES} "
                 "were not kept"
             )
+        self.trace.resources = read_resources(self.trace)
+        # A resource's state is a client's words even in a paste of output alone.
+        self.trace.openstack_lines += sum(map(is_openstack, self.trace.resources))
         scrub_trace(self.trace, self._pem.memory.literals)
         return self.trace
 
@@ -579,6 +583,8 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
     # -- dispatch ----------------------------------------------------------
     def _dispatch(self, number: int, text: str, time: float | None) -> None:
         if not text:
+            return
+        if len(text) >= 400 and self._depth == 0 and self._collapsed(number, text, time):
             return
         c = text[0]
         if self._gopher is not None and (self._depth or not escaped.looks_escaped(text)):
@@ -758,20 +764,53 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         if self._depth == 0 and escaped.looks_escaped(text):
             self._escaped(number, text, time)
             return
+        if self._depth == 0 and self._unwrapped(number, text, time):
+            return
         if "Expected HTTP response code" in text:
             self._gophercloud(number, text, time)
-        if self._continued:
+        if self._continued or (
+            # a command line a terminal folded before an option: "-c fault" goes on
+            text[:1] == "-"
+            and (text[1:2].isalnum() or text[1:2] == "-")
+            and self.trace.commands
+            and self.trace.commands[-1].line == number - 1
+            and self.trace.messages
+            and self.trace.messages[-1].line == number - 1
+            and self.trace.messages[-1].kind == "command"
+        ):
             self._continue_command(text)
             self._message(number, "command", text)
             return
         recognised = commands.recognise(text)
         if recognised is not None:
             command, client, _prompted = recognised
-            note_command(self.trace, number, command, client)
+            note_command(self.trace, number, command, client, text)
             self._continued = command.endswith("\\")
             self._message(number, "command", text)
             return
         self._message(number, classify(text), text)
+
+    def _unwrapped(self, number: int, text: str, time: float | None) -> bool:
+        """A line another program printed the client's words in (see
+        ``parse.wrappers``): a bytes repr, its lines read as lines, each at the
+        line's own number."""
+        found = wrappers.bytes_repr(text) if "b" in text[:48] else None
+        if found is None:
+            return False
+        head, lines = found
+        if head:
+            self._message(number, classify(head), head)
+        self._read_inner(number, lines, time)
+        return True
+
+    def _collapsed(self, number: int, text: str, time: float | None) -> bool:
+        """A ``-vvv`` run whose line breaks a paste collapsed: its records are read
+        as lines, each at the line's number."""
+        pieces = wrappers.collapsed(text)
+        if pieces is None:
+            return False
+        self._read_inner(number, pieces, time)
+        return True
 
     # -- records -----------------------------------------------------------
     def _new_exchange(self, request: Request, time: float | None) -> Exchange:

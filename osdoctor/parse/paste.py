@@ -56,8 +56,9 @@ RECORD_STARTS = (
     r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\[[\w.\-]+@|[\w.\-]+@[\w.\-]+:|[$#] |"
     r"level=\w+ |fatal: \[|\{\"token\": "
 )
-#: What an indented line must start with to lose its indentation.
-_DEINDENT = regex.compile(f"(?:{RECORD_STARTS})")
+#: What an indented line must start with to lose its indentation: a record, or a
+#: table's border or row (a show or list pasted inside an indented block).
+_DEINDENT = regex.compile(f"(?:{RECORD_STARTS}|\\+-|\\| )")
 #: A poster's elision: "...", "......", "...(omitted)...", "[... collector: ...]", "--- (...) ---".
 _ELISION = regex.compile(
     r"(?:\.{3,}|\u2026)(?:\S{0,24}(?:\.{3,}|\u2026))?|\[(?:\.\.\.|\u2026)[^\]]*\]?|"

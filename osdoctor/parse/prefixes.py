@@ -4,7 +4,8 @@ The same debug line reaches us bare (``openstack --debug 2>&1``), behind a
 ``--log-file`` timestamp, a pid and a logger name, behind a journald or syslog
 header, behind ``> `` quote marks of a ticket, behind Python's default
 ``DEBUG:keystoneauth.session:`` or older clients' ``DEBUG (session:375)``, or
-inside an osdoctor session file. The parser only wants the text, plus the time
+inside an osdoctor session file, behind devstack's or Zuul's console timestamp
+(``2015-05-21 04:29:24.147 | ``). The parser only wants the text, plus the time
 and stream when a prefix carries them.
 """
 
@@ -31,6 +32,11 @@ _CLIFF = regex.compile(
 # logging default: "DEBUG:name:msg"; neutronclient's documented "DEBUG: name msg".
 _LEVEL_PAREN = regex.compile(_LEVELS + r" \([a-z_][\w.\-]*(?::\d+)?\) ?(.*)")
 _LEVEL_COLON = regex.compile(_LEVELS + r":[\w.\-]+:(.*)")
+# The same behind a timestamp (a CI harness such as teuthology):
+# "2020-06-29T17:26:23.402 INFO:teuthology.orchestra.run.smithi039.stderr:msg".
+_STAMPED_LEVEL_COLON = regex.compile(
+    r"(\d{4}-\d\d-\d\d)[ T](\d\d):(\d\d):(\d\d(?:[.,]\d+)?) " + _LEVELS + r":[\w.\-]+:(.*)"
+)
 _LEVEL_COLON_SPACE = regex.compile(_LEVELS + r": ([a-z_][\w]*(?:\.[\w]+)+) (.*)")
 # grep over service logs: "/var/log/nova/nova-api.log:2022-03-22 19:19:10.936 533 ERROR ..."
 _GREP_FILE = regex.compile(r"/[\w./\-]+?\.log(?:\.\d+)?:(?=\d{4}-)")
@@ -105,6 +111,17 @@ _JOURNAL_ISO = regex.compile(
     r"(\d{4}-\d\d-\d\d)T(\d\d):(\d\d):(\d\d(?:[.,]\d+)?)\S* \S+ [\w./\-]+(?:\[\d+\])?: ?(.*)"
 )
 _QUOTE = regex.compile(r"(?:> ?)+")
+# A script's own logging format around the client's records, decorated on both
+# sides: "===========My:DEBUG:REQ: curl ...=========".
+_DECORATED = regex.compile(
+    r"(?P<deco>[=*#~]{3,})[\w.\-]*:?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL):(?P<text>.*?)"
+    r"(?:[=*#~]{3,})?\s*$"
+)
+# devstack's console log and Zuul's job-output.txt: "2015-05-21 04:29:24.147 | text",
+# "2024-01-30 12:00:00.123456 | controller | text" (the host of a multi-node job).
+_CONSOLE = regex.compile(
+    r"(\d{4}-\d\d-\d\d) (\d\d):(\d\d):(\d\d(?:\.\d+)?) \| (?:[\w.\-]+ \| )?(.*)"
+)
 
 
 @dataclass(slots=True)
@@ -179,12 +196,21 @@ class PrefixStripper:
             if m:
                 self.formats.add("journal")
                 return Stripped(m.group(5), self._offset(m.group(1), *m.group(2, 3, 4)))
+            m = _CONSOLE.match(text) or _STAMPED_LEVEL_COLON.match(text)
+            if m:
+                self.formats.add("console")
+                return Stripped(m.group(5), self._offset(m.group(1), *m.group(2, 3, 4)))
         elif first == "#":
             if is_session(text) or self.formats & {"session"}:
                 meta = meta_record(text)
                 if meta is not None:
                     self.formats.add("session")
                     return Stripped("", meta=meta)
+        elif first in "=*~" and len(text) > 4 and text[1] == first:
+            m = _DECORATED.match(text)
+            if m:
+                self.formats.add("level-prefix")
+                return Stripped(m.group("text"))
         elif first == "[":
             m = _CLIFF.match(text)
             if m:

@@ -16,6 +16,7 @@ from osdoctor.model import Exchange, MessageKind, Request, Response, Trace
 from osdoctor.parse.bodies import BodyCollector, HeatResponseCollector
 from osdoctor.parse.services import ServiceMap
 from osdoctor.parse.tracebacks import TracebackCollector
+from osdoctor.redact import redact_line
 
 
 class Records:
@@ -44,6 +45,18 @@ class Records:
     def _read(self, number: int, text: str, time: float | None) -> None:
         """A redacted line read as any other (see ``Parser``)."""
         raise NotImplementedError
+
+    def _read_inner(self, number: int, lines: list[str], time: float | None) -> None:
+        """Lines another program's line held (an escaped report, a bytes repr, a
+        collapsed run), read as lines, each at that line's number; what they hold
+        is not unwrapped again."""
+        self._depth += 1
+        try:
+            for line in lines:
+                if line.strip():
+                    self._read(number, redact_line(line), time)
+        finally:
+            self._depth -= 1
 
     def _find_pending(self, url: str, method: str | None = None) -> Exchange | None:
         for ex in reversed(self._pending):

@@ -74,24 +74,39 @@ def detect_widths(lines: Iterable[str]) -> Widths:
     none longer; it is a fold when most of those lines go on on the next line."""
     counts: Counter[int] = Counter()
     going_on: Counter[int] = Counter()
+    # Lines of each length that follow a line of a given length: the last pieces
+    # of a folded table's rows are all one length too, but each follows a fold.
+    after: Counter[tuple[int, int]] = Counter()
     longest = 0
     previous = -1
+    last_size = -1
+    row = -1  # a table row's length, when the row may go on on the next line
     for line in lines:
         text = unquoted(line.rstrip("\r"))
         if previous >= 0 and not starts_line(text):
             going_on[previous] += 1
-        previous = -1
+        if row >= 0 and text and not starts_line(text) and text[:1] not in "+|":
+            # A table row that goes on, on a line that is no row: a folded table.
+            counts[row] += 1
+            going_on[row] += 1
+        previous = row = -1
         size = len(text)
         longest = max(longest, size)
         if size >= WRAP_MIN and text[:1] not in "+|":
-            # Table rows share one width by design; they say nothing of a wrap.
+            # Table rows share one width by design; they say nothing of a wrap...
             counts[size] += 1
+            after[(size, last_size)] += 1
             previous = size
+        elif size >= WRAP_MIN:
+            row = size  # ...unless they go on on the next line
+        last_size = size
     if not counts:
         return Widths()
     width = max(counts)
     count = counts[width]
-    near = max((counts.get(width - k, 0) for k in range(1, 13)), default=0)
+    near = max(
+        (counts.get(width - k, 0) - after[(width - k, width)] for k in range(1, 13)), default=0
+    )
     if count < 3 or longest > width or count < 2 * near + 1:
         return Widths()
     if going_on[width] * 2 >= count:
@@ -110,6 +125,41 @@ def detect_widths_bytes(head: bytes) -> Widths:
     if last < 0:
         return Widths()
     return detect_widths(head[:last].decode("utf-8", "replace").split("\n"))
+
+
+#: Lines at least this long that run on at one length are the pieces of one line.
+FOLD_MIN = 60
+
+
+def unfold(items: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Numbered lines with the pieces of a line a terminal folded joined again:
+    consecutive lines of one length (at least ``FOLD_MIN``, two of them at least),
+    then a shorter one.
+    A paste folded throughout is joined by the parser once its width is known;
+    this is for the one long line of a short paste (an error, a resource's words),
+    whose width nothing else shows."""
+    out: list[tuple[int, str]] = []
+    i = 0
+    while i < len(items):
+        line, text = items[i]
+        width = len(text)
+        j = i + 1
+        while (
+            width >= FOLD_MIN
+            and j < len(items)
+            and items[j][0] == items[j - 1][0] + 1
+            and len(items[j - 1][1]) == width
+            and items[j][1][:1] not in ("|", "+", "$", "#")
+        ):
+            j += 1
+        # Two pieces of that one length at least: one alone says nothing of a width.
+        if j - i >= 3 or (j - i == 2 and len(items[i + 1][1]) == width):
+            out.append((line, "".join(piece for _l, piece in items[i:j])))
+            i = j
+            continue
+        out.append((line, text))
+        i += 1
+    return out
 
 
 def escaped_open(text: str) -> bool:

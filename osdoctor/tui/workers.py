@@ -260,7 +260,7 @@ def load_log(
     A log of several runs is not read here: ``RunsOpened`` asks the screen to
     list them (see :class:`RunLister`); ``window`` is the first and last line
     of the one run to show, ``known`` its summary: the secrets the runs before it
-    taught are masked in it too.
+    taught are masked in it too, and what they showed may be cited.
 
     ``clock`` times the reading (the screen says how long it took): the
     screen's own, so that a test that freezes it sees no duration."""
@@ -281,6 +281,8 @@ def load_log(
     parser = reader.parser
     if known is not None:
         parser.secrets.recall(known.taught)
+        if known.earlier is not None:  # what the runs before it showed, to cite
+            parser.trace.earlier, parser.trace.earlier_resources = known.earlier
     store.memory = parser.secrets
     store.wrap_width = parser.wrap_width
     post(SourceOpened(parser.trace, store, str(path), path))

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from osdoctor.diagnose import diagnose
+from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.kb.loader import load_knowledge
 from osdoctor.lab.capture import CaptureResult, capture_case, client_bin_dir
 from osdoctor.lab.case import Case, select_cases
@@ -108,3 +108,9 @@ def test_fresh_capture_explains_like_the_committed_fixture(
     report = diagnose(fixture_trace(log), load_knowledge(user=False))
     assert compare(expected, report) == [], case_id
     assert bool(result.service_logs) == (FIXTURES / f"{case_id}.service").is_dir(), case_id
+    if result.plain is not None:
+        # The same client run without --debug, beside it: its verdict too.
+        plain = yaml.safe_load((FIXTURES / f"{case_id}.plain.expected.yaml").read_text())
+        assert result.plain.exit_code == plain["exit_code"], case_id
+        report = diagnose(parse_path(result.plain.log_path), load_knowledge(user=False))
+        assert compare(plain, report) == [], f"{case_id}.plain"

@@ -99,8 +99,15 @@ async def test_a_run_in_progress_shows_that_it_runs_and_what_the_poll_read(
     app = steady_app(command=command)
     async with app.run_test(size=size) as pilot:
         screen = app.main
+        # The status line and the diagnosis pane are refreshed apart: wait for both
+        # to have read the poll (a wait that never ends fails the test).
         await wait_until(
-            pilot, lambda: "BUILD (scheduling)" in screen_text(app) and screen.report is not None
+            pilot,
+            lambda: (
+                screen.report is not None
+                and "BUILD (scheduling)" in screen_text(app)
+                and "RUNNING  " in screen_text(app)
+            ),
         )
         await settle(pilot)
         text = screen_text(app)

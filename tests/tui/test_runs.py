@@ -106,22 +106,22 @@ async def test_a_run_opened_from_the_list_masks_what_the_runs_before_taught(
 
 
 async def test_a_run_without_exit_code_or_error_says_so_not_that_the_log_ends() -> None:
-    """A pasted ``server list`` between two other commands: its table, then the
-    next prompt. Opened from the list, the verdict says the outcome is unknown,
+    """A pasted ``role add`` between the prompts of a session: nothing printed, then
+    the next prompt. Opened from the list, the verdict says the outcome is unknown,
     and the next step does not call it a failure."""
-    log = public_log("osc-2022-server-create-rc0-then-ERROR-compute-auth_url")
+    log = public_log("osc-2020-user-list-403-identity-list-users-non-admin-role")
     app = steady_app(log=log)
     async with app.run_test(size=(160, 50)) as pilot:
         await runs_listed(pilot, app)
         screen = app.screen
         assert isinstance(screen, RunsScreen)
-        screen.query_one(OptionList).highlighted = 1
+        screen.query_one(OptionList).highlighted = 0
         await pilot.press("enter")
         main = app.main
         await wait_until(pilot, lambda: main.state == "read")
         await settle(pilot)
         text = screen_text(app)
-        assert "run 2 of 3" in text
+        assert "run 1 of 3" in text
         assert "The log shows no exit code and no error: the outcome is unknown." in text
         assert "the log does not say how the command ended" in text
         assert "no rule explains this failure" not in text and "log ends" not in text
@@ -144,3 +144,25 @@ async def test_the_run_list_keeps_its_cursor_on_the_run_opened(tmp_path: Path) -
         await wait_until(pilot, lambda: isinstance(app.screen, RunsScreen))
         await settle(pilot)
         assert app.screen.query_one(OptionList).highlighted == 2
+
+
+async def test_a_pasted_session_opens_like_explain_and_cites_the_run_before() -> None:
+    """Plain output of a session, as a ticket pastes it (a backup list, then the
+    delete it explains): the TUI lists its runs, and the failed one, opened alone,
+    cites the earlier list's row on the log's own line, as explain does."""
+    log = LOGS / "generic.backup-delete-creating.plain.log"
+    row = next(i for i, line in enumerate(log.read_text().splitlines(), 1) if "creating" in line)
+    app = steady_app(log=log)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await runs_listed(pilot, app)
+        text = screen_text(app)
+        assert f"{log}: 2 runs, 1 failed" in text
+        assert "openstack volume backup list" in text and "Backup status must be" in text
+        await pilot.press("enter")
+        screen = app.main
+        await wait_until(pilot, lambda: screen.state == "read")
+        await settle(pilot)
+        assert screen.report is not None
+        first = screen.report.findings[0]
+        assert first.id == "generic.bad-request"
+        assert row in [e.line for e in first.evidence]
