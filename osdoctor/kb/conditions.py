@@ -11,11 +11,9 @@ evaluating one returns the evidence lines and captured values, or None.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import json
 import re
-import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, get_args
 
@@ -24,6 +22,8 @@ from osdoctor.facts import Facts, facts_of
 from osdoctor.facts.model import FAILURE_KINDS, TRANSPORT_CLASSES
 from osdoctor.facts.names import version_tuple
 from osdoctor.facts.placeholders import values as fact_values
+from osdoctor.kb.regex_tree import Node
+from osdoctor.kb.regex_tree import parse as parse_regex
 from osdoctor.model import (
     LOGGED_AS,
     MESSAGE_KINDS,
@@ -100,44 +100,14 @@ _ERROR_KINDS = ("any", *get_args(TransportKind))
 _CONNECTION_KINDS = frozenset({"proxy", "connection-reset"})
 
 
-class LazyRegex:
-    """A pattern compiled on first use. Knowledge that was validated when it was
-    cached (see ``trusted_patterns``) need not pay for compiling the patterns of
-    rules that never get evaluated: start-up is mostly regex compilation."""
-
-    __slots__ = ("pattern", "_rx")
-
-    def __init__(self, pattern: str) -> None:
-        self.pattern = pattern
-        self._rx: re.Pattern[str] | None = None
-
-    @property
-    def compiled(self) -> re.Pattern[str]:
-        if self._rx is None:
-            self._rx = regex.compile(self.pattern)
-        return self._rx
-
-    @property
-    def groupindex(self) -> Mapping[str, int]:
-        return self.compiled.groupindex
-
-    def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        return self.compiled.search(string, pos, endpos)
-
-    def match(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        return self.compiled.match(string, pos, endpos)
-
-
-Regex = re.Pattern[str] | LazyRegex
+Regex = re.Pattern[str] | regex.Pattern[str]
+"""A pattern of the knowledge: compiled at once when the knowledge is checked, on
+first use when it was checked before (see ``trusted_patterns``): start-up is
+mostly regex compilation, and most rules are never evaluated on a given run."""
 
 
 def compiled(rx: Regex) -> re.Pattern[str]:
-    return rx.compiled if isinstance(rx, LazyRegex) else rx
-
-
-_sre_parser: Any = importlib.import_module("re._parser")
-_sre: Any = importlib.import_module("re._constants")
-_REQUIRED_REPEATS = (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _sre.POSSESSIVE_REPEAT)
+    return rx.compiled if isinstance(rx, regex.Pattern) else rx
 
 
 def required_words(pattern: str) -> tuple[str, ...] | None:
@@ -145,32 +115,29 @@ def required_words(pattern: str) -> tuple[str, ...] | None:
     run of plain characters), or None: a text with none of them cannot match,
     which a substring test over many texts at once tells faster than searching
     each. Case-insensitive patterns have none."""
-    try:
-        parsed = _sre_parser.parse(pattern)
-    except re.error:
+    tree = parse_regex(pattern)
+    if tree is None or tree.flags & (re.IGNORECASE | re.LOCALE):
         return None
-    if parsed.state.flags & (re.IGNORECASE | re.LOCALE):
-        return None
-    return _required(list(parsed))
+    return _required(tree.nodes)
 
 
-def _required(items: list[Any]) -> tuple[str, ...] | None:
+def _required(nodes: list[Node]) -> tuple[str, ...] | None:
     found: list[tuple[str, ...]] = []
     run: list[str] = []
-    for op, av in [*items, (None, None)]:
-        if op == _sre.LITERAL:
-            run.append(chr(av))
+    for kind, value in [*nodes, ("end", None)]:
+        if kind == "literal":
+            run.append(chr(value))
             continue
         if run:
             found.append(("".join(run),))
             run = []
         sub: tuple[str, ...] | None = None
-        if op == _sre.SUBPATTERN and not av[1] and not av[2]:
-            sub = _required(list(av[3]))  # a group without flags of its own
-        elif op in _REQUIRED_REPEATS and av[0] >= 1:
-            sub = _required(list(av[2]))  # repeated at least once
-        elif op == _sre.BRANCH:
-            alternatives = [_required(list(alt)) for alt in av[1]]
+        if kind == "group" and not value[1] and not value[2]:
+            sub = _required(value[3])  # a group without flags of its own
+        elif kind == "repeat" and value[0] >= 1:
+            sub = _required(value[2])  # repeated at least once
+        elif kind == "branch":
+            alternatives = [_required(alt) for alt in value]
             if all(alternatives):
                 sub = tuple(w for alt in alternatives if alt for w in alt)
         # Anything else (classes, anchors, lookarounds, optional parts) ends the run
@@ -183,7 +150,7 @@ def _required(items: list[Any]) -> tuple[str, ...] | None:
 
 def compile_regex(pattern: str) -> Regex:
     """Compile now (and raise ``re.error``), unless the knowledge is trusted."""
-    return re.compile(pattern) if _validate else LazyRegex(pattern)
+    return re.compile(pattern) if _validate else regex.compile(pattern)
 
 
 def validating() -> bool:
