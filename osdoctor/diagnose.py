@@ -8,6 +8,7 @@ from osdoctor.facts import Facts
 from osdoctor.intake import parse_path as parse_path
 from osdoctor.intake import parse_stream as parse_stream
 from osdoctor.kb.conditions import Context, Match, match_all
+from osdoctor.kb.index import atoms_of, index_for
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.kb.matcher import match_scenario
 from osdoctor.kb.nearest import nearest
@@ -129,7 +130,10 @@ def apply_rules(
         "branch": (match.branch or "") if match else "",
     }
     fired: dict[str, tuple[Rule, Match]] = {}
-    for rule in kb.rules.values():
+    index = index_for(kb)
+    # Only the rules whose requirements the run meets can fire (see ``kb.index``).
+    rules = kb.rules.values() if index is None else index.rules.select(atoms_of(ctx))
+    for rule in rules:
         if not _rule_applies(rule, match):
             continue
         m = match_all(rule.when, ctx)

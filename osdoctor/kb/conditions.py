@@ -11,6 +11,7 @@ evaluating one returns the evidence lines and captured values, or None.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -110,6 +111,7 @@ def compiled(rx: Regex) -> re.Pattern[str]:
     return rx.compiled if isinstance(rx, regex.Pattern) else rx
 
 
+@functools.lru_cache(maxsize=1024)
 def required_words(pattern: str) -> tuple[str, ...] | None:
     """Words of which every match of ``pattern`` contains one (most often a single
     run of plain characters), or None: a text with none of them cannot match,
@@ -196,6 +198,8 @@ class Context:
     _printed: dict[str | None, tuple[list[tuple[int, str]], str]] = field(default_factory=dict)
     """Per message kind (None: every text), the lines and the same as one string,
     which a pattern's required words are looked for in before any line is searched."""
+    atoms: Any = None
+    """What the knowledge's index knows of the run (``kb.index.RunAtoms``), once found."""
 
     def facts(self) -> Facts:
         """The facts of the trace (see ``osdoctor.facts``), computed once."""
@@ -307,7 +311,8 @@ def _status_test(spec: Any) -> Callable[[Exchange], bool]:
     return holds
 
 
-def _count_test(spec: Any) -> Callable[[int], bool]:
+def count_test(spec: Any) -> Callable[[int], bool]:
+    """A request pattern's ``count``: how many matching exchanges it asks for."""
     if isinstance(spec, int) and not isinstance(spec, bool):
         return lambda n: n == spec
     m = re.fullmatch(r"\s*(>=|<=|>|<|==)?\s*(\d+)\s*", str(spec))
@@ -460,7 +465,7 @@ class RequestPattern:
             self._captors.append(
                 lambda ex: _groups(hre, ex.response.header(str(hname)) if ex.response else None)
             )
-        self.count = _count_test(spec["count"]) if "count" in spec else None
+        self.count = count_test(spec["count"]) if "count" in spec else None
         self.repeat = int(spec.get("repeat", 1))
 
     def match(self, ex: Exchange) -> dict[str, str] | None:
@@ -1046,14 +1051,17 @@ def match_all(conditions: list[Condition], ctx: Context) -> Match | None:
 
 
 def evaluate_all(
-    conditions: list[Condition], ctx: Context
+    conditions: list[Condition],
+    ctx: Context,
+    ask: Callable[[Condition, Context], Match | None] | None = None,
 ) -> tuple[Match | None, int, Condition | None]:
-    """(match or None, how many held, the first that did not hold)."""
+    """(match or None, how many held, the first that did not hold); ``ask`` evaluates
+    a condition (the index's, which need not evaluate one that surely fails)."""
     total = Match()
     held = 0
     first_failed: Condition | None = None
     for cond in conditions:
-        m = cond(ctx)
+        m = cond(ctx) if ask is None else ask(cond, ctx)
         if m is None:
             if first_failed is None:
                 first_failed = cond

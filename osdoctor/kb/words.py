@@ -4,11 +4,14 @@ not the pattern that checks it (``^Stack not found: (?P<stack>\\S+)`` reads
 
 from __future__ import annotations
 
+import functools
+
 from osdoctor.kb.regex_tree import Node, parse
 
 _GAP = "…"
 
 
+@functools.lru_cache(maxsize=1024)
 def regex_words(pattern: str) -> str:
     """The literal text of a regex, with "…" where it allows any text; the
     pattern itself when it cannot be read."""
