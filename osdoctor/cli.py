@@ -87,8 +87,23 @@ def cmd_explain(args: argparse.Namespace) -> int:
         anon.learn_from_trace(trace)
         return diagnose(anon.anonymize_trace(trace), kb)
 
+    jobs = args.jobs
+    if jobs is None:
+        from osdoctor.forkmap import cpus
+
+        jobs = cpus()
+    if jobs >= 2 and anon is None:
+        from osdoctor.kb.index import index_for
+
+        index_for(kb)  # built once here: the workers forked later inherit it
     options = Options(
-        args.format, choice, lambda r: _render(r, args), not_a_client_log, fork=anon is None
+        args.format,
+        choice,
+        lambda r: _render(r, args),
+        not_a_client_log,
+        fork=anon is None,
+        # The anonymisation mapping is learnt log after log, in this process.
+        jobs=jobs if anon is None else 1,
     )
     code = explain_logs(list(args.log), explain, options, sys.stdout, sys.stderr)
     if anon is not None:
@@ -437,9 +452,24 @@ def _explain_options(ex: argparse.ArgumentParser) -> None:
         help="replace host, project, user, stack and node names consistently, "
         "for sharing outside the company; the mapping is saved privately",
     )
+    ex.add_argument(
+        "--jobs",
+        "-j",
+        type=_jobs,
+        metavar="N",
+        help="processes that explain: many logs are shared among N workers, and a big "
+        "log of many runs is diagnosed beside its reading from 2 on; the output is the "
+        "same for any N (default: the number of CPUs)",
+    )
     ex.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     _kb_options(ex)
     ex.set_defaults(func=cmd_explain)
+
+
+def _jobs(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a number of processes from 1, not {text!r}")
+    return int(text)
 
 
 def _run_options(run: argparse.ArgumentParser) -> None:

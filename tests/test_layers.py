@@ -27,6 +27,7 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
         (
             "osdoctor",
             "osdoctor.regex",
+            "osdoctor.forkmap",
             "osdoctor.secretnames",
             "osdoctor.programs",
             "osdoctor.secretstream",
