@@ -79,8 +79,12 @@ def test_the_index_leaves_rules_out(kb: KnowledgeBase) -> None:
         ({"request": {"status": "4xx", "count": 0}}, []),  # holds with no such request
         ({"request": {"status": [404, "5xx"], "count": ">=2"}}, [{"exchange"}, {404, 5}]),
         ({"failure": {"kind": "http", "status": "none"}}, [{"failure"}, {"http"}, {None}]),
-        ({"message": "Stack (?P<stack>\\S+) not found"}, [{None}, {" not found"}]),
-        ({"message": "(?i)stack not found"}, [{None}]),  # no words: any case matches
+        # Printed lines, then (when first asked) the words every match contains.
+        (
+            {"message": "Stack (?P<stack>\\S+) not found"},
+            [{None}, {"Stack (?P<stack>\\S+) not found"}],
+        ),
+        ({"message": {"kind": "error", "text": "^x"}}, [{"error"}, {"^x"}]),
         ({"exit_code": ["nonzero", 2]}, [{"nonzero", 2}]),
         ({"no_request": {"status": 404}}, []),
         ({"not": {"message": "x"}}, []),
@@ -95,6 +99,16 @@ def test_what_a_condition_requires(spec: dict[str, object], atoms: list[set[obje
     assert [{atom[-1] if len(atom) > 1 else atom[0] for atom in c} for c in clauses][
         : len(atoms)
     ] == atoms
+
+
+def test_words_are_looked_for_in_the_text_a_condition_searches(kb: KnowledgeBase) -> None:
+    trace = parse_path(FIXTURES / "logs" / "heat.stack-hook.poll-index-error.log")
+    run = atoms_of(Context(trace, "failure"))
+    printed = ("printed", None)
+    assert run.has(("pattern", printed, "IndexError: list index (?:out|beyond) of range"))
+    assert not run.has(("pattern", printed, "(?:No such|Unheard of) words? here"))
+    assert run.has(("pattern", printed, "(?i)no words required"))  # may match anything
+    assert not run.has(("pattern", ("command",), "^swift "))
 
 
 def test_a_condition_kind_the_index_does_not_know_requires_nothing() -> None:

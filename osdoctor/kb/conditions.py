@@ -117,7 +117,9 @@ def required_words(pattern: str) -> tuple[str, ...] | None:
     run of plain characters), or None: a text with none of them cannot match,
     which a substring test over many texts at once tells faster than searching
     each. Case-insensitive patterns have none."""
-    tree = parse_regex(pattern)
+    # Not compiled to be checked: a pattern that does not compile never matches, so
+    # what it requires is never asked, and compiling would undo lazy compilation.
+    tree = parse_regex(pattern, checked=False)
     if tree is None or tree.flags & (re.IGNORECASE | re.LOCALE):
         return None
     return _required(tree.nodes)

@@ -40,7 +40,8 @@ if TYPE_CHECKING:
     from osdoctor.kb.schema import Branch, Rule, Scenario
 
 Atom = tuple[Any, ...]
-"""``("status", 404)``, ``("failure-kind", "http")``, ``("word", source, "not found")``..."""
+"""``("status", 404)``, ``("failure-kind", "http")``; ``("pattern", source, regex)``: the
+text ``source`` names holds one of the words every match of ``regex`` contains."""
 Clause = frozenset[Atom]
 """At least one of its atoms is true of any run the condition holds on."""
 
@@ -66,9 +67,11 @@ def _items(value: Any) -> list[Any]:
 
 
 def _words(pattern: Any, source: tuple[Any, ...]) -> list[Clause]:
-    """A text searched with ``pattern`` holds one of its required words."""
-    words = required_words(pattern) if isinstance(pattern, str) else None
-    return [frozenset(("word", source, word) for word in words)] if words else []
+    """A text searched with ``pattern`` holds one of its required words (found when
+    first asked: reading a regex costs more than most rules' evaluations)."""
+    return (
+        [frozenset({("pattern", source, pattern)})] if isinstance(pattern, str) and pattern else []
+    )
 
 
 def _status_atoms(spec: Any, prefix: str, failure: bool) -> Clause | None:
@@ -148,7 +151,7 @@ def _best(clauses: list[Clause]) -> Clause | None:
     """The clause that rules out the most: the fewest atoms, a word last."""
     if not clauses:
         return None
-    return min(clauses, key=lambda c: (any(a[0] == "word" for a in c), len(c)))
+    return min(clauses, key=lambda c: (any(map(_is_word, c)), len(c)))
 
 
 def requirement(cond: Condition) -> list[Clause]:
@@ -219,7 +222,8 @@ def _item_needs(item: Any) -> list[Clause]:
 
 
 def _is_word(atom: Atom) -> bool:
-    return bool(atom[0] == "word")
+    """An atom told by searching the run's text, not by a set test."""
+    return bool(atom[0] == "pattern")
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +255,7 @@ class RunAtoms:
     ctx: Context
     atoms: set[Atom]
     _texts: dict[tuple[Any, ...], str] = field(default_factory=dict)
-    _words: dict[Atom, bool] = field(default_factory=dict)
+    _words: dict[tuple[Any, ...], bool] = field(default_factory=dict)
 
     def meets(self, need: Need) -> bool:
         atoms = self.atoms
@@ -263,15 +267,24 @@ class RunAtoms:
                 return False
         return True
 
-    def has(self, word: Atom) -> bool:
-        """Whether the run's text that ``word`` names holds it."""
-        found = self._words.get(word)
+    def has(self, atom: Atom) -> bool:
+        """Whether the text a ``pattern`` atom names holds one of its words (a regex
+        without required words may match anything: True)."""
+        _kind, source, pattern = atom
+        words = required_words(pattern)
+        if not words:
+            return True
+        return any(self.holds_word(source, word) for word in words)
+
+    def holds_word(self, source: tuple[Any, ...], word: str) -> bool:
+        """Whether the run's text that ``source`` names holds ``word``."""
+        key = (source, word)
+        found = self._words.get(key)
         if found is None:
-            source = word[1]
             text = self._texts.get(source)
             if text is None:
                 text = self._texts[source] = _source_text(self.ctx, source)
-            found = self._words[word] = str(word[2]) in text
+            found = self._words[key] = word in text
         return found
 
 
@@ -417,8 +430,9 @@ class _Table(Generic[_T]):
     needs: list[Need]
     by_atom: dict[Atom, list[int]]
     """Per atom, the items whose key clause holds it, by position."""
-    by_word: dict[Atom, list[int]]
-    """The same for key clauses of words: looked for in the run's text."""
+    by_word: dict[tuple[Any, ...], list[int]]
+    """Per ``(source, word)``, the items whose key clause is of words: looked for in
+    the run's text."""
     unindexed: list[int]
     """Items that require nothing: asked on every run."""
 
@@ -430,8 +444,8 @@ class _Table(Generic[_T]):
             found = by_atom.get(atom)
             if found is not None:
                 hits.update(found)
-        for word, positions in self.by_word.items():
-            if run.has(word):
+        for (source, word), positions in self.by_word.items():
+            if run.holds_word(source, word):
                 hits.update(positions)
         items, needs = self.items, self.needs
         return [items[i] for i in sorted(hits) if run.meets(needs[i])]
@@ -445,10 +459,20 @@ def _table(items: list[_T], requirements: list[list[Clause]]) -> _Table[_T]:
             table.unindexed.append(position)
             continue
         key = _key(clauses)
+        words = [
+            (atom[1], required_words(atom[2]) if isinstance(atom[2], str) else None)
+            for atom in key
+            if _is_word(atom)
+        ]
+        if any(not found for _source, found in words):
+            table.unindexed.append(position)  # a regex of no required words: no key
+            continue
         for atom in key:
-            (table.by_word if _is_word(atom) else table.by_atom).setdefault(atom, []).append(
-                position
-            )
+            if not _is_word(atom):
+                table.by_atom.setdefault(atom, []).append(position)
+        for source, found in words:
+            for word in found or ():
+                table.by_word.setdefault((source, word), []).append(position)
     return table
 
 

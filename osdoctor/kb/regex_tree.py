@@ -69,12 +69,15 @@ class _Unreadable(Exception):
     """Syntax this reader does not know: the analyses then promise nothing."""
 
 
-def parse(pattern: str) -> Tree | None:
-    """The tree of ``pattern``, or None when ``re`` refuses it or it cannot be read."""
+def parse(pattern: str, checked: bool = True) -> Tree | None:
+    """The tree of ``pattern``, or None when ``re`` refuses it or it cannot be read.
+    ``checked=False`` skips asking ``re`` (which compiles it): for a pattern known
+    to compile, or one whose tree matters only if it does."""
     if not isinstance(pattern, str):
         return None
     try:
-        re.compile(pattern)
+        if checked:
+            re.compile(pattern)
     except (re.error, OverflowError, RecursionError, ValueError):
         return None
     reader = _Reader(pattern)
