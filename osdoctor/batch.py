@@ -347,8 +347,9 @@ def _each_log(
 ) -> Iterator[_LogDone]:
     """Every log's part of the output, in the order given: read here one after the
     other, or by ``options.jobs`` worker processes (``osdoctor.forkmap``)."""
-    if options.jobs >= 2 and len(sources) >= 2:
-        from osdoctor.forkmap import map_in_order
+    first = 0
+    if options.jobs >= 2 and len(sources) >= 3:
+        from osdoctor.forkmap import can_fork, map_in_order
 
         alone = dataclasses.replace(options, jobs=1)  # a worker forks no child of its own
 
@@ -358,13 +359,19 @@ def _each_log(
             done.out = "".join(parts)
             return done
 
-        pooled = map_in_order(explain_one, sources, options.jobs)
-        if pooled is not None:
-            for source, done in zip(sources, pooled, strict=True):
-                yield done
-                bar.finish(source)
-            return
-    for number, source in enumerate(sources, 1):
+        if can_fork():
+            # The first log here: what it makes once (the regexes a log uses, compiled
+            # on first use) the workers then inherit instead of each making it again.
+            yield _explain_log(sources[0], explain, alone, out.write, bar.start(1, sources[0]))
+            bar.finish(sources[0])
+            pooled = map_in_order(explain_one, sources[1:], options.jobs)
+            if pooled is not None:
+                for source, done in zip(sources[1:], pooled, strict=True):
+                    yield done
+                    bar.finish(source)
+                return
+            first = 1
+    for number, source in enumerate(sources[first:], first + 1):
         try:
             done = _explain_log(source, explain, options, out.write, bar.start(number, source))
         finally:

@@ -13,6 +13,7 @@ elsewhere ``map_in_order`` says so and the caller works alone.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -57,6 +58,9 @@ def _mapped(work: Callable[[_T], _R], items: Sequence[_T], jobs: int) -> Iterato
     # What this process buffered must not be written a second time by a worker.
     sys.stdout.flush()
     sys.stderr.flush()
+    # What exists now lives on in every worker: kept out of the collector's sight, a
+    # worker's collections do not write to (and so copy) the pages it shares.
+    gc.freeze()
     _work = work
     pool = multiprocessing.get_context("fork").Pool(jobs)
     try:
