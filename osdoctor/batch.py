@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import glob
+import io
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -108,12 +109,14 @@ def read_source(
     on_run: Callable[[RunSummary, Report], None] | None = None,
     progress: Callable[[int], None] | None = None,
     fork: bool = False,
+    writes_out: bool = False,
 ) -> LogRuns:
-    """Every run of one log; ``LogInputError`` when it cannot be read."""
+    """Every run of one log; ``LogInputError`` when it cannot be read. ``writes_out``:
+    ``on_run`` only writes to standard output (see ``runs.read_runs``)."""
     try:
         with opened(source) as stream:
             name = "-" if source == "-" else str(Path(source))
-            return read_runs(stream, name, explain, choice, on_run, progress, fork)
+            return read_runs(stream, name, explain, choice, on_run, progress, fork, writes_out)
     except OSError as exc:
         raise LogInputError(read_error(source, exc)) from None
 
@@ -207,6 +210,7 @@ def _one(
             stream_run if jsonl_out else None,
             bar.start(1, source),
             options.fork and options.jobs >= 2,
+            writes_out=_a_file(out),
         )
     except LogInputError as exc:
         print(f"osdoctor: {exc}", file=err)
@@ -237,6 +241,15 @@ def _one(
     else:
         runs.write_runs_text(result, options.render, out)
     return 1 if result.any_failed else 0
+
+
+def _a_file(out: object) -> bool:
+    """Whether ``out`` writes to a file descriptor, which a forked child writes to as
+    well (not an in-memory stream, whose copy in the child nobody reads)."""
+    try:
+        return isinstance(out, io.TextIOBase) and out.fileno() >= 0
+    except (OSError, ValueError):
+        return False
 
 
 @dataclass(slots=True)
@@ -278,6 +291,7 @@ def _explain_log(
             stream_run if jsonl_out else None,
             progress,
             options.fork and options.jobs >= 2,
+            writes_out=_a_file(getattr(emit, "__self__", None)),
         )
     except LogInputError as exc:
         done.unreadable = True

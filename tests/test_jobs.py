@@ -92,6 +92,39 @@ def test_a_big_log_of_many_runs_prints_the_same_with_one_job_or_two(
         assert beside == alone and alone[0] == 1
 
 
+def test_a_big_log_streams_the_same_json_lines_with_one_job_or_two(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Once forked, the child writes the runs' lines where this process would have,
+    in the same order (a file descriptor both share: capfd, not capsys)."""
+    log = tmp_path / "day.log"
+    log.write_bytes(b"".join(_typed(name) for name in NAMES))
+    monkeypatch.setattr("osdoctor.runs.FORK_AFTER", 0)
+    monkeypatch.setattr("osdoctor.runworker.can_fork", lambda: True)
+    forks: list[object] = []
+    monkeypatch.setattr("osdoctor.runs._fork", _counting(forks))
+    printed = []
+    for jobs in ("1", "2"):
+        code = main(["explain", "--no-user-kb", "--jobs", jobs, "--format", "jsonl", str(log)])
+        printed.append((code, capfd.readouterr().out))
+    assert len(forks) == 1
+    assert printed[0] == printed[1]
+    assert printed[0][0] == 1 and printed[0][1].count("\n") == len(NAMES)
+
+
+def test_an_in_memory_output_is_written_here_not_in_a_child(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "day.log"
+    log.write_bytes(b"".join(_typed(name) for name in NAMES[:20]))
+    monkeypatch.setattr("osdoctor.runs.FORK_AFTER", 0)
+    monkeypatch.setattr("osdoctor.runworker.can_fork", lambda: True)
+    forks: list[object] = []
+    monkeypatch.setattr("osdoctor.runs._fork", _counting(forks))
+    main(["explain", "--no-user-kb", "--jobs", "2", "--format", "jsonl", str(log)])
+    assert forks == [] and capsys.readouterr().out.count("\n") == 20
+
+
 def _counting(forks: list[object]) -> Any:
     from osdoctor import runs
 
