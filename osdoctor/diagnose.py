@@ -132,7 +132,11 @@ def apply_rules(
     fired: dict[str, tuple[Rule, Match]] = {}
     index = index_for(kb)
     # Only the rules whose requirements the run meets can fire (see ``kb.index``).
-    rules = kb.rules.values() if index is None else index.rules.select(atoms_of(ctx))
+    rules = (
+        kb.rules.values()
+        if index is None
+        else index.rules_for(atoms_of(ctx), match.id if match is not None else None)
+    )
     for rule in rules:
         if not _rule_applies(rule, match):
             continue

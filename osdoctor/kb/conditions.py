@@ -1053,17 +1053,14 @@ def match_all(conditions: list[Condition], ctx: Context) -> Match | None:
 
 
 def evaluate_all(
-    conditions: list[Condition],
-    ctx: Context,
-    ask: Callable[[Condition, Context], Match | None] | None = None,
+    conditions: list[Condition], ctx: Context
 ) -> tuple[Match | None, int, Condition | None]:
-    """(match or None, how many held, the first that did not hold); ``ask`` evaluates
-    a condition (the index's, which need not evaluate one that surely fails)."""
+    """(match or None, how many held, the first that did not hold)."""
     total = Match()
     held = 0
     first_failed: Condition | None = None
     for cond in conditions:
-        m = cond(ctx) if ask is None else ask(cond, ctx)
+        m = cond(ctx)
         if m is None:
             if first_failed is None:
                 first_failed = cond

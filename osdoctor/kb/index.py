@@ -229,7 +229,9 @@ def _is_word(atom: Atom) -> bool:
 @dataclass(frozen=True, slots=True)
 class Need:
     """A requirement as a run checks it: the clauses of plain atoms, which are set
-    tests, then those with words, which search the run's text (once per word)."""
+    tests, then those with words, which search the run's text (once per word).
+    The words serve as keys, and a rule keyed on other atoms need not look for
+    them: its message condition looks for the same words before it searches."""
 
     plain: tuple[Clause, ...] = ()
     worded: tuple[tuple[Clause, tuple[Atom, ...]], ...] = ()
@@ -257,13 +259,17 @@ class RunAtoms:
     _texts: dict[tuple[Any, ...], str] = field(default_factory=dict)
     _words: dict[tuple[Any, ...], bool] = field(default_factory=dict)
 
-    def meets(self, need: Need) -> bool:
+    def meets(self, need: Need, words: bool = False) -> bool:
+        """Whether the run meets the clauses of plain atoms (and, with ``words``,
+        those of words too)."""
         atoms = self.atoms
         for clause in need.plain:
             if atoms.isdisjoint(clause):
                 return False
-        for plain, words in need.worded:
-            if atoms.isdisjoint(plain) and not any(map(self.has, words)):
+        if not words:
+            return True
+        for plain, words_ in need.worded:
+            if atoms.isdisjoint(plain) and not any(map(self.has, words_)):
                 return False
         return True
 
@@ -482,9 +488,18 @@ class KnowledgeIndex:
     require; every condition's requirement, for the branches asked one by one."""
 
     made_of: tuple[tuple[Rule, ...], tuple[Scenario, ...]]
-    rules: _Table[Rule]
+    rules: dict[str | None, _Table[tuple[int, Rule]]]
+    """The rules of each scenario (None: of any run), with their place in the
+    knowledge: a scenario's rules are asked only of a run of that scenario."""
     any_command: _Table[tuple[Scenario, Branch]]
     needs: dict[Condition, Need] = field(default_factory=dict)
+
+    def rules_for(self, run: RunAtoms, scenario: str | None) -> list[Rule]:
+        """The rules that may fire on the run, in the knowledge's order."""
+        found = self.rules[None].select(run) if None in self.rules else []
+        if scenario is not None and scenario in self.rules:
+            found = sorted(found + self.rules[scenario].select(run), key=_first)
+        return [rule for _position, rule in found]
 
     def need(self, cond: Condition) -> Need:
         found = self.needs.get(cond)
@@ -512,11 +527,21 @@ def build_index(rules: tuple[Rule, ...], scenarios: tuple[Scenario, ...]) -> Kno
         for branch in scenario.branches
         if branch.any_command
     ]
+    by_scenario: dict[str | None, list[tuple[int, Rule]]] = {}
+    for position, rule in enumerate(rules):
+        by_scenario.setdefault(rule.scenario, []).append((position, rule))
     return KnowledgeIndex(
         (rules, scenarios),
-        _table(list(rules), [_requirements(rule.when) for rule in rules]),
+        {
+            scenario: _table(items, [_requirements(rule.when) for _p, rule in items])
+            for scenario, items in by_scenario.items()
+        },
         _table(tried, [_requirements(branch.when) for _s, branch in tried]),
     )
+
+
+def _first(item: tuple[int, Rule]) -> int:
+    return item[0]
 
 
 def index_for(kb: KnowledgeBase) -> KnowledgeIndex | None:

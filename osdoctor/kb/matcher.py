@@ -38,7 +38,6 @@ def match_scenario(
 ) -> tuple[ScenarioMatch | None, Match | None, list[Candidate]]:
     candidates: list[Candidate] = []
     index = index_for(kb)
-    ask = None if index is None else index.holds
     # Tried first, on every command: only those whose requirements the run meets.
     tried = (
         [
@@ -51,7 +50,7 @@ def match_scenario(
         else index.any_command.select(atoms_of(ctx))
     )
     for scenario, branch in tried:
-        m, held, failed = evaluate_all(branch.when, ctx, ask)
+        m, held, failed = evaluate_all(branch.when, ctx)
         if m is not None:
             return _result(scenario, branch, m, ctx), m, candidates
     selected = _selected(kb, ctx)
@@ -61,7 +60,7 @@ def match_scenario(
         for branch in scenario.branches:
             if branch.any_command or not branch.when:
                 continue
-            m, held, failed = evaluate_all(branch.when, ctx, ask)
+            m, held, failed = evaluate_all(branch.when, ctx)
             if m is not None:
                 if best is None or len(branch.when) > len(best[1].when):
                     best = (scenario, branch, m)
