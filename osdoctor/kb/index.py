@@ -228,23 +228,16 @@ def _is_word(atom: Atom) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Need:
-    """A requirement as a run checks it: the clauses of plain atoms, which are set
-    tests, then those with words, which search the run's text (once per word).
-    The words serve as keys, and a rule keyed on other atoms need not look for
-    them: its message condition looks for the same words before it searches."""
+    """A requirement as a run checks it: its clauses of plain atoms, set tests. Its
+    clauses of words serve as keys only (see ``_key``): a rule listed under other
+    atoms need not look for them, since its message condition looks for the same
+    words before it searches."""
 
     plain: tuple[Clause, ...] = ()
-    worded: tuple[tuple[Clause, tuple[Atom, ...]], ...] = ()
 
     @staticmethod
     def of(clauses: list[Clause]) -> Need:
-        plain = [c for c in clauses if not any(map(_is_word, c))]
-        worded = [
-            (frozenset(a for a in c if not _is_word(a)), tuple(a for a in c if _is_word(a)))
-            for c in clauses
-            if any(map(_is_word, c))
-        ]
-        return Need(tuple(dict.fromkeys(plain)), tuple(dict.fromkeys(worded)))
+        return Need(tuple(dict.fromkeys(c for c in clauses if not any(map(_is_word, c)))))
 
 
 _NOTHING = Need()
@@ -259,17 +252,11 @@ class RunAtoms:
     _texts: dict[tuple[Any, ...], str] = field(default_factory=dict)
     _words: dict[tuple[Any, ...], bool] = field(default_factory=dict)
 
-    def meets(self, need: Need, words: bool = False) -> bool:
-        """Whether the run meets the clauses of plain atoms (and, with ``words``,
-        those of words too)."""
+    def meets(self, need: Need) -> bool:
+        """Whether the run meets every clause of plain atoms of ``need``."""
         atoms = self.atoms
         for clause in need.plain:
             if atoms.isdisjoint(clause):
-                return False
-        if not words:
-            return True
-        for plain, words_ in need.worded:
-            if atoms.isdisjoint(plain) and not any(map(self.has, words_)):
                 return False
         return True
 
