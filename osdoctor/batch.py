@@ -10,7 +10,9 @@ run). A log that cannot be read is reported and the others go on.
 
 from __future__ import annotations
 
+import dataclasses
 import glob
+import io
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -41,6 +43,10 @@ class Options:
     fork: bool = False
     """Whether a big log's runs may be diagnosed in a second process: not when
     ``explain`` keeps state from run to run (``--anonymize``'s mapping)."""
+    jobs: int = 1
+    """Processes that explain (``--jobs``): many logs are shared among that many
+    workers, and a big log of many runs is diagnosed in a second process while
+    this one reads on, from 2 on; the output is the same for any number."""
 
 
 def parse_choice(text: str) -> Choice:
@@ -104,15 +110,17 @@ def read_source(
     on_run: Callable[[RunSummary, Report], None] | None = None,
     progress: Callable[[int], None] | None = None,
     fork: bool = False,
+    writes_out: bool = False,
 ) -> LogRuns:
     """Every run of one log; ``LogInputError`` when it cannot be read. What
     ``on_run`` fails to write (its reader went away: ``| head``) is the output's
-    error, raised as it came: the log is not to blame."""
+    error, raised as it came: the log is not to blame. ``writes_out``: ``on_run``
+    only writes to standard output (see ``runs.read_runs``)."""
     written = _Writer(on_run) if on_run is not None else None
     try:
         with opened(source) as stream:
             name = "-" if source == "-" else str(Path(source))
-            return read_runs(stream, name, explain, choice, written, progress, fork)
+            return read_runs(stream, name, explain, choice, written, progress, fork, writes_out)
     except OSError as exc:
         if written is not None and exc is written.error:
             raise
@@ -225,7 +233,8 @@ def _one(
             "none" if jsonl_out else options.run,
             stream_run if jsonl_out else None,
             bar.start(1, source),
-            options.fork,
+            options.fork and options.jobs >= 2,
+            writes_out=_a_file(out),
         )
     except LogInputError as exc:
         print(f"osdoctor: {exc}", file=err)
@@ -259,6 +268,81 @@ def _one(
     return 1 if result.any_failed else 0
 
 
+def _a_file(out: object) -> bool:
+    """Whether ``out`` writes to a file descriptor, which a forked child writes to as
+    well (not an in-memory stream, whose copy in the child nobody reads)."""
+    try:
+        return isinstance(out, io.TextIOBase) and out.fileno() >= 0
+    except (OSError, ValueError):
+        return False
+
+
+@dataclass(slots=True)
+class _LogDone:
+    """What one of many logs gives the output: written in the logs' order."""
+
+    out: str = ""
+    """Its lines of standard output (none for JSON, which is written at the end)."""
+    err: str = ""
+    document: object | None = None
+    """Its JSON document (``--format json``)."""
+    failed: int = 0
+    any_failed: bool = False
+    unreadable: bool = False
+
+
+def _explain_log(
+    source: str,
+    explain: Callable[[Trace], Report],
+    options: Options,
+    emit: Callable[[str], object],
+    progress: Callable[[int], None] | None,
+) -> _LogDone:
+    """One of many logs: its runs' JSON Lines go to ``emit`` as they are diagnosed
+    (standard output, or the worker's answer), the rest comes back."""
+    from osdoctor.render import jsonl, runs
+    from osdoctor.render.json_report import report_dict
+
+    def stream_run(summary: RunSummary, report: Report) -> None:
+        emit(jsonl.run_line(summary, report, source))
+
+    done = _LogDone()
+    jsonl_out = options.format == "jsonl"
+    try:
+        result = read_source(
+            source,
+            explain,
+            "none" if jsonl_out or options.format != "json" else options.run,
+            stream_run if jsonl_out else None,
+            progress,
+            options.fork and options.jobs >= 2,
+            writes_out=_a_file(getattr(emit, "__self__", None)),
+        )
+    except LogInputError as exc:
+        done.unreadable = True
+        done.err = f"osdoctor: {exc}\n"
+        if jsonl_out:
+            emit(jsonl.unreadable_line(source, str(exc)))
+        elif options.format == "json":
+            done.document = {"source": source, "error": str(exc)}
+        return done
+    done.failed, done.any_failed = result.failed, result.any_failed
+    single = result.single
+    not_a_log = single is not None and options.problem(single) is not None
+    done.unreadable = not_a_log
+    if jsonl_out:
+        return done
+    if options.format == "json":
+        done.document = report_dict(single) if single is not None else jsonl.runs_document(result)
+        return done
+    lines = runs.log_lines(result)
+    if not_a_log:
+        lines = [f"! {source}: nothing from an OpenStack client was found"]
+    prefix = "- " if options.format == "markdown" else ""
+    emit("".join(f"{prefix}{line}\n" for line in lines))
+    return done
+
+
 def _many(
     sources: list[str],
     explain: Callable[[Trace], Report],
@@ -268,55 +352,19 @@ def _many(
 ) -> int:
     import json
 
-    from osdoctor.render import jsonl, runs
-    from osdoctor.render.json_report import report_dict
-
     err = bar.err
     failed = unreadable = logs_failed = 0
     documents: list[object] = []
     try:
-        for number, source in enumerate(sources, 1):
-
-            def stream_run(summary: RunSummary, report: Report, source: str = source) -> None:
-                out.write(jsonl.run_line(summary, report, source))
-
-            jsonl_out = options.format == "jsonl"
-            try:
-                result = read_source(
-                    source,
-                    explain,
-                    "none" if jsonl_out or options.format != "json" else options.run,
-                    stream_run if jsonl_out else None,
-                    bar.start(number, source),
-                    options.fork,
-                )
-            except LogInputError as exc:
-                unreadable += 1
-                print(f"osdoctor: {exc}", file=err)
-                if jsonl_out:
-                    out.write(jsonl.unreadable_line(source, str(exc)))
-                elif options.format == "json":
-                    documents.append({"source": source, "error": str(exc)})
-                continue
-            finally:
-                bar.finish(source)
-            failed += result.failed
-            logs_failed += result.any_failed
-            single = result.single
-            if single is not None and options.problem(single) is not None:
-                unreadable += 1
-            if jsonl_out:
-                continue
-            if options.format == "json":
-                documents.append(
-                    report_dict(single) if single is not None else jsonl.runs_document(result)
-                )
-                continue
-            lines = runs.log_lines(result)
-            if single is not None and options.problem(single) is not None:
-                lines = [f"! {source}: nothing from an OpenStack client was found"]
-            prefix = "- " if options.format == "markdown" else ""
-            out.write("".join(f"{prefix}{line}\n" for line in lines))
+        for done in _each_log(sources, explain, options, out, bar):
+            if done.err:
+                err.write(done.err)
+            out.write(done.out)
+            failed += done.failed
+            logs_failed += done.any_failed
+            unreadable += done.unreadable
+            if options.format == "json" and done.document is not None:
+                documents.append(done.document)
     finally:
         bar.close()
     if options.format == "json":
@@ -330,3 +378,44 @@ def _many(
     if failed:
         return 1
     return 2 if unreadable else 0
+
+
+def _each_log(
+    sources: list[str],
+    explain: Callable[[Trace], Report],
+    options: Options,
+    out: TextIO,
+    bar: _Bar,
+) -> Iterator[_LogDone]:
+    """Every log's part of the output, in the order given: read here one after the
+    other, or by ``options.jobs`` worker processes (``osdoctor.forkmap``)."""
+    first = 0
+    if options.jobs >= 2 and len(sources) >= 3:
+        from osdoctor.forkmap import can_fork, map_in_order
+
+        alone = dataclasses.replace(options, jobs=1)  # a worker forks no child of its own
+
+        def explain_one(source: str) -> _LogDone:
+            parts: list[str] = []
+            done = _explain_log(source, explain, alone, parts.append, None)
+            done.out = "".join(parts)
+            return done
+
+        if can_fork():
+            # The first log here: what it makes once (the regexes a log uses, compiled
+            # on first use) the workers then inherit instead of each making it again.
+            yield _explain_log(sources[0], explain, alone, out.write, bar.start(1, sources[0]))
+            bar.finish(sources[0])
+            pooled = map_in_order(explain_one, sources[1:], options.jobs)
+            if pooled is not None:
+                for source, done in zip(sources[1:], pooled, strict=True):
+                    yield done
+                    bar.finish(source)
+                return
+            first = 1
+    for number, source in enumerate(sources[first:], first + 1):
+        try:
+            done = _explain_log(source, explain, options, out.write, bar.start(number, source))
+        finally:
+            bar.finish(source)
+        yield done

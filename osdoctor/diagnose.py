@@ -10,6 +10,7 @@ from osdoctor.facts.quotes import LineWords
 from osdoctor.intake import parse_path as parse_path
 from osdoctor.intake import parse_stream as parse_stream
 from osdoctor.kb.conditions import Context, Match, match_all
+from osdoctor.kb.index import atoms_of, index_for
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.kb.matcher import NO_BRANCH, match_scenario
 from osdoctor.kb.nearest import nearest
@@ -149,7 +150,14 @@ def apply_rules(
     finding of higher priority replaced."""
     base = base_values(ctx, match)
     fired: dict[str, tuple[Rule, Match]] = {}
-    for rule in kb.rules.values():
+    index = index_for(kb)
+    # Only the rules whose requirements the run meets can fire (see ``kb.index``).
+    rules = (
+        kb.rules.values()
+        if index is None
+        else index.rules_for(atoms_of(ctx), match.id if match is not None else None)
+    )
+    for rule in rules:
         if not _rule_applies(rule, match):
             continue
         m = match_all(rule.when, ctx)

@@ -17,7 +17,7 @@ from osdoctor.facts import report_facts
 from osdoctor.model import Finding, Report
 from osdoctor.parse.commands import _NOUNS as COMMAND_WORDS
 
-_NORMALISE: tuple[tuple[re.Pattern[str], str], ...] = (
+_NORMALISE: tuple[tuple[regex.Pattern[str], str], ...] = (
     (regex.compile(r"\b[a-z][a-z0-9+.\-]*://\S+", re.I), "<url>"),
     (regex.compile(r"\breq-[0-9a-f\-]{8,}\b", re.I), "<request-id>"),
     (

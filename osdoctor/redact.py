@@ -969,17 +969,17 @@ class StreamRedactor:
             seen[line] = done
         return done
 
-    def carry_on(self, before: StreamRedactor) -> None:
-        """Take over what ``before`` (the previous run's redactor, whose memory
+    def carry_on(self, previous: StreamRedactor) -> None:
+        """Take over what ``previous`` (the previous run's redactor, whose memory
         this one's copied) remembered: a log of many runs repeats its settings
         lines in every run, and each run learns a token of its own."""
-        if before.memory.names == self.memory.names and (
-            before.memory.literals.forms() == self.memory.literals.forms()
+        if previous.memory.names == self.memory.names and (
+            previous.memory.literals.forms() == self.memory.literals.forms()
         ):
             self._seen = {}
             self._seen_at = self._mark()
             self._generation = self.memory.literals.generation
-            self._older, self._older_at = before._seen, before._seen_at
+            self._older, self._older_at = previous._seen, previous._seen_at
 
     def _across_lines(self, line: str, low: str, found: list[str]) -> str:
         """What the lines before say of this one: a value whose name a sibling field

@@ -1,170 +1,116 @@
-"""The regular expressions written in osdoctor's source and knowledge, compiled once
-per installation instead of once per run.
+"""The regular expressions written in osdoctor's source and knowledge, compiled
+on first use instead of at import.
 
-CPython's ``re`` parses and compiles a pattern in pure Python; for the few hundred
-patterns osdoctor defines (the parser's, redaction's, the rules') that was the
-largest part of the start-up of ``osdoctor explain``. ``compile`` hands the
-regex engine the code an earlier run of the same Python produced for the same
-pattern and flags, kept in a private cache file, and compiles with ``re`` what
-the cache does not hold; those are added to the file at exit.
+CPython's ``re`` parses and compiles a pattern in pure Python, and osdoctor
+defines a few hundred (the parser's, redaction's, the facts', the rules'): a
+small log uses about half of them. ``compile`` gives a :class:`Pattern` that
+``re`` compiles the first time it is used, so that ``osdoctor explain`` pays
+only for the patterns the log makes it use, with ``re``'s public interface
+alone (no engine code of our own kept between runs).
 
-What the engine receives is exactly what ``re.compile`` would give it: an entry
-is written only after the pattern built from it compared equal (pattern, flags
-and engine code) to ``re.compile``'s, and the file is keyed on the exact Python
-build and the engine's version. The file (0600, in the private cache folder) is
-checksummed; one that is unreadable, damaged, foreign or someone else's is
-ignored and rewritten. Only patterns from the source or the knowledge come here,
-never one built from a log's text, so the cache holds nothing of the user's.
+After its first use a pattern answers through the compiled pattern's own
+methods, held on the instance, so that a parser's hot loop pays nothing for
+the laziness. A pattern with a mistake in it raises ``re.error`` at its first
+use, not at import: tests/test_regex_patterns.py compiles every one the
+source defines.
 """
 
 from __future__ import annotations
 
-import atexit
-import importlib
-import marshal
-import os
 import re
 import sys
-import zlib
-from pathlib import Path
-from typing import Any, AnyStr
+from collections.abc import Callable, Iterator
+from typing import Any, AnyStr, Generic
 
-_HEADER = b"osdoctor-regex-cache-1\n"
-#: At most this many patterns are kept; above it only those of the last run are.
-_LIMIT = 4000
+__all__ = ["Pattern", "compile"]
 
-_Key = tuple[str | bytes, int]
-_Entry = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
-
-_table: dict[_Key, _Entry] | None = None
-_used: set[_Key] = set()
-_missing: list[_Key] = []
-_engine: Any = None
-_saving = False
+_METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split")
 
 
-def compile(pattern: AnyStr, flags: int = 0) -> re.Pattern[AnyStr]:  # noqa: A001 - as re's
-    """``re.compile(pattern, flags)``, taken from the cache when it holds the pattern."""
-    global _saving
-    flags = int(flags)
-    table = _table if _table is not None else _load()
-    key: _Key = (pattern, flags)
-    entry = table.get(key)
-    if entry is not None:
-        try:
-            compiled: re.Pattern[AnyStr] = _engine.compile(pattern, *entry)
-        except Exception:  # noqa: BLE001 - a damaged entry: compile as usual, rewrite it
-            pass
-        else:
-            _used.add(key)
-            return compiled
-    compiled = re.compile(pattern, flags)
-    if not flags & re.DEBUG:
-        if not _saving:
-            _saving = True
-            atexit.register(_save)
-        _missing.append(key)
-    return compiled
+class Pattern(Generic[AnyStr]):
+    """A ``re.Pattern`` compiled on first use, with the methods osdoctor uses."""
+
+    def __init__(self, pattern: AnyStr, flags: int = 0) -> None:
+        self.pattern: AnyStr = pattern
+        self._flags = int(flags)
+        self._compiled: re.Pattern[AnyStr] | None = None
+
+    @property
+    def compiled(self) -> re.Pattern[AnyStr]:
+        """The pattern ``re.compile`` makes of it (compiled now if not yet)."""
+        compiled = self._compiled
+        if compiled is None:
+            compiled = re.compile(self.pattern, self._flags)
+            # The instance's own attributes come before the class's methods: from
+            # now on ``p.search`` is the compiled pattern's, with no call in between.
+            held = self.__dict__
+            for name in _METHODS:
+                held[name] = getattr(compiled, name)
+            self._compiled = compiled
+        return compiled
+
+    @property
+    def flags(self) -> int:
+        return self.compiled.flags
+
+    @property
+    def groups(self) -> int:
+        return self.compiled.groups
+
+    @property
+    def groupindex(self) -> dict[str, int]:
+        return dict(self.compiled.groupindex)
+
+    def search(
+        self, string: AnyStr, pos: int = 0, endpos: int = sys.maxsize
+    ) -> re.Match[AnyStr] | None:
+        return self.compiled.search(string, pos, endpos)
+
+    def match(
+        self, string: AnyStr, pos: int = 0, endpos: int = sys.maxsize
+    ) -> re.Match[AnyStr] | None:
+        return self.compiled.match(string, pos, endpos)
+
+    def fullmatch(
+        self, string: AnyStr, pos: int = 0, endpos: int = sys.maxsize
+    ) -> re.Match[AnyStr] | None:
+        return self.compiled.fullmatch(string, pos, endpos)
+
+    def finditer(
+        self, string: AnyStr, pos: int = 0, endpos: int = sys.maxsize
+    ) -> Iterator[re.Match[AnyStr]]:
+        return self.compiled.finditer(string, pos, endpos)
+
+    def findall(self, string: AnyStr, pos: int = 0, endpos: int = sys.maxsize) -> list[Any]:
+        return self.compiled.findall(string, pos, endpos)
+
+    def sub(
+        self,
+        repl: AnyStr | Callable[[re.Match[AnyStr]], AnyStr],
+        string: AnyStr,
+        count: int = 0,
+    ) -> AnyStr:
+        return self.compiled.sub(repl, string, count)
+
+    def subn(
+        self,
+        repl: AnyStr | Callable[[re.Match[AnyStr]], AnyStr],
+        string: AnyStr,
+        count: int = 0,
+    ) -> tuple[AnyStr, int]:
+        return self.compiled.subn(repl, string, count)
+
+    def split(self, string: AnyStr, maxsplit: int = 0) -> list[AnyStr | Any]:
+        return self.compiled.split(string, maxsplit)
+
+    def __repr__(self) -> str:
+        return f"regex.compile({self.pattern!r}, {self._flags})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as what it was made of: the copy compiles on its own first use.
+        return (Pattern, (self.pattern, self._flags))
 
 
-def _tag() -> str | None:
-    """What the cached code depends on, or None where it cannot be used."""
-    global _engine
-    if sys.implementation.name != "cpython":
-        return None
-    try:
-        _engine = importlib.import_module("_sre")
-        parts = (sys.version, _engine.MAGIC, _engine.CODESIZE, _engine.MAXREPEAT)
-    except (ImportError, AttributeError):
-        return None
-    return _digest(repr(parts).encode())
-
-
-def _digest(data: bytes) -> str:
-    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
-
-
-def _path() -> Path | None:
-    tag = _tag()
-    if tag is None:
-        return None
-    try:
-        from osdoctor.paths import cache_dir
-
-        return cache_dir() / f"regex-{tag}.marshal"
-    except (OSError, ValueError):
-        return None
-
-
-def _load() -> dict[_Key, _Entry]:
-    global _table
-    _table = {}
-    path = _path()
-    if path is None:
-        return _table
-    try:
-        with path.open("rb") as handle:
-            info = os.fstat(handle.fileno())
-            if info.st_uid != os.getuid() or info.st_mode & 0o077:
-                return _table
-            data = handle.read()
-    except OSError:
-        return _table
-    head = len(_HEADER) + 16
-    if not data.startswith(_HEADER) or data[len(_HEADER) : head].decode("ascii", "replace") != (
-        _digest(data[head:])
-    ):
-        return _table
-    try:
-        table = marshal.loads(data[head:])  # noqa: S302 - our own checksummed file
-    except (ValueError, EOFError, TypeError):
-        return _table
-    if isinstance(table, dict):
-        _table = table
-    return _table
-
-
-def _entry(pattern: str | bytes, flags: int) -> _Entry | None:
-    """The engine's arguments for ``pattern``, if they make what ``re.compile`` makes."""
-    parser: Any = importlib.import_module("re._parser")
-    compiler: Any = importlib.import_module("re._compiler")
-    try:
-        parsed = parser.parse(pattern, flags)
-        code = [int(op) for op in compiler._code(parsed, flags)]
-        groupindex = dict(parsed.state.groupdict)
-        indexgroup: list[str | None] = [None] * parsed.state.groups
-        for name, index in groupindex.items():
-            indexgroup[index] = name
-        entry: _Entry = (
-            int(flags | parsed.state.flags),
-            code,
-            parsed.state.groups - 1,
-            groupindex,
-            tuple(indexgroup),
-        )
-        same = bool(_engine.compile(pattern, *entry) == re.compile(pattern, flags))
-    except Exception:  # noqa: BLE001 - not cacheable: compiled by re every time
-        return None
-    return entry if same else None
-
-
-def _save() -> None:
-    """Add the patterns ``re`` compiled in this run to the cache file."""
-    path = _path()
-    if path is None or _table is None:
-        return
-    try:
-        from osdoctor.paths import private_dir, write_private
-
-        private_dir(path.parent)  # before the work: a folder refused is no cache
-        table = {key: _table[key] for key in _used} if len(_table) > _LIMIT else dict(_table)
-        for key in dict.fromkeys(_missing):
-            entry = _entry(*key)
-            if entry is not None:
-                table[key] = entry
-            else:
-                table.pop(key, None)
-        payload = marshal.dumps(table)
-        write_private(path, _HEADER + _digest(payload).encode("ascii") + payload)
-    except Exception:  # noqa: BLE001 - a cache that cannot be written is only slower
-        pass
+def compile(pattern: AnyStr, flags: int = 0) -> Pattern[AnyStr]:  # noqa: A001 - as re's
+    """``re.compile(pattern, flags)``, done the first time the pattern is used."""
+    return Pattern(pattern, flags)

@@ -259,19 +259,22 @@ def read_runs(
     on_run: Callable[[RunSummary, Report], None] | None = None,
     progress: Callable[[int], None] | None = None,
     fork: bool = False,
+    writes_out: bool = False,
 ) -> LogRuns:
     """Split a log into runs and diagnose each with ``explain`` as it ends;
     ``on_run`` sees every run's summary and report (a JSON Lines writer streams
     them), ``progress`` how many bytes were read. ``fork``: once a log of many
     runs proves big, its runs are diagnosed in a child while this process reads
-    on (``osdoctor.runworker``; a caller with threads must not fork)."""
+    on (``osdoctor.runworker``; a caller with threads must not fork). With an
+    ``on_run``, only if ``writes_out``: it does nothing but write to standard
+    output, which the child then does in its place, in the same order."""
     if progress is not None:
         stream = cast(BinaryIO, CountingReader(stream, progress))
     stream, widths = sniff(stream)
     runs = _Runs(source, explain, choice, on_run)
     worker: RunWorker | None = None
     # Forked at a run's end once this much is read: a small log costs no fork.
-    fork_at = FORK_AFTER if fork and on_run is None else -1
+    fork_at = FORK_AFTER if fork and (on_run is None or writes_out) else -1
     read = 0
     splitter = RunSplitter()
     history = History()

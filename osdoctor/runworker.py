@@ -144,6 +144,7 @@ def _serve(
         result = receiver.result
         for summary in result.summaries:
             summary.taught = None  # this process keeps them: see RunWorker
+        sys.stdout.flush()  # what the runs wrote (JSON Lines), before the reader goes on
         result_out.send(("result", result))
     except (KeyboardInterrupt, EOFError):
         pass  # the reader is gone or interrupted: it says so itself

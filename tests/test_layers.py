@@ -27,6 +27,7 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
         (
             "osdoctor",
             "osdoctor.regex",
+            "osdoctor.forkmap",
             "osdoctor.secretnames",
             "osdoctor.keymaterial",
             "osdoctor.secretsiblings",
@@ -61,7 +62,16 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
             "osdoctor.fingerprint",
         ),
     ),
-    ("render", ("osdoctor.render", "osdoctor.lint", "osdoctor.runbook", "osdoctor.batch")),
+    (
+        "render",
+        (
+            "osdoctor.render",
+            "osdoctor.lint",
+            "osdoctor.runbook",
+            "osdoctor.batch",
+            "osdoctor.library",
+        ),
+    ),
     ("run", ("osdoctor.runner", "osdoctor.session", "osdoctor.live", "osdoctor.console")),
     ("front ends", ("osdoctor.cli", "osdoctor.probe", "osdoctor.tui", "osdoctor.lab")),
     ("program", ("osdoctor.main", "osdoctor.__main__")),

@@ -12,6 +12,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from osdoctor import regex
 from osdoctor.model import Body, Exchange, Message, Request, Response, Trace
 from osdoctor.parse import runs
 from osdoctor.parse.prefixes import _is_server_logger
@@ -66,6 +67,7 @@ def _pids(data: bytes, pid: bytes | None) -> list[tuple[int, bytes]]:
     """``RunSplitter._pids`` as the plain ``^`` patterns give it."""
     events: list[tuple[int, bytes]] = []
     pos = 0
+    pattern: re.Pattern[bytes] | regex.Pattern[bytes]
     while True:
         if pid is None:
             pattern = runs._ANY_PID

@@ -11,11 +11,10 @@ evaluating one returns the evidence lines and captured values, or None.
 from __future__ import annotations
 
 import contextlib
-import importlib
+import functools
 import json
 import re
-import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, get_args
 
@@ -26,6 +25,8 @@ from osdoctor.facts.decisive import exchange_quotes
 from osdoctor.facts.model import FAILURE_KINDS, TRANSPORT_CLASSES
 from osdoctor.facts.names import version_tuple
 from osdoctor.facts.placeholders import values as fact_values
+from osdoctor.kb.regex_tree import Node
+from osdoctor.kb.regex_tree import parse as parse_regex
 from osdoctor.model import (
     LOGGED_AS,
     MESSAGE_KINDS,
@@ -117,77 +118,47 @@ _ERROR_KINDS = ("any", *get_args(TransportKind))
 _CONNECTION_KINDS = frozenset({"proxy", "connection-reset"})
 
 
-class LazyRegex:
-    """A pattern compiled on first use. Knowledge that was validated when it was
-    cached (see ``trusted_patterns``) need not pay for compiling the patterns of
-    rules that never get evaluated: start-up is mostly regex compilation."""
-
-    __slots__ = ("pattern", "_rx")
-
-    def __init__(self, pattern: str) -> None:
-        self.pattern = pattern
-        self._rx: re.Pattern[str] | None = None
-
-    @property
-    def compiled(self) -> re.Pattern[str]:
-        if self._rx is None:
-            self._rx = regex.compile(self.pattern)
-        return self._rx
-
-    @property
-    def groupindex(self) -> Mapping[str, int]:
-        return self.compiled.groupindex
-
-    def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        return self.compiled.search(string, pos, endpos)
-
-    def match(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        return self.compiled.match(string, pos, endpos)
-
-
-Regex = re.Pattern[str] | LazyRegex
+Regex = re.Pattern[str] | regex.Pattern[str]
+"""A pattern of the knowledge: compiled at once when the knowledge is checked, on
+first use when it was checked before (see ``trusted_patterns``): start-up is
+mostly regex compilation, and most rules are never evaluated on a given run."""
 
 
 def compiled(rx: Regex) -> re.Pattern[str]:
-    return rx.compiled if isinstance(rx, LazyRegex) else rx
+    return rx.compiled if isinstance(rx, regex.Pattern) else rx
 
 
-_sre_parser: Any = importlib.import_module("re._parser")
-_sre: Any = importlib.import_module("re._constants")
-_REQUIRED_REPEATS = (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _sre.POSSESSIVE_REPEAT)
-
-
+@functools.lru_cache(maxsize=1024)
 def required_words(pattern: str) -> tuple[str, ...] | None:
     """Words of which every match of ``pattern`` contains one (most often a single
     run of plain characters), or None: a text with none of them cannot match,
     which a substring test over many texts at once tells faster than searching
     each. Case-insensitive patterns have none."""
-    try:
-        parsed = _sre_parser.parse(pattern)
-    except re.error:
+    # Not compiled to be checked: a pattern that does not compile never matches, so
+    # what it requires is never asked, and compiling would undo lazy compilation.
+    tree = parse_regex(pattern, checked=False)
+    if tree is None or tree.flags & (re.IGNORECASE | re.LOCALE):
         return None
-    if parsed.state.flags & (re.IGNORECASE | re.LOCALE):
-        return None
-    return _required(list(parsed))
+    return _required(tree.nodes)
 
 
-def _required(items: list[Any]) -> tuple[str, ...] | None:
+def _required(nodes: list[Node]) -> tuple[str, ...] | None:
     found: list[tuple[str, ...]] = []
     run: list[str] = []
-    for op, av in [*items, (None, None)]:
-        if op == _sre.LITERAL:
-            run.append(chr(av))
+    for kind, value in [*nodes, ("end", None)]:
+        if kind == "literal":
+            run.append(chr(value))
             continue
         if run:
             found.append(("".join(run),))
             run = []
         sub: tuple[str, ...] | None = None
-        if op == _sre.SUBPATTERN and not av[1] and not av[2]:
-            sub = _required(list(av[3]))  # a group without flags of its own
-        elif op in _REQUIRED_REPEATS and av[0] >= 1:
-            sub = _required(list(av[2]))  # repeated at least once
-        elif op == _sre.BRANCH:
-            alternatives = [_required(list(alt)) for alt in av[1]]
+        if kind == "group" and not value[1] and not value[2]:
+            sub = _required(value[3])  # a group without flags of its own
+        elif kind == "repeat" and value[0] >= 1:
+            sub = _required(value[2])  # repeated at least once
+        elif kind == "branch":
+            alternatives = [_required(alt) for alt in value]
             if all(alternatives):
                 sub = tuple(w for alt in alternatives if alt for w in alt)
         # Anything else (classes, anchors, lookarounds, optional parts) ends the run
@@ -200,7 +171,7 @@ def _required(items: list[Any]) -> tuple[str, ...] | None:
 
 def compile_regex(pattern: str) -> Regex:
     """Compile now (and raise ``re.error``), unless the knowledge is trusted."""
-    return re.compile(pattern) if _validate else LazyRegex(pattern)
+    return re.compile(pattern) if _validate else regex.compile(pattern)
 
 
 def validating() -> bool:
@@ -246,6 +217,8 @@ class Context:
     _printed: dict[str | None, tuple[list[tuple[int, str]], str]] = field(default_factory=dict)
     """Per message kind (None: every text), the lines and the same as one string,
     which a pattern's required words are looked for in before any line is searched."""
+    atoms: Any = None
+    """What the knowledge's index knows of the run (``kb.index.RunAtoms``), once found."""
 
     def facts(self) -> Facts:
         """The facts of the trace (see ``osdoctor.facts``), computed once."""
@@ -357,7 +330,8 @@ def _status_test(spec: Any) -> Callable[[Exchange], bool]:
     return holds
 
 
-def _count_test(spec: Any) -> Callable[[int], bool]:
+def count_test(spec: Any) -> Callable[[int], bool]:
+    """A request pattern's ``count``: how many matching exchanges it asks for."""
     if isinstance(spec, int) and not isinstance(spec, bool):
         return lambda n: n == spec
     m = re.fullmatch(r"\s*(>=|<=|>|<|==)?\s*(\d+)\s*", str(spec))
@@ -510,7 +484,7 @@ class RequestPattern:
             self._captors.append(
                 lambda ex: _groups(hre, ex.response.header(str(hname)) if ex.response else None)
             )
-        self.count = _count_test(spec["count"]) if "count" in spec else None
+        self.count = count_test(spec["count"]) if "count" in spec else None
         self.repeat = int(spec.get("repeat", 1))
 
     def match(self, ex: Exchange) -> dict[str, str] | None:

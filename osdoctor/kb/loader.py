@@ -44,6 +44,8 @@ class KnowledgeBase:
     """Rules taken out of service (``status: removed``): their ids stay taken."""
     issues: list[Issue] = field(default_factory=list)
     sources: list[Path] = field(default_factory=list)
+    index: Any = field(default=None, repr=False, compare=False)
+    """What its rules and branches require (``kb.index``), built on first use."""
 
     def add_dir(self, root: Path, origin: str) -> None:
         if not root.is_dir():

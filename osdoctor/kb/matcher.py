@@ -11,6 +11,7 @@ user (``--why-not``) and a rule author can see why.
 from __future__ import annotations
 
 from osdoctor.kb.conditions import Context, Match, RequestPattern, evaluate_all
+from osdoctor.kb.index import atoms_of, index_for
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.kb.placeholders import fill
 from osdoctor.kb.schema import Branch, DiagramBlock, DiagramItem, Scenario
@@ -39,14 +40,22 @@ def match_scenario(
     kb: KnowledgeBase, ctx: Context
 ) -> tuple[ScenarioMatch | None, Match | None, list[Candidate]]:
     candidates: list[Candidate] = []
-    scenarios = sorted(kb.scenarios.values(), key=lambda s: s.id)
-    for scenario in scenarios:
-        for branch in scenario.branches:
-            if not branch.any_command:
-                continue
-            m, held, failed = evaluate_all(branch.when, ctx)
-            if m is not None:
-                return _result(scenario, branch, m, ctx), m, candidates
+    index = index_for(kb)
+    # Tried first, on every command: only those whose requirements the run meets.
+    tried = (
+        [
+            (scenario, branch)
+            for scenario in sorted(kb.scenarios.values(), key=lambda s: s.id)
+            for branch in scenario.branches
+            if branch.any_command
+        ]
+        if index is None
+        else index.any_command.select(atoms_of(ctx))
+    )
+    for scenario, branch in tried:
+        m, held, failed = evaluate_all(branch.when, ctx)
+        if m is not None:
+            return _result(scenario, branch, m, ctx), m, candidates
     selected = _selected(kb, ctx)
     command_known = bool(ctx.trace.command)
     best: tuple[Scenario, Branch, Match] | None = None

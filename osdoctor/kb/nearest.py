@@ -11,9 +11,11 @@ found: …'"), not as the regular expression that checks it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from osdoctor.kb.conditions import Condition, Context
+from osdoctor.kb.conditions import Condition, Context, Match
+from osdoctor.kb.index import index_for
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.kb.matcher import selects
 from osdoctor.kb.schema import Branch, Scenario
@@ -159,16 +161,18 @@ def _telling(cond: Condition) -> bool:
     return False
 
 
-def _miss(scenario: Scenario, branch: Branch, ctx: Context) -> NearMiss | None:
+def _miss(
+    scenario: Scenario, branch: Branch, ctx: Context, ask: Callable[[Condition, Context], Any]
+) -> NearMiss | None:
     steps = [c for c in branch.when if c.key not in _CONTEXT]
     context = [c for c in branch.when if c.key in _CONTEXT]
-    if not steps or any(c(ctx) is None for c in context):
+    if not steps or any(ask(c, ctx) is None for c in context):
         return None
     held = 0
     happened = False
     missing: Condition | None = None
     for cond in steps:
-        if cond(ctx) is not None:
+        if ask(cond, ctx) is not None:
             held += 1
             happened = happened or _telling(cond)
         elif missing is None:
@@ -178,10 +182,16 @@ def _miss(scenario: Scenario, branch: Branch, ctx: Context) -> NearMiss | None:
     return NearMiss(scenario.id, branch.id, branch.title, held, len(steps), words(missing))
 
 
+def _evaluate(cond: Condition, ctx: Context) -> Match | None:
+    return cond(ctx)
+
+
 def nearest(kb: KnowledgeBase, ctx: Context, match: ScenarioMatch | None) -> list[NearMiss]:
     """Up to three documented paths, other than the one taken, where at least half
     the expected steps happened, nearest first."""
     misses: list[NearMiss] = []
+    index = index_for(kb)
+    ask = _evaluate if index is None else index.holds
     for scenario in sorted(kb.scenarios.values(), key=lambda s: s.id):
         selected = selects(scenario, ctx)
         for branch in scenario.branches:
@@ -189,7 +199,9 @@ def nearest(kb: KnowledgeBase, ctx: Context, match: ScenarioMatch | None) -> lis
                 continue
             if not (selected or branch.any_command):
                 continue
-            miss = _miss(scenario, branch, ctx)
+            # The index skipped, in the matcher, the branches tried on any command
+            # that cannot hold: those are asked through it, the others were asked.
+            miss = _miss(scenario, branch, ctx, ask if branch.any_command else _evaluate)
             if miss is not None and miss.held and miss.score >= CLOSE:
                 misses.append(miss)
     misses.sort(key=lambda m: (-m.score, -m.held, m.scenario, m.branch))

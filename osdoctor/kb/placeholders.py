@@ -24,7 +24,8 @@ from osdoctor.facts.model import Facts
 from osdoctor.facts.placeholders import CLAUSES
 from osdoctor.facts.placeholders import values as fact_values
 from osdoctor.kb.conditions import Condition, RequestPattern, compile_template
-from osdoctor.kb.words import constants, parser
+from osdoctor.kb.regex_tree import Node
+from osdoctor.kb.regex_tree import parse as parse_regex
 
 #: Values every report has (see ``diagnose.apply_rules``): the run's own, and the
 #: facts' (``{failure}``, ``{quote}``...), which are empty when the log does not
@@ -35,8 +36,6 @@ BASE = frozenset(
 #: What the exchange a request condition matched gives (``conditions.exchange_captures``);
 #: ``request_id`` too, when the answer names one.
 EXCHANGE = frozenset({"method", "url", "path", "call", "call_path", "status", "service"})
-
-_parser, _c = parser, constants  # None on a Python without re._parser: groups count as sure
 
 
 @dataclass(slots=True)
@@ -268,36 +267,36 @@ def regex_groups(pattern: str) -> Captures:
         names = list(re.compile(pattern).groupindex)
     except re.error:
         return out
-    if _parser is None:
+    tree = parse_regex(pattern)
+    if tree is None:  # not read: every group counts as sure
         out.sure.update(names)
         return out
-    parsed = _parser.parse(pattern)
-    by_index = {index: name for name, index in parsed.state.groupdict.items()}
+    by_index = {index: name for name, index in tree.groupindex.items()}
 
-    def walk(items: Any, optional: bool) -> None:
-        for op, av in items:
-            if op is _c.SUBPATTERN:
-                group, _add, _del, sub = av
+    def walk(nodes: list[Node], optional: bool) -> None:
+        for kind, value in nodes:
+            if kind == "group":
+                group, _add, _del, sub = value
                 if group in by_index:
                     (out.maybe if optional else out.sure).add(by_index[group])
                 walk(sub, optional)
-            elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", None)):
-                low, _high, sub = av
+            elif kind == "repeat":
+                low, _high, sub = value
                 walk(sub, optional or low == 0)
-            elif op is _c.BRANCH:
-                for alternative in av[1]:
+            elif kind == "branch":
+                for alternative in value:
                     walk(alternative, True)
-            elif op in (_c.ASSERT, _c.ASSERT_NOT):
-                walk(av[1], True)
-            elif op is _c.GROUPREF_EXISTS:
-                _group, yes, no = av
+            elif kind in ("assert", "assert_not"):
+                walk(value[1], True)
+            elif kind == "groupref_exists":
+                _group, yes, no = value
                 walk(yes, True)
                 if no is not None:
                     walk(no, True)
-            elif op is getattr(_c, "ATOMIC_GROUP", None):
-                walk(av, optional)
+            elif kind == "atomic":
+                walk(value, optional)
 
-    walk(parsed, False)
+    walk(tree.nodes, False)
     out.maybe -= out.sure
     return out
 

@@ -4,60 +4,51 @@ not the pattern that checks it (``^Stack not found: (?P<stack>\\S+)`` reads
 
 from __future__ import annotations
 
-import importlib
-import re
-from typing import Any
+import functools
 
-try:  # The parser of the re module: private, but stable since Python 3.11.
-    parser: Any = importlib.import_module("re._parser")
-    constants: Any = importlib.import_module("re._constants")
-except ImportError:  # pragma: no cover - another Python
-    parser = constants = None
+from osdoctor.kb.regex_tree import Node, parse
 
 _GAP = "…"
 
 
+@functools.lru_cache(maxsize=1024)
 def regex_words(pattern: str) -> str:
     """The literal text of a regex, with "…" where it allows any text; the
     pattern itself when it cannot be read."""
-    if parser is None:
+    tree = parse(pattern)
+    if tree is None:
         return pattern
-    try:
-        parsed = parser.parse(pattern)
-    except (re.error, RecursionError, ValueError):
-        return pattern
-    c = constants
     out: list[str] = []
 
     def gap() -> None:
         if not out or out[-1] != _GAP:
             out.append(_GAP)
 
-    def walk(items: Any) -> None:
-        for op, av in items:
-            if op is c.LITERAL:
-                out.append(chr(av))
-            elif op is c.SUBPATTERN:
-                walk(av[-1])
-            elif op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)):
-                low, high, sub = av
+    def walk(nodes: list[Node]) -> None:
+        for kind, value in nodes:
+            if kind == "literal":
+                out.append(chr(value))
+            elif kind == "group":
+                walk(value[-1])
+            elif kind == "repeat":
+                low, high, sub = value
                 if low == 0 and high == 1:
                     continue  # optional: the line reads as well without it
-                if len(sub) == 1 and sub[0][0] is c.LITERAL and low == high:
+                if len(sub) == 1 and sub[0][0] == "literal" and low == high:
                     out.append(chr(sub[0][1]) * low)
-                elif len(sub) == 1 and sub[0][0] is c.LITERAL and low >= 1:
+                elif len(sub) == 1 and sub[0][0] == "literal" and low >= 1:
                     out.append(chr(sub[0][1]))
                 else:
                     gap()
-            elif op is c.BRANCH:
-                walk(av[1][0])
-            elif op is getattr(c, "ATOMIC_GROUP", None):
-                walk(av)
-            elif op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+            elif kind == "branch":
+                walk(value[0])
+            elif kind == "atomic":
+                walk(value)
+            elif kind in ("at", "assert", "assert_not"):
                 continue
             else:
                 gap()
 
-    walk(parsed)
+    walk(tree.nodes)
     text = "".join(out).strip()
     return text or _GAP

@@ -168,11 +168,11 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         parameters): other views of the same log mask with it too."""
         return self._pem.memory
 
-    def follow(self, before: Parser) -> None:
-        """Read on where ``before`` stopped (the next run of the same log): mask
+    def follow(self, previous: Parser) -> None:
+        """Read on where ``previous`` stopped (the next run of the same log): mask
         what it learnt, and reuse what its redaction remembered."""
-        self.secrets.update(before.secrets)
-        self._pem.carry_on(before._pem)
+        self.secrets.update(previous.secrets)
+        self._pem.carry_on(previous._pem)
 
     # -- input -------------------------------------------------------------
     def set_widths(self, widths: wraps.Widths) -> None:

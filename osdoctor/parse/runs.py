@@ -195,6 +195,8 @@ class RunSplitter:
         events: list[tuple[int, bytes]] = []
         pos = 0
         pid = self._run.pid
+        at_line: re.Pattern[bytes] | regex.Pattern[bytes]
+        after_break: re.Pattern[bytes] | regex.Pattern[bytes]
         while True:
             if pid is None:
                 at_line, after_break = _ANY_PID, _ANY_PID_AFTER

@@ -7,14 +7,13 @@ prefixes and ports decide.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from osdoctor import regex
 from osdoctor.parse.http_text import split_url
 
 # (pattern on the URL path, service type). The first group is the prefix to strip.
-_KNOWN: list[tuple[re.Pattern[str], str]] = [
+_KNOWN: list[tuple[regex.Pattern[str], str]] = [
     (
         regex.compile(r"^((?:/[\w.\-]+)*?/(?:heat-api|orchestration)/v1/[^/]+)(?=/|$)"),
         "orchestration",

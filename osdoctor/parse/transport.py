@@ -39,7 +39,7 @@ Cause = Literal[
 it as its ``TransportKind`` and detail (see ``transport_failure``)."""
 
 # Most specific first.
-_KINDS: list[tuple[Cause, re.Pattern[str]]] = [
+_KINDS: list[tuple[Cause, regex.Pattern[str]]] = [
     ("proxy", regex.compile(r"ProxyError|Tunnel connection failed|Cannot connect to proxy", re.I)),
     (
         "tls-version",
