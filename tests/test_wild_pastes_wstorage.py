@@ -1,0 +1,69 @@
+"""Real non-debug pastes of Cinder and Manila failures from public threads
+(fixtures/wild/, INDEX.md gives each one's source and established cause): the
+first error finding names that cause, and no paste makes a renderer fail.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from osdoctor.diagnose import diagnose, parse_path
+from osdoctor.kb.loader import KnowledgeBase, load_knowledge
+from osdoctor.model import Report
+from osdoctor.render.json_report import render_json
+from osdoctor.render.markdown import render_markdown
+from osdoctor.render.text import render_text
+from tests.helpers.causes import assert_names_the_cause
+
+WILD = Path(__file__).resolve().parent / "fixtures" / "wild"
+
+# file -> (first error rule, words its title must hold), case-insensitive.
+CASES: dict[str, tuple[str, list[str]]] = {
+    "velero-gophercloud-2024-snapshot-create-400-in-use": (
+        # gophercloud's "Bad request with: [POST URL], error message: {...}",
+        # escaped inside a velero log line.
+        "known.cinder-snapshot-of-attached-volume",
+        ["c91638ec-6362-4e15-b3cd-e2f957e3e6b5", "in-use", "force"],
+    ),
+    "manila-csi-gophercloud-2020-share-create-400-dhss-needs-share-network": (
+        "generic.bad-request",
+        ["Manila", "400", "Share network must be set"],
+    ),
+}
+SUCCESSES: list[str] = []
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    return load_knowledge(user=False)
+
+
+def _report(name: str, kb: KnowledgeBase) -> Report:
+    return diagnose(parse_path(WILD / f"{name}.log"), kb)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_first_finding_names_the_established_cause(name: str, kb: KnowledgeBase) -> None:
+    rule, words = CASES[name]
+    assert_names_the_cause(_report(name, kb), rule, words)
+
+
+@pytest.mark.parametrize("name", sorted([*CASES, *SUCCESSES]))
+def test_every_format_renders_without_a_traceback(name: str, kb: KnowledgeBase) -> None:
+    report = _report(name, kb)
+    assert render_text(report) and render_markdown(report)
+    assert json.loads(render_json(report))["outcome"] == report.outcome
+
+
+def test_gophercloud_default_error_is_read_as_the_exchange_it_reports() -> None:
+    name = "manila-csi-gophercloud-2020-share-create-400-dhss-needs-share-network"
+    trace = parse_path(WILD / f"{name}.log")
+    failed = [ex for ex in trace.exchanges if ex.response is not None and ex.response.status == 400]
+    assert [(ex.request.method, ex.request.logged_as) for ex in failed] == [("POST", "gophercloud")]
+    assert failed[0].request.url.endswith(":8786/v2/69256af5d9b34113ba70e0c760570040/shares")
+    body = failed[0].response.body  # type: ignore[union-attr]
+    assert body is not None and body.text is not None
+    assert json.loads(body.text)["badRequest"]["code"] == 400
