@@ -29,8 +29,8 @@ CASES: dict[str, tuple[str, list[str]]] = {
         ["c91638ec-6362-4e15-b3cd-e2f957e3e6b5", "in-use", "force"],
     ),
     "manila-csi-gophercloud-2020-share-create-400-dhss-needs-share-network": (
-        "generic.bad-request",
-        ["Manila", "400", "Share network must be set"],
+        "known.manila-share-network-required",
+        ["Manila", "400", "driver_handles_share_servers true", "share network"],
     ),
 }
 SUCCESSES: list[str] = []
