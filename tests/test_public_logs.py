@@ -252,8 +252,8 @@ CASES_2: dict[str, tuple[str, list[str]]] = {
         ["no endpoint", "object-store"],
     ),
     "terraform-2015-volume-delete-400-status-deleting": (
-        "generic.bad-request",
-        ["400", "current status is: deleting"],
+        "known.cinder-volume-status-refused",
+        ["Cinder", "400", "the volume is deleting"],
     ),
 }
 SUCCESSES_2 = [

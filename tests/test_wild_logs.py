@@ -54,12 +54,12 @@ CASES: dict[str, tuple[str, list[str]]] = {
         ["nova-api", "'APIRouterV21' object has no attribute '_router'"],
     ),
     "terraform-2015-volume-delete-400-status-deleting": (
-        "generic.bad-request",
-        ["400", "current status is: deleting"],
+        "known.cinder-volume-status-refused",
+        ["Cinder", "400", "the volume is deleting"],
     ),
     "vagrant-fog-2014-volume-delete-400-in-use": (
-        "generic.bad-request",
-        ["400", "current status is: in-use"],
+        "known.cinder-volume-status-refused",
+        ["Cinder", "400", "the volume is in-use"],
     ),
     "nova-2016-boot-novalidhost-fault-wrapped-table": (
         "known.no-valid-host",

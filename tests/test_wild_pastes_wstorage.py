@@ -32,6 +32,16 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.manila-share-network-required",
         ["Manila", "400", "driver_handles_share_servers true", "share network"],
     ),
+    "autopilot-2016-boot-new-volume-cinder-az-invalid": (
+        # the poster's words before Cinder's: "I get `Failure: cinder.exception...".
+        "known.cinder-availability-zone-invalid",
+        ["Cinder", "region1-1", "no volume service"],
+    ),
+    "php-opencloud-2018-volume-delete-400-status-error-deleting": (
+        # a library's "Message：" label, no status printed: Cinder's words say 400.
+        "known.cinder-volume-status-refused",
+        ["Cinder", "400", "the volume is error_deleting"],
+    ),
 }
 SUCCESSES: list[str] = []
 
