@@ -42,6 +42,10 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.cinder-volume-status-refused",
         ["Cinder", "400", "the volume is error_deleting"],
     ),
+    "terraform-2015-destroy-volume-delete-400-root-disk-already-deleting": (
+        "known.cinder-volume-status-refused",
+        ["Cinder", "400", "the volume is deleting"],
+    ),
 }
 SUCCESSES: list[str] = []
 
