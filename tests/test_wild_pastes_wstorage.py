@@ -46,6 +46,11 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.cinder-volume-status-refused",
         ["Cinder", "400", "the volume is deleting"],
     ),
+    "cinder-csi-2021-ephemeral-attach-400-reserve-volume-still-creating": (
+        # Nova's 400 for os-volume_attachments, quoting Cinder's reserve refusal.
+        "known.cinder-volume-status-refused",
+        ["Cinder", "400", "the volume is creating"],
+    ),
 }
 SUCCESSES: list[str] = []
 
