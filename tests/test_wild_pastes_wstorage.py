@@ -51,6 +51,11 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.cinder-volume-status-refused",
         ["Cinder", "400", "the volume is creating"],
     ),
+    "cinder-csi-2022-snapshot-create-400-in-use-force-not-passed": (
+        # Cinder's words alone, in backticks, no status printed.
+        "known.cinder-snapshot-of-attached-volume",
+        ["5cab8240-20cb-4928-a8ff-7be0dfe445cd", "in-use", "force"],
+    ),
 }
 SUCCESSES: list[str] = []
 
