@@ -56,6 +56,11 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.cinder-snapshot-of-attached-volume",
         ["5cab8240-20cb-4928-a8ff-7be0dfe445cd", "in-use", "force"],
     ),
+    "elektra-2018-volume-delete-400-has-snapshots-wrapped": (
+        # the refusal folded over three lines before its "(HTTP 400)".
+        "known.cinder-volume-delete-refused",
+        ["Cinder", "400", "has snapshots"],
+    ),
 }
 SUCCESSES: list[str] = []
 
