@@ -64,10 +64,13 @@ _REFUSAL = regex.compile(
     r"No valid host was found|Quota exceeded for \w|exceeded for quota\b|"
     # the words of Cinder's, Manila's and Nova's Invalid* exceptions (400), which
     # wrappers and libraries print without the status: "Invalid volume: Volume ..."
-    r"\bInvalid (?:volume|snapshot|backup|share|share snapshot|volume type|input received): \w"
+    r"\bInvalid (?:volume|snapshot|backup|share|share snapshot|volume type|input received): \w|"
+    r"\bVolume status must be available or error\b"
 )
 _INVALID = regex.compile(
-    r"\bInvalid (?:volume|snapshot|backup|share|share snapshot|volume type|input received): \w"
+    r"\bInvalid (?:volume|snapshot|backup|share|share snapshot|volume type|input received): \w|"
+    # Cinder's delete refusal, which a wrapper may quote without its "Invalid volume: "
+    r"\bVolume status must be available or error\b"
 )
 # The status a refusal's words stand for when the paste lost the "(HTTP nnn)".
 _WORD_STATUS = (
