@@ -48,7 +48,10 @@ _CLIENT_FAILED = regex.compile(
     r"^(?P<xx>[45])xx (?:Client|Server) error|"
     r"Expected HTTP response code \[[\d, ]+\] when accessing \[(?P<gm>[A-Z]+) (?P<gurl>\S+)\],"
     r" but got (?P<gstatus>\d{3}) instead|"
-    r"(?P<sstatus>[45]\d\d): (?:Client|Server) Error for url: (?P<surl>https?://[^\s,]+)|"
+    # openstacksdk's HttpException; before 2019 without the status ("Client Error for
+    # url: ..."), as shade's own errors quote it.
+    r"(?:(?P<sstatus>[45]\d\d): )?(?P<ssource>Client|Server) Error for url: "
+    r"(?P<surl>https?://[^\s,]+)|"
     r"^Error contacting \w+ server|^Connection to \w+ failed: |"
     r"(?:^|: )(?:Unable to establish connection to|SSL exception connecting to) |"
     r"\b(?:Auth|Account|Container|Object) (?:HEAD|GET|PUT|POST|DELETE|COPY) failed: https?://|"
@@ -71,6 +74,8 @@ _WORD_STATUS = (
         500,
     ),
     (regex.compile(r"exceptions\.Unauthorized'"), 401),
+    # neutron-lib's BadRequest: "Bad <resource> request: <why>."
+    (regex.compile(r"\bBad [a-z_ ]{2,30} request: "), 400),
 )
 _STATUS_WORDS = regex.compile(
     r"\b(?P<status>[45]\d\d) (?:Not Found|Forbidden|Unauthorized|"
@@ -599,8 +604,8 @@ def _text_failure(
             failure.method, failure.url = gm.group("gm"), gm.group("gurl")
             failure.status = int(gm.group("gstatus"))
     sm = _CLIENT_FAILED.search(text) if text else None
-    if sm and sm.group("sstatus"):
-        failure.status = int(sm.group("sstatus"))
+    if sm and sm.group("surl"):
+        failure.status = int(sm.group("sstatus")) if sm.group("sstatus") else None
         failure.url = failure.url or sm.group("surl")
     elif sm and sm.group("status"):
         failure.status = int(sm.group("status"))

@@ -1,0 +1,74 @@
+"""Real public pastes of Neutron and Octavia failures without ``--debug``
+(fixtures/wild/, INDEX.md gives each one's source and established cause): the
+first error finding names that cause, and no paste makes a renderer fail.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from osdoctor.diagnose import diagnose, parse_path
+from osdoctor.kb.loader import KnowledgeBase, load_knowledge
+from osdoctor.model import Report
+from osdoctor.render.json_report import render_json
+from osdoctor.render.markdown import render_markdown
+from osdoctor.render.text import render_text
+from tests.helpers.causes import assert_names_the_cause
+
+WILD = Path(__file__).resolve().parent / "fixtures" / "wild"
+
+# file -> (first error rule, words its title must hold), case-insensitive.
+CASES: dict[str, tuple[str, list[str]]] = {
+    "ansible-2019-server-auto-ip-400-subnet-no-gateway": (
+        "known.neutron-floating-ip-subnet-no-gateway",
+        ["floating IP", "subnet ad5c-ce6dd61d594e", "no gateway"],
+    ),
+    "terraform-2018-secgroup-rule-409-default-egress-exists": (
+        "known.neutron-secgroup-rule-exists",
+        ["already exists", "c18ad3d4-2307-4817-83e0-ded305e90f78"],
+    ),
+    "heat-2019-port-create-failed-no-more-ip-addresses": (
+        "known.neutron-ip-addresses-exhausted",
+        ["No IP address left", "be3a70aa-6e55-42f3-9a7e-613267fa78f5"],
+    ),
+    "neutronclient-2023-octavia-amphora-overquota-security-group": (
+        "known.quota-exceeded-for",
+        ["Quota exceeded for resources", "security_group"],
+    ),
+}
+SUCCESSES: list[str] = []
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    return load_knowledge(user=False)
+
+
+def _report(name: str, kb: KnowledgeBase) -> Report:
+    return diagnose(parse_path(WILD / f"{name}.log"), kb)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_first_finding_names_the_established_cause(name: str, kb: KnowledgeBase) -> None:
+    rule, words = CASES[name]
+    assert_names_the_cause(_report(name, kb), rule, words)
+
+
+@pytest.mark.parametrize("name", sorted([*CASES, *SUCCESSES]))
+def test_every_format_renders_without_a_traceback(name: str, kb: KnowledgeBase) -> None:
+    report = _report(name, kb)
+    assert render_text(report) and render_markdown(report)
+    assert json.loads(render_json(report))["outcome"] == report.outcome
+
+
+def test_a_heat_failures_list_names_each_resource_above_its_fields(kb: KnowledgeBase) -> None:
+    trace = parse_path(WILD / "heat-2019-port-create-failed-no-more-ip-addresses.log")
+    (resource,) = trace.resources
+    assert resource.type == "stack resource"
+    assert resource.name == "overcloud.Controller.0.ExternalPort.ExternalPort"
+    assert resource.get("status") is not None and resource.get("status").value == "CREATE_FAILED"  # type: ignore[union-attr]
+    reason = resource.get("status_reason")
+    assert reason is not None and reason.value.startswith("IpAddressGenerationFailureClient: ")
