@@ -38,6 +38,10 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.quota-exceeded-for",
         ["Quota exceeded for resources", "security_group"],
     ),
+    "capo-2023-listener-create-409-lb-immutable-pending-update": (
+        "known.octavia-lb-immutable",
+        ["immutable", "7d690fcb-ea67-4462-a49e-dda806c8f792", "PENDING"],
+    ),
 }
 SUCCESSES: list[str] = []
 
