@@ -42,6 +42,18 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.octavia-lb-immutable",
         ["immutable", "7d690fcb-ea67-4462-a49e-dda806c8f792", "PENDING"],
     ),
+    "cbspider-2025-floating-ip-associate-400-external-not-reachable": (
+        "known.neutron-floating-ip-external-unreachable",
+        ["f1ac5f1f-f6cf-4a97-b8e8-5a9f324a5394", "c3c6eeac-73d4-45e1-9173-f449dbb3c8e5", "router"],
+    ),
+    "ansible-2023-router-interface-delete-409-in-use-by-floating-ip": (
+        "known.neutron-router-interface-in-use-by-fip",
+        [
+            "8511e0ac-7c6a-4ee6-b731-42c0780eb32a",
+            "cc4f26e0-c723-4e85-8b05-d9ea86394ef2",
+            "floating IPs",
+        ],
+    ),
 }
 SUCCESSES: list[str] = []
 
