@@ -54,6 +54,10 @@ CASES: dict[str, tuple[str, list[str]]] = {
             "floating IPs",
         ],
     ),
+    "osc-2026-router-add-subnet-400-address-scope-differs": (
+        "generic.bad-request",
+        ["Neutron", "400", "Cannot attach subnet", "address scope"],
+    ),
 }
 SUCCESSES: list[str] = []
 
