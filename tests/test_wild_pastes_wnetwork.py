@@ -58,6 +58,14 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "generic.bad-request",
         ["Neutron", "400", "Cannot attach subnet", "address scope"],
     ),
+    "gophercloud-2018-floating-ip-create-409-no-more-ips": (
+        "known.neutron-ip-addresses-exhausted",
+        ["No IP address left", "06fb6e98-4e98-4320-9f00-34e028ed53cb"],
+    ),
+    "vagrant-fog-2015-floating-ip-403-over-quota-in-pool": (
+        "generic.quota-exceeded",
+        ["Nova quota exceeded", "IP allocation over quota in pool nova"],
+    ),
 }
 SUCCESSES: list[str] = []
 

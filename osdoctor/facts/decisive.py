@@ -94,6 +94,7 @@ _NOUN = regex.compile(
 _HTTP_ERROR = regex.compile(r"\(HTTP [45]\d\d\)")
 _STATUS_IN_TEXT = regex.compile(r"\(HTTP ([1-5]\d\d)\)")
 _ATTEMPT = regex.compile(r"Attempt (\d+) of (\d+)")
+_NOVA_HEADER = regex.compile(r"\bX-Compute-Request-Id\b", re.I)
 _CLASS_IN_TEXT = regex.compile(r"<class '(?P<cls>[\w.]+)'>")
 _URL = regex.compile(r"https?://[^\s'\"\]\[)(,]+")
 _STARTING = regex.compile(
@@ -651,6 +652,8 @@ def _text_failure(
     if not stype:
         qm = _QUOTA_CLASS.search(context)  # a relayed quota error names its service's class
         stype = _QUOTA_SERVICE[qm.group(1) or qm.group(2)] if qm else stype
+    if not stype and any(_NOVA_HEADER.search(t) for _l, t, _m in printed):
+        stype = "compute"  # the answer's headers, printed by fog/excon: only Nova's say so
     if not stype and "identity" in context:
         stype = "identity"  # keystoneauth's discovery: "versioned identity endpoints"
     pm = _POLICY_SERVICE.search(text) if text else None
