@@ -19,6 +19,7 @@ from osdoctor.render.text import render_text
 from tests.helpers.causes import assert_names_the_cause
 
 WILD = Path(__file__).resolve().parent / "fixtures" / "wild"
+LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 
 # file -> (first error rule, words its title must hold), case-insensitive.
 CASES: dict[str, tuple[str, list[str]]] = {
@@ -66,6 +67,10 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "generic.quota-exceeded",
         ["Nova quota exceeded", "IP allocation over quota in pool nova"],
     ),
+    "gophercloud-2025-floating-ip-create-409-overquota-leaked-bastion-fips": (
+        "known.quota-exceeded-for",
+        ["Quota exceeded for resources", "floatingip"],
+    ),
 }
 SUCCESSES: list[str] = []
 
@@ -92,11 +97,20 @@ def test_every_format_renders_without_a_traceback(name: str, kb: KnowledgeBase) 
     assert json.loads(render_json(report))["outcome"] == report.outcome
 
 
-def test_a_heat_failures_list_names_each_resource_above_its_fields(kb: KnowledgeBase) -> None:
-    trace = parse_path(WILD / "heat-2019-port-create-failed-no-more-ip-addresses.log")
-    (resource,) = trace.resources
-    assert resource.type == "stack resource"
-    assert resource.name == "overcloud.Controller.0.ExternalPort.ExternalPort"
-    assert resource.get("status") is not None and resource.get("status").value == "CREATE_FAILED"  # type: ignore[union-attr]
-    reason = resource.get("status_reason")
+@pytest.mark.parametrize(
+    ("path", "name"),
+    [
+        (
+            WILD / "heat-2019-port-create-failed-no-more-ip-addresses.log",
+            "overcloud.Controller.0.ExternalPort.ExternalPort",
+        ),
+        # the real heat plugin's output, captured in the lab
+        (LOGS / "generic.stack-failures-list-port-no-more-ips.plain.log", "app.port"),
+    ],
+)
+def test_a_heat_failures_list_names_each_resource_above_its_fields(path: Path, name: str) -> None:
+    (resource,) = parse_path(path).resources
+    assert (resource.type, resource.name) == ("stack resource", name)
+    status, reason = resource.get("status"), resource.get("status_reason")
+    assert status is not None and status.value == "CREATE_FAILED"
     assert reason is not None and reason.value.startswith("IpAddressGenerationFailureClient: ")

@@ -182,6 +182,7 @@ _ALIASES = {
     "net": "network",
     "stack resource": "stack resource",
     "resource": "stack resource",
+    "stack failures": "stack resource",  # each failed resource of the stack
     "event": "stack event",
 }
 _FIELD_TYPES = (
