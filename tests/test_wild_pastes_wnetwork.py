@@ -71,6 +71,18 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.quota-exceeded-for",
         ["Quota exceeded for resources", "floatingip"],
     ),
+    "capo-2024-listener-create-409-lb-immutable-after-patch": (
+        "known.octavia-lb-immutable",
+        ["cb8e830a-6cc8-4a0f-b854-270905bc43d1", "PENDING"],
+    ),
+    "fog-2013-secgroup-rule-400-already-exists-in-group": (
+        "generic.bad-request",
+        ["Nova", "400", "This rule already exists in group 3"],
+    ),
+    "ansible-2020-lb-listener-update-400-read-only-loadbalancer-id": (
+        "generic.bad-request",
+        ["Neutron", "400", "Cannot update read-only attribute loadbalancer_id"],
+    ),
 }
 SUCCESSES: list[str] = []
 
