@@ -74,8 +74,6 @@ _WORD_STATUS = (
         500,
     ),
     (regex.compile(r"exceptions\.Unauthorized'"), 401),
-    # neutron-lib's BadRequest: "Bad <resource> request: <why>."
-    (regex.compile(r"\bBad [a-z_ ]{2,30} request: "), 400),
 )
 _STATUS_WORDS = regex.compile(
     r"\b(?P<status>[45]\d\d) (?:Not Found|Forbidden|Unauthorized|"
