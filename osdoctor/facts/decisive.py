@@ -64,7 +64,16 @@ _CLIENT_FAILED = regex.compile(
 # included: words no successful run prints.
 _REFUSAL = regex.compile(
     r"Policy doesn't allow \S+ to be performed|\bis disallowed by policy|"
-    r"No valid host was found|Quota exceeded for \w|exceeded for quota\b"
+    r"No valid host was found|Quota exceeded for \w|exceeded for quota\b|"
+    # the words of Cinder's, Manila's and Nova's Invalid* exceptions (400), which
+    # wrappers and libraries print without the status: "Invalid volume: Volume ..."
+    r"\bInvalid (?:volume|snapshot|backup|share|share snapshot|volume type|input received): \w|"
+    r"\bVolume status must be available or error\b"
+)
+_INVALID = regex.compile(
+    r"\bInvalid (?:volume|snapshot|backup|share|share snapshot|volume type|input received): \w|"
+    # Cinder's delete refusal, which a wrapper may quote without its "Invalid volume: "
+    r"\bVolume status must be available or error\b"
 )
 # The status a refusal's words stand for when the paste lost the "(HTTP nnn)".
 _WORD_STATUS = (
@@ -74,6 +83,7 @@ _WORD_STATUS = (
         500,
     ),
     (regex.compile(r"exceptions\.Unauthorized'"), 401),
+    (_INVALID, 400),
 )
 _STATUS_WORDS = regex.compile(
     r"\b(?P<status>[45]\d\d) (?:Not Found|Forbidden|Unauthorized|"
@@ -428,6 +438,12 @@ def _client_error(printed: list[tuple[int, str, Message]]) -> ClientError | None
         elif m.kind == "error" or (
             _may_fail(text) and (_CLIENT_FAILED.search(text) or _REFUSAL.search(text))
         ):
+            invalid = _INVALID.search(text) if m.kind != "error" else None
+            if invalid is not None and not _CLIENT_FAILED.search(text):
+                # a poster's words or a library's label before the service's own
+                # ("I get `Failure: cinder.exception.InvalidInput: Invalid input ..."):
+                # the quote starts where the service's words do
+                text = text[invalid.start() :].rstrip("`'\" ")
             found = ClientError(text, line)
         elif m.kind == "clean_up":
             found = ClientError(text, line)

@@ -505,17 +505,29 @@ def read_lines(items: list[tuple[int, str]]) -> list[Printed]:
             elif len(text) < 40 and _STATUS_LINE.match(f"{stripped}: {following[1].strip()}"):
                 found = read_line(line, f"{stripped}: {following[1].strip()}")  # webob's
                 joined.add(at + 1)  # status line, then why
-        if found is not None and at and found.role == "refusal" and found.words[:1].islower():
+        back, start, joined_text = at, line, text
+        while found is not None and back and found.role == "refusal" and found.words[:1].islower():
             # A refusal the terminal folded before its status: "...image is greater" /
-            # "than volume size 1 (HTTP 400)": its start is the line before.
-            before_line, before = lines[at - 1]
-            if before_line == line - 1 and read[at - 1] is None and not starts_line(before):
-                whole = read_line(before_line, before.rstrip() + " " + text.lstrip())
-                found = whole if whole is not None else found
+            # "than volume size 1 (HTTP 400)": its start is the line before (or, folded
+            # more than once, the lines before it).
+            before_line, before = lines[back - 1]
+            if at - back >= _FOLDS or before_line != start - 1 or read[back - 1] is not None:
+                break
+            if starts_line(before):
+                break
+            joined_text = before.rstrip() + " " + joined_text.lstrip()
+            whole = read_line(before_line, joined_text)
+            if whole is None:
+                break
+            found, back, start = whole, back - 1, before_line
         if found is not None:
             out.append(found)
             last = found
     return out
+
+
+_FOLDS = 4
+"""How many lines before its status a folded refusal is looked for."""
 
 
 def _folded(text: str, following: str) -> bool:
