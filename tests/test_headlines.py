@@ -76,6 +76,16 @@ HEADLINES: dict[str, str | None] = {
     "generic.not-found-resource-image": "generic.not-found",
     "generic.not-found-version-path": "generic.version-path",
     "generic.nova-500-wraps-neutron": "known.nova-neutron-auth-missing",
+    "generic.osc-floating-ip-set-400-no-gateway": "known.neutron-floating-ip-subnet-no-gateway",
+    "generic.osc-floating-ip-set-400-no-gateway.plain": (
+        "known.neutron-floating-ip-subnet-no-gateway"
+    ),
+    "generic.osc-floating-ip-set-404-external-not-reachable": (
+        "known.neutron-floating-ip-external-unreachable"
+    ),
+    "generic.osc-floating-ip-set-404-external-not-reachable.plain": (
+        "known.neutron-floating-ip-external-unreachable"
+    ),
     "generic.osc-image-show-by-name": None,
     "generic.osc-keypair-create-403-quota": "generic.quota-exceeded",
     "generic.osc-network-agent-show-404": "generic.not-found",
@@ -95,6 +105,16 @@ HEADLINES: dict[str, str | None] = {
     "generic.osc-network-list-dropped": "generic.connection-reset",
     "generic.osc-port-create-409-ip-allocated": "generic.conflict",
     # its service logs name the cause: nova-api's ERROR in its own log.
+    "generic.osc-port-create-409-no-more-ips": "known.neutron-ip-addresses-exhausted",
+    "generic.osc-port-create-409-no-more-ips.plain": "known.neutron-ip-addresses-exhausted",
+    "generic.osc-router-remove-subnet-409-in-use-by-floating-ip": (
+        "known.neutron-router-interface-in-use-by-fip"
+    ),
+    "generic.osc-router-remove-subnet-409-in-use-by-floating-ip.plain": (
+        "known.neutron-router-interface-in-use-by-fip"
+    ),
+    "generic.osc-security-group-rule-create-409-exists": "known.neutron-secgroup-rule-exists",
+    "generic.osc-security-group-rule-create-409-exists.plain": "known.neutron-secgroup-rule-exists",
     "generic.osc-server-list-500": "server.service-error",
     # its service logs name the cause: nova-api's ERROR in its own log.
     "generic.osc-server-list-500-inner": "server.service-error",
@@ -120,6 +140,16 @@ HEADLINES: dict[str, str | None] = {
     "generic.secret-stack-outputs-json": None,
     "generic.secret-stack-show-tripleo": None,
     "generic.secret-stack-show-tripleo-json": None,
+    "generic.share-create-dhss-no-share-network": "known.manila-share-network-required",
+    "generic.share-create-dhss-no-share-network.plain": "known.manila-share-network-required",
+    "generic.snapshot-create-in-use": "known.cinder-snapshot-of-attached-volume",
+    "generic.snapshot-create-in-use.plain": "known.cinder-snapshot-of-attached-volume",
+    "generic.stack-failures-list-port-no-more-ips": "known.neutron-ip-addresses-exhausted",
+    "generic.stack-failures-list-port-no-more-ips.plain": "known.neutron-ip-addresses-exhausted",
+    "generic.stack-show-update-failed-lb-immutable": "known.octavia-lb-immutable",
+    "generic.stack-show-update-failed-lb-immutable.plain": "known.octavia-lb-immutable",
+    "generic.volume-create-az-invalid": "known.cinder-availability-zone-invalid",
+    "generic.volume-create-az-invalid.plain": "known.cinder-availability-zone-invalid",
     "ironic.conflict-retry.secret-bios-setting-list": None,
     "osc.auth.secret-configuration-json": None,
     "osc.auth.secret-configuration-yaml": None,

@@ -48,7 +48,10 @@ _CLIENT_FAILED = regex.compile(
     r"^(?P<xx>[45])xx (?:Client|Server) error|"
     r"Expected HTTP response code \[[\d, ]+\] when accessing \[(?P<gm>[A-Z]+) (?P<gurl>\S+)\],"
     r" but got (?P<gstatus>\d{3}) instead|"
-    r"(?P<sstatus>[45]\d\d): (?:Client|Server) Error for url: (?P<surl>https?://[^\s,]+)|"
+    # openstacksdk's HttpException; before 2019 without the status ("Client Error for
+    # url: ..."), as shade's own errors quote it.
+    r"(?:(?P<sstatus>[45]\d\d): )?(?P<ssource>Client|Server) Error for url: "
+    r"(?P<surl>https?://[^\s,]+)|"
     r"^Error contacting \w+ server|^Connection to \w+ failed: |"
     r"(?:^|: )(?:Unable to establish connection to|SSL exception connecting to) |"
     r"\b(?:Auth|Account|Container|Object) (?:HEAD|GET|PUT|POST|DELETE|COPY) failed: https?://|"
@@ -99,6 +102,7 @@ _NOUN = regex.compile(
 _HTTP_ERROR = regex.compile(r"\(HTTP [45]\d\d\)")
 _STATUS_IN_TEXT = regex.compile(r"\(HTTP ([1-5]\d\d)\)")
 _ATTEMPT = regex.compile(r"Attempt (\d+) of (\d+)")
+_NOVA_HEADER = regex.compile(r"\bX-Compute-Request-Id\b", re.I)
 _CLASS_IN_TEXT = regex.compile(r"<class '(?P<cls>[\w.]+)'>")
 _URL = regex.compile(r"https?://[^\s'\"\]\[)(,]+")
 _STARTING = regex.compile(
@@ -615,8 +619,8 @@ def _text_failure(
             failure.method, failure.url = gm.group("gm"), gm.group("gurl")
             failure.status = int(gm.group("gstatus"))
     sm = _CLIENT_FAILED.search(text) if text else None
-    if sm and sm.group("sstatus"):
-        failure.status = int(sm.group("sstatus"))
+    if sm and sm.group("surl"):
+        failure.status = int(sm.group("sstatus")) if sm.group("sstatus") else None
         failure.url = failure.url or sm.group("surl")
     elif sm and sm.group("status"):
         failure.status = int(sm.group("status"))
@@ -662,6 +666,8 @@ def _text_failure(
     if not stype:
         qm = _QUOTA_CLASS.search(context)  # a relayed quota error names its service's class
         stype = _QUOTA_SERVICE[qm.group(1) or qm.group(2)] if qm else stype
+    if not stype and any(_NOVA_HEADER.search(t) for _l, t, _m in printed):
+        stype = "compute"  # the answer's headers, printed by fog/excon: only Nova's say so
     if not stype and "identity" in context:
         stype = "identity"  # keystoneauth's discovery: "versioned identity endpoints"
     pm = _POLICY_SERVICE.search(text) if text else None

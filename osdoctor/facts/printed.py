@@ -22,7 +22,9 @@ The shapes, and who prints them:
   ``%(levelname)s: %(name)s %(message)s``: ``ERROR: openstack <message>``.
 - ``<Class>Exception: <status>: Client Error for url: <url>, <message>``:
   openstacksdk's ``HttpException`` (``openstack network ...`` since 2016,
-  ``openstack server|image|volume ...`` as osc moved to the SDK, 2022 on);
+  ``openstack server|image|volume ...`` as osc moved to the SDK, 2022 on; before
+  2019 without the status: ``Error: Client Error for url: <url>, <message>``,
+  quoted by shade after its own words);
   older SDKs printed only ``HttpException: Unknown error`` or
   ``HttpException: Conflict``; osc's network commands wrapped it as ``Error while
   executing command: <message>, <details>`` (2016-2026).
@@ -120,6 +122,13 @@ _HTTP = regex.compile(
 _SDK = regex.compile(
     r"^(?P<cls>[A-Z]\w*(?:Exception|Error)): (?P<status>[1-5]\d\d): (?:Client|Server) Error "
     r"for url: (?P<url>\S+?)(?:, (?P<words>.+))?$"
+)
+# openstacksdk's HttpException before 2019 printed no status ("Error: Client Error for
+# url: <url>, <details>"), and shade quoted it after its own words ("Error attaching IP
+# <ip> to server <id>: Client Error for url: ...").
+_SDK_BARE = regex.compile(
+    r"^(?:(?P<head>[^:]{0,200}): )?(?P<source>Client|Server) Error for url: (?P<url>\S+?), "
+    r"(?P<words>.+)$"
 )
 _SDK_OLD = regex.compile(r"^(?P<cls>HttpException|[A-Z]\w*Exception): (?P<words>.+)$")
 _ERROR = regex.compile(r"^ERROR(?: \((?P<cls>\w+)\))?: ?(?P<rest>.*)$")
@@ -364,6 +373,15 @@ def _read(line: int, text: str, rest: str, depth: int) -> Printed | None:
             status=int(m.group("status")),
             url=m.group("url"),
             error_class=m.group("cls"),
+        )
+    m = _SDK_BARE.match(rest) if "Error for url: " in rest else None
+    if m is not None:
+        return _refusal(
+            line,
+            text,
+            m.group("words"),
+            status=500 if m.group("source") == "Server" and "(HTTP 5" not in rest else None,
+            url=m.group("url"),
         )
     for rx in _TARGETED:
         m = rx.match(rest)

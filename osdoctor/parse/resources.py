@@ -182,12 +182,14 @@ _ALIASES = {
     "net": "network",
     "stack resource": "stack resource",
     "resource": "stack resource",
+    "stack failures": "stack resource",  # each failed resource of the stack
     "event": "stack event",
 }
 _FIELD_TYPES = (
     ("provision_state", "node"),
     ("stack_status", "stack"),
     ("resource_status", "stack resource"),
+    ("resource_type", "stack resource"),
     ("provisioning_status", "load balancer"),
     ("binary", "service"),
     ("agent_type", "agent"),
@@ -370,6 +372,7 @@ class _Reader:
         resource = Resource(lines[0].line, "yaml")
         last: ResourceField | None = None
         quote = ""
+        nested = 0  # the indent of a mapping's fields under its name's line
         for m in lines:
             text = m.text
             if quote and last is not None:
@@ -380,6 +383,20 @@ class _Reader:
                     quote = ""
                 continue
             km = _YAML_KEY.match(text)
+            inner = text.lstrip(" \t")
+            indent = len(text) - len(inner)
+            if km is None and indent and (nested == indent or (not nested and _heads(resource))):
+                # heat's "stack failures list": each failed resource is named on a line
+                # of its own ("<stack>.<resource>:"), its fields indented under it
+                km = _YAML_KEY.match(inner)
+                if km is not None and not km.group("dash"):
+                    if not nested and last is not None:
+                        last.name, last.value = "resource_name", last.name
+                    nested = indent
+            elif km is not None and nested:
+                nested = 0
+                self.keep(resource, command)
+                resource = Resource(m.line, "yaml")
             if km is None:
                 if last is not None and text[:1] in (" ", "\t"):
                     last.value = f"{last.value} {text.strip()}".strip()
@@ -393,6 +410,8 @@ class _Reader:
                 resource = Resource(m.line, "yaml")
             value = km.group("value").strip()
             quote = ""
+            if value in ("|", ">", "|-", ">-"):
+                value = ""  # a block scalar: its lines follow, indented
             if value[:1] in ("'", '"'):
                 if len(value) > 1 and value.endswith(value[0]):
                     value = value[1:-1]
@@ -484,6 +503,11 @@ class _Reader:
                 self.keep(Resource(m.line, "words", fields), command)
                 return True
         return False
+
+
+def _heads(resource: Resource) -> bool:
+    """Whether a YAML block so far is only the line naming a mapping (``key:``)."""
+    return len(resource.fields) == 1 and not resource.fields[0].value
 
 
 def _blocks(messages: list[Message], commands: set[int]) -> Iterator[tuple[str, list[Message]]]:
