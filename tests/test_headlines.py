@@ -35,6 +35,10 @@ HEADLINES: dict[str, str | None] = {
     "generic.backup-delete-creating": "generic.bad-request",
     "generic.backup-delete-creating.plain": "generic.bad-request",
     "generic.bad-request": "generic.bad-request",
+    "generic.baremetal-node-show-inspect-start-failed": "known.ironic-inspection-start-failed",
+    "generic.baremetal-node-show-inspect-start-failed.plain": (
+        "known.ironic-inspection-start-failed"
+    ),
     "generic.baremetal-node-show-last-error": "known.ironic-driver-info-missing",
     "generic.baremetal-node-show-last-error.plain": "known.ironic-driver-info-missing",
     "generic.catalog-missing-interface": "osc.endpoint-not-found",
@@ -131,6 +135,8 @@ HEADLINES: dict[str, str | None] = {
     "generic.server-show-fault-yaml": "known.no-valid-host",
     "generic.stack-show-create-failed": "generic.async-error",
     "generic.stack-show-create-failed.plain": "generic.resource-failed",
+    "generic.stack-show-neutron-extension-missing": "known.heat-neutron-extension-missing",
+    "generic.stack-show-neutron-extension-missing.plain": "known.heat-neutron-extension-missing",
     "generic.swift-list-no-object-store": "osc.endpoint-not-found",
     "generic.swift-list-no-object-store.plain": "generic.endpoint-not-found",
     "generic.swift-v1-auth-401": "generic.swift-auth-refused",
@@ -171,9 +177,18 @@ HEADLINES: dict[str, str | None] = {
     "heat.stack-create.local-file-missing-env": "heat.local-file-missing",
     "heat.stack-create.local-file-missing-get-file": "heat.local-file-missing",
     "heat.stack-create.no-wait": None,
-    "heat.stack-create.rejected": "heat.create-rejected",
+    # Its template gives a string property a list: Heat's property error says which.
+    "heat.stack-create.rejected": "known.heat-property-error",
     "heat.stack-create.rejected-exists": "heat.create-rejected",
+    "heat.stack-create.rejected-property-error": "known.heat-property-error",
+    "heat.stack-create.rejected-property-error.plain": "known.heat-property-error",
     "heat.stack-create.rejected-resource-type": "known.heat-resource-type-not-found",
+    "heat.stack-create.rejected-resource-type-unknown-old": "known.heat-resource-type-not-found",
+    "heat.stack-create.rejected-resource-type-unknown-old.plain": (
+        "known.heat-resource-type-not-found"
+    ),
+    "heat.stack-create.rejected-type-unavailable": "known.heat-resource-type-unavailable",
+    "heat.stack-create.rejected-type-unavailable.plain": "known.heat-resource-type-unavailable",
     "heat.stack-create.secret-hidden-parameter": None,
     "heat.stack-create.secret-parameter-names": None,
     "heat.stack-create.stalled": "heat.wait-stalled",
@@ -231,7 +246,7 @@ HEADLINES: dict[str, str | None] = {
     "ironic.provision-wait.already-there-provide-standalone": None,
     "ironic.provision-wait.failed": "ironic.wait-failed-state",
     "ironic.provision-wait.failed-clean-provide": "ironic.wait-failed-state",
-    "ironic.provision-wait.failed.plain": "generic.resource-failed",
+    "ironic.provision-wait.failed.plain": "known.ironic-inspection-start-failed",
     "ironic.provision-wait.reached": None,
     "ironic.provision-wait.timeout": "ironic.wait-timeout-keeps-running",
     "ironic.provision-wait.unexpected-stable": "ironic.wait-unexpected-stable",

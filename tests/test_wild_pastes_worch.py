@@ -37,8 +37,12 @@ CASES: dict[str, tuple[str, list[str]]] = {
     ),
     "tripleo-2021-event-lines-property-not-assigned-wrapped": (
         # Event lines without event ids, each folded once by the terminal.
-        "generic.resource-failed",
-        ["ComputeServiceChain", "CREATE_FAILED", "Property ContainerOvnMetadataImage not assigned"],
+        "known.heat-property-error",
+        ["ContainerOvnMetadataImage", "not assigned"],
+    ),
+    "heat-2016-stack-create-property-not-a-map-contrail": (
+        "known.heat-property-error",
+        ["network_ipam_refs_data", "template_VirtualNetwork_1", "not a map"],
     ),
     "terraform-ironic-2020-inspect-failed-sushy-attributeerror": (
         "known.ironic-inspection-start-failed",
