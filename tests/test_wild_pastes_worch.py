@@ -52,6 +52,20 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.ironic-inspection-start-failed",
         ["start inspecting", "Failed to set node power state to power on"],
     ),
+    "terraform-ironic-2019-inspect-failed-timeout-ramdisk": (
+        "known.ironic-inspection-timeout",
+        ["inspection ramdisk", "timed out"],
+    ),
+    "metal3-docs-bmh-events-inspection-timeout": (
+        # metal3's events for a host: Ironic's last_error as the event's message.
+        "known.ironic-inspection-timeout",
+        ["inspection ramdisk", "timed out"],
+    ),
+    "metal3-docs-bmh-events-inspection-boot-mode-redfish": (
+        # The event's message wrapped by the author over three lines.
+        "known.ironic-inspection-start-failed",
+        ["start inspecting", "Setting boot mode to bios failed", "returned code 500"],
+    ),
 }
 SUCCESSES: list[str] = []
 

@@ -20,7 +20,8 @@ columns in each of its formatters, and people paste them in all:
   heatclient's ``event_log_formatter`` and tripleoclient's print no id),
   its ``Stack web CREATE_FAILED``, ironicclient's ``Node X failed to reach
   state manageable. It's in state inspect failed, and has error: ...``, and the
-  words of tools that drive Ironic (terraform's provider, the OpenShift installer).
+  words of tools that drive Ironic (terraform's provider, the OpenShift installer,
+  metal3's events).
 
 Each resource keeps every field with its line, the command that printed it (the
 last command line before it), and its type from that command or its own fields.
@@ -106,6 +107,13 @@ _NODE_CURRENTLY = regex.compile(
 _HOST_ERROR = regex.compile(
     r"^(?:[A-Z]+\s+)?baremetalhost: (?P<node>[\w.\-]+): (?P<what>\w+) error: (?P<error>.+)$"
 )
+# metal3's baremetal-operator records each host's Ironic error as a Kubernetes event
+# (kubectl describe bmh): "Normal  InspectionError  7m12s  metal3-baremetal-controller
+# timeout reached while inspecting the node"; a paste may wrap its message.
+_BMH_EVENT = regex.compile(
+    r"^\s*(?:Normal|Warning)\s+(?P<reason>[A-Z][A-Za-z]*Error)\s+.*?"
+    r"\bmetal3-baremetal-controller\s+(?P<error>\S.*?)\s*$"
+)
 #: The client's words that state a resource's state, and the fields each group gives.
 _SAID = (
     (_STACK_STATUS, (("stack_name", "name"), ("stack_status", "status"))),
@@ -120,7 +128,9 @@ _SAID = (
     ),
     (_NODE_CURRENTLY, (("provision_state", "state"), ("last_error", "error"))),
     (_HOST_ERROR, (("name", "node"), ("last_error", "error"))),
+    (_BMH_EVENT, (("last_error", "error"),)),
 )
+_NODE_WORDS = (_NODE_CURRENTLY, _HOST_ERROR, _BMH_EVENT)
 _COLUMN = regex.compile(r"(?:^|\s)(?:-c|--column)[ =](?P<c>\S+)")
 _FORMAT = regex.compile(r"(?:^|\s)(?:-f|--format)[ =](?P<f>\w+)")
 # What the command's words say the resource is: "openstack baremetal node show" is a
@@ -498,7 +508,10 @@ class _Reader:
                     for name, group in names
                     if sm.group(group)
                 ]
-                self.keep(Resource(m.line, "words", fields), command)
+                resource = Resource(m.line, "words", fields)
+                self.keep(resource, command)
+                if rx in _NODE_WORDS and not resource.type:
+                    resource.type = "node"  # the tools' words are about an Ironic node
                 return True
         return False
 
@@ -623,6 +636,9 @@ def _unfolded_block(block: list[Message]) -> list[Message]:
     for line, text in joined:
         if out:
             last_line, last = out[-1]
+            if _BMH_EVENT.match(last) and not _BMH_EVENT.match(text) and text[:1] != " ":
+                out[-1] = (last_line, f"{last.rstrip()} {text.strip()}")  # its message, wrapped
+                continue
             if (
                 len(last) >= _FOLD_MIN
                 and last[-1:] not in _ENDS_SENTENCE
