@@ -596,8 +596,12 @@ def client_error(items: list[tuple[int, str]], found: ClientError | None) -> Sta
         if summary is None or summary.role != "summary" or best.role == "summary":
             return Stated(found)
     if found is not None and best.line == found.line:
-        if len(best.text) > len(found.text) and best.text.startswith(found.text[:40]):
-            found.text = _without_error_prefix(best.text)  # the pieces of a fold, joined
+        whole = _without_error_prefix(best.text)
+        # The pieces of a fold, joined (``found`` may be without its "ERROR: ").
+        if len(best.text) > len(found.text) and (
+            best.text.startswith(found.text[:40]) or whole.startswith(found.text[:40])
+        ):
+            found.text = whole
         return Stated(found, best, summaries)
     text = _without_error_prefix(best.text)
     return Stated(ClientError(text, best.line, best.error_class), best, summaries)
