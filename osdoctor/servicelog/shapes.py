@@ -67,6 +67,9 @@ _APACHE = regex.compile(
     r"(?: \[pid (\d+)(?::tid \d+)?\])?(?: \[(?:remote|client) [^\]]*\])? ?(.*)"
 )
 _GREP = regex.compile(r"(?:[\w./\-]*/)?([\w.\-]+\.log(?:\.\d+)?):(?:\d+:)?(?=\S)")
+#: ``grep -n`` over one file: the line number (``-`` on a context line) before an
+#: ISO time.
+_GREP_LINE = regex.compile(r"\d+[:-](?=\d{4}-\d\d-\d\d[ T]\d\d:)")
 _ANSI = regex.compile(r"\x1b\[[0-9;]*m")
 
 # -- what the service wrote ------------------------------------------------------
@@ -104,6 +107,10 @@ _HAPROXY_EVENT = regex.compile(
 _REQUEST_ID = regex.compile(r"\breq-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
 _BARE_UUID = regex.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 _INSTANCE = regex.compile(r"\[instance: [0-9a-f-]{36}\] ")
+#: What oslo.log writes after a DEBUG record's message: its
+#: ``logging_debug_format_suffix``, ``%(funcName)s %(pathname)s:%(lineno)d`` by
+#: default, devstack's ``{{(pid=%(process)d) ...}}``.
+_DEBUG_SUFFIX = regex.compile(r" (?:\{\{\(pid=\d+\) [\w<>]+ \S+\.py:\d+\}\}|[\w<>]+ /\S+\.py:\d+)$")
 
 #: First words of the loggers whose level-first lines (``ERROR nova.api.openstack
 #: [...] ...``) are a service's: the services, and the libraries they log through.
@@ -236,6 +243,10 @@ def unwrap(text: str) -> Line:
         if first.isdigit():
             if _OSLO.match(text) or _NGINX.match(text):
                 break
+            m = _GREP_LINE.match(text)
+            if m is not None:
+                text = text[m.end() :]
+                continue
             m = _CRI.match(text)
             if m is not None:
                 line.stamp = line.stamp or _iso_stamp(m.groups()[:8])
@@ -355,6 +366,8 @@ def _oslo_head(
                 _read_context(found, inside)
     if found.message.startswith("[instance: "):
         found.message = _INSTANCE.sub("", found.message, count=1)
+    if found.level == "DEBUG":
+        found.message = _DEBUG_SUFFIX.sub("", found.message, count=1)
     return found
 
 

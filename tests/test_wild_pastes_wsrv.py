@@ -1,0 +1,58 @@
+"""Real public pastes of a client's failure followed by the service's own log
+lines (fixtures/wild/, INDEX.md gives each one's source and established cause):
+the first error finding names the server-side cause the thread established, with
+the service log's line as evidence, and every renderer takes the report.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from osdoctor.diagnose import diagnose, parse_path
+from osdoctor.kb.loader import KnowledgeBase, load_knowledge
+from osdoctor.render.json_report import render_json
+from osdoctor.render.markdown import render_markdown
+from osdoctor.render.text import render_text
+from tests.helpers.causes import assert_names_the_cause
+
+WILD = Path(__file__).resolve().parent / "fixtures" / "wild"
+
+# file -> (first error rule, words its title must hold), case-insensitive.
+CASES: dict[str, tuple[str, list[str]]] = {
+    "osc-2018-server-create-novalidhost-scheduler-zero-hosts-flavor-disk0": (
+        # nova-scheduler.log, grep -n'd at DEBUG: "Starting with 0 host(s)".
+        "server.no-valid-host-no-candidates",
+        ["started with 0 hosts", "m3.plarge"],
+    ),
+}
+SUCCESSES: list[str] = []
+# file -> words of the service log line the first finding cites as evidence.
+EVIDENCE: dict[str, str] = {
+    "osc-2018-server-create-novalidhost-scheduler-zero-hosts-flavor-disk0": (
+        "Starting with 0 host(s)"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    return load_knowledge(user=False)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_first_finding_names_the_server_side_cause(name: str, kb: KnowledgeBase) -> None:
+    rule, words = CASES[name]
+    report = diagnose(parse_path(WILD / f"{name}.log"), kb)
+    assert_names_the_cause(report, rule, words)
+    first = next(f for f in report.findings if f.severity == "error")
+    assert any(EVIDENCE[name] in e.text for e in first.evidence), first.evidence
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_every_format_renders_without_a_traceback(name: str, kb: KnowledgeBase) -> None:
+    report = diagnose(parse_path(WILD / f"{name}.log"), kb)
+    assert render_text(report) and render_markdown(report)
+    assert json.loads(render_json(report))["outcome"] == report.outcome
