@@ -27,6 +27,21 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "server.no-valid-host-no-candidates",
         ["started with 0 hosts", "m3.plarge"],
     ),
+    "nova-2015-boot-docker-binding-failed-no-agent-on-host": (
+        # neutron's server.log line, quoted without its prefix under the file's name.
+        "server.port-binding-failed",
+        ["82c07caa-b2c2-45e9-955d-e8b35112437c", "on host nova-docker"],
+    ),
+    "osc-2017-compute-service-list-503-authtoken-service-user-400": (
+        # nova-api.log's keystonemiddleware records, under the file's name.
+        "server.authtoken-login-malformed",
+        ["nova-api", "400", "[keystone_authtoken]"],
+    ),
+    "osc-2022-image-create-glance-500-rbd-rados-module-missing": (
+        # the command, then glance-api's log instead of the client's error.
+        "server.store-library-missing",
+        ["glance-api", "not installed", "'Rados'"],
+    ),
 }
 SUCCESSES: list[str] = []
 # file -> words of the service log line the first finding cites as evidence.
@@ -34,6 +49,9 @@ EVIDENCE: dict[str, str] = {
     "osc-2018-server-create-novalidhost-scheduler-zero-hosts-flavor-disk0": (
         "Starting with 0 host(s)"
     ),
+    "nova-2015-boot-docker-binding-failed-no-agent-on-host": "Failed to bind port",
+    "osc-2017-compute-service-list-503-authtoken-service-user-400": "Expecting to find username",
+    "osc-2022-image-create-glance-500-rbd-rados-module-missing": "Caught error",
 }
 
 
