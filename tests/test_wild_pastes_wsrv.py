@@ -6,12 +6,13 @@ the service log's line as evidence, and every renderer takes the report.
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import pytest
 
-from osdoctor.diagnose import diagnose, parse_path
+from osdoctor.diagnose import diagnose, parse_path, parse_stream
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.render.json_report import render_json
 from osdoctor.render.markdown import render_markdown
@@ -74,3 +75,36 @@ def test_every_format_renders_without_a_traceback(name: str, kb: KnowledgeBase) 
     report = diagnose(parse_path(WILD / f"{name}.log"), kb)
     assert render_text(report) and render_markdown(report)
     assert json.loads(render_json(report))["outcome"] == report.outcome
+
+
+def _oslo_lines(records: list[tuple[str, str, str, str]]) -> list[str]:
+    """(daemon, logger, level, message) records as the real oslo.log formatter
+    writes them, with a request context (DEBUG ones with its debug suffix)."""
+    from osdoctor.lab.servicelogs import BASE, ServiceLogs, daemon_of
+
+    logs = ServiceLogs({})
+    context = logs._context("req-0d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a", None)
+    for number, (daemon, logger, level, message) in enumerate(records):
+        logs._record(daemon_of(daemon), logger, level, message, BASE + number / 1000, context)
+    return "".join(logs.files().values()).splitlines()
+
+
+def test_a_grep_n_of_a_debug_scheduler_log_names_no_candidate(kb: KnowledgeBase) -> None:
+    """The shape of the 2018 paste, from the real formatter: ``grep -n`` line
+    numbers before each line, oslo.log's debug suffix after a DEBUG message."""
+    lines = _oslo_lines(
+        [
+            ("nova-scheduler", "nova.filters", "DEBUG", "Starting with 0 host(s)"),
+            ("nova-scheduler", "nova.filters", "INFO", "Filter ComputeFilter returned 0 hosts"),
+        ]
+    )
+    assert lines[0].endswith(".py:1"), lines[0]  # the debug suffix is there to take off
+    text = "$ openstack server create --flavor m1.large --image cirros web\n"
+    text += "No valid host was found.\n"
+    text += "".join(f"{4000 + n}:{line}\n" for n, line in enumerate(lines))
+    report = diagnose(parse_stream(io.BytesIO(text.encode()), "paste"), kb)
+    assert_names_the_cause(
+        report, "server.no-valid-host-no-candidates", ["started with 0 hosts", "m1.large"]
+    )
+    first = next(f for f in report.findings if f.severity == "error")
+    assert any(e.text.startswith(lines[0][:30]) for e in first.evidence), first.evidence
