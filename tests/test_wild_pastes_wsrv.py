@@ -43,6 +43,11 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "server.store-library-missing",
         ["glance-api", "not installed", "'Rados'"],
     ),
+    "osc-2022-server-show-fault-port-binding-no-interface-mapping-flat": (
+        # neutron's server.log line, from a grep over /var/log/neutron/*.
+        "server.port-binding-failed",
+        ["46812e80-9ed3-4ee0-910c-24716997b0d4", "on host compute1", "physical network provider"],
+    ),
 }
 SUCCESSES: list[str] = []
 # file -> words of the service log line the first finding cites as evidence.
@@ -53,6 +58,7 @@ EVIDENCE: dict[str, str] = {
     "nova-2015-boot-docker-binding-failed-no-agent-on-host": "Failed to bind port",
     "osc-2017-compute-service-list-503-authtoken-service-user-400": "Expecting to find username",
     "osc-2022-image-create-glance-500-rbd-rados-module-missing": "Caught error",
+    "osc-2022-server-show-fault-port-binding-no-interface-mapping-flat": "ERROR neutron.plugins",
 }
 
 
