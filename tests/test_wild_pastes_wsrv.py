@@ -48,6 +48,11 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "server.port-binding-failed",
         ["46812e80-9ed3-4ee0-910c-24716997b0d4", "on host compute1", "physical network provider"],
     ),
+    "osc-2022-compute-service-list-503-authtoken-auth-url-35357-refused": (
+        # keystonemiddleware's records, named nova-api's by the tail over its file.
+        "server.authtoken-keystone-unreachable",
+        ["nova-api", "http://controller:35357"],
+    ),
 }
 SUCCESSES: list[str] = []
 # file -> words of the service log line the first finding cites as evidence.
@@ -59,6 +64,7 @@ EVIDENCE: dict[str, str] = {
     "osc-2017-compute-service-list-503-authtoken-service-user-400": "Expecting to find username",
     "osc-2022-image-create-glance-500-rbd-rados-module-missing": "Caught error",
     "osc-2022-server-show-fault-port-binding-no-interface-mapping-flat": "ERROR neutron.plugins",
+    "osc-2022-compute-service-list-503-authtoken-auth-url-35357-refused": "CRITICAL keystonemidd",
 }
 
 
