@@ -53,6 +53,11 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "server.authtoken-keystone-unreachable",
         ["nova-api", "http://controller:35357"],
     ),
+    "osc-2022-image-create-401-glance-authtoken-service-password": (
+        # glance's api.log, named in the prose above its lines.
+        "server.authtoken-service-user",
+        ["glance-api", "[keystone_authtoken] password"],
+    ),
 }
 SUCCESSES: list[str] = []
 # file -> words of the service log line the first finding cites as evidence.
@@ -65,6 +70,7 @@ EVIDENCE: dict[str, str] = {
     "osc-2022-image-create-glance-500-rbd-rados-module-missing": "Caught error",
     "osc-2022-server-show-fault-port-binding-no-interface-mapping-flat": "ERROR neutron.plugins",
     "osc-2022-compute-service-list-503-authtoken-auth-url-35357-refused": "CRITICAL keystonemidd",
+    "osc-2022-image-create-401-glance-authtoken-service-password": "CRITICAL keystonemidd",
 }
 
 

@@ -201,7 +201,11 @@ def service_of_path(path: str) -> str:
         return found
     if len(parts) > 1 and parts[-2] in FAMILIES:
         stem = _ROTATION.sub("", parts[-1])
-        return f"{parts[-2]}-server" if stem == "server" else parts[-2]
+        if stem == "server":
+            return f"{parts[-2]}-server"
+        # The packages' short names: glance/api.log, cinder/volume.log, heat/engine.log.
+        daemon = f"{parts[-2]}-{stem}"
+        return daemon if daemon in _DAEMONS else parts[-2]
     return ""
 
 
