@@ -58,6 +58,11 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "server.authtoken-service-user",
         ["glance-api", "[keystone_authtoken] password"],
     ),
+    "osc-2019-token-issue-500-keystone-db-1045-anonymous-users": (
+        # keystone.log's ERROR under the client's 500.
+        "server.db-access-denied",
+        ["keystone", "'keystone'@'controller'"],
+    ),
 }
 SUCCESSES: list[str] = []
 # file -> words of the service log line the first finding cites as evidence.
@@ -71,6 +76,7 @@ EVIDENCE: dict[str, str] = {
     "osc-2022-server-show-fault-port-binding-no-interface-mapping-flat": "ERROR neutron.plugins",
     "osc-2022-compute-service-list-503-authtoken-auth-url-35357-refused": "CRITICAL keystonemidd",
     "osc-2022-image-create-401-glance-authtoken-service-password": "CRITICAL keystonemidd",
+    "osc-2019-token-issue-500-keystone-db-1045-anonymous-users": "ERROR keystone Operational",
 }
 
 
