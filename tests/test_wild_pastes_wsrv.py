@@ -63,6 +63,11 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "server.db-access-denied",
         ["keystone", "'keystone'@'controller'"],
     ),
+    "cinderclient-2013-create-no-valid-host-vg-no-free-space": (
+        # cinder's logs in the format before oslo.log, under a create's table.
+        "server.volume-backend",
+        ["Insufficient free space", "10/0"],
+    ),
 }
 SUCCESSES: list[str] = []
 # file -> words of the service log line the first finding cites as evidence.
@@ -77,6 +82,7 @@ EVIDENCE: dict[str, str] = {
     "osc-2022-compute-service-list-503-authtoken-auth-url-35357-refused": "CRITICAL keystonemidd",
     "osc-2022-image-create-401-glance-authtoken-service-password": "CRITICAL keystonemidd",
     "osc-2019-token-issue-500-keystone-db-1045-anonymous-users": "ERROR keystone Operational",
+    "cinderclient-2013-create-no-valid-host-vg-no-free-space": "WARNING [cinder.scheduler",
 }
 
 
@@ -132,3 +138,35 @@ def test_a_grep_n_of_a_debug_scheduler_log_names_no_candidate(kb: KnowledgeBase)
     )
     first = next(f for f in report.findings if f.severity == "error")
     assert any(e.text.startswith(lines[0][:30]) for e in first.evidence), first.evidence
+
+
+def test_the_format_before_oslo_log_is_read() -> None:
+    """Lines written with the services' defaults of 2012-2013 (Grizzly's
+    ``%(asctime)s %(levelname)8s [%(name)s] %(message)s`` with
+    ``log_date_format = %Y-%m-%d %H:%M:%S``), by Python's own logging
+    formatter: time, padded level, logger in brackets, no pid."""
+    import logging
+
+    from osdoctor.servicelog.reader import read_lines
+
+    formatter = logging.Formatter(
+        "%(asctime)s %(levelname)8s [%(name)s] %(message)s", datefmt="%Y-%m-%d %H:%M:%S"
+    )
+    written = [
+        (logging.WARNING, "nova.scheduler.filters.ram_filter", "host1 does not have 512 MB"),
+        (logging.ERROR, "cinder.volume.manager", "volume volume-1: create failed"),
+    ]
+    lines = []
+    for number, (level, logger, message) in enumerate(written, 1):
+        record = logging.LogRecord(logger, level, "x.py", 1, message, None, None)
+        lines.append((number, formatter.format(record)))
+    records = read_lines(lines)
+    assert [(r.level, r.logger, r.service, r.message) for r in records] == [
+        (
+            "WARNING",
+            "nova.scheduler.filters.ram_filter",
+            "nova-scheduler",
+            "host1 does not have 512 MB",
+        ),
+        ("ERROR", "cinder.volume.manager", "cinder-volume", "volume volume-1: create failed"),
+    ]

@@ -75,6 +75,13 @@ _ANSI = regex.compile(r"\x1b\[[0-9;]*m")
 # -- what the service wrote ------------------------------------------------------
 _OSLO = regex.compile(_ISO + r" (\d+) (" + _LEVEL_WORDS + r") ([\w.\-]+)(?: (.*))?")
 _LEVEL_FIRST = regex.compile(r"(" + _LEVEL_WORDS + r") ([a-z_][\w.\-]*)(?: (.*))?")
+#: The services' format before oslo.log (Essex to Grizzly, 2012-2013):
+#: ``%(asctime)s %(levelname)8s [%(name)s] %(message)s``, no pid, the level padded.
+_LEGACY = regex.compile(
+    r"(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d) +("
+    + _LEVEL_WORDS
+    + r") \[([a-z_][\w.\-]*)\] ?(.*)"
+)
 _NGINX = regex.compile(
     r"(\d{4})/(\d\d)/(\d\d) (\d\d):(\d\d):(\d\d) \[(\w+)\] (\d+)#\d+: (?:\*\d+ )?(.*)"
 )
@@ -241,7 +248,7 @@ def unwrap(text: str) -> Line:
             text = rest
             continue
         if first.isdigit():
-            if _OSLO.match(text) or _NGINX.match(text):
+            if _OSLO.match(text) or _NGINX.match(text) or _LEGACY.match(text):
                 break
             m = _GREP_LINE.match(text)
             if m is not None:
@@ -288,6 +295,11 @@ def head(text: str, line: Line | None = None) -> Head | None:
         if m is not None:
             g = m.groups()
             return _oslo_head(_iso_stamp(g[:8]), int(g[8]), g[9], g[10], g[11] or "")
+        m = _LEGACY.match(text)
+        if m is not None:
+            y, mo, d, h, mi, s, level_word, logger, rest = m.groups()
+            stamp = Stamp(epoch(int(y), int(mo), int(d), int(h), int(mi), int(s)))
+            return _oslo_head(stamp, None, level_word, logger, rest)
         m = _NGINX.match(text)
         if m is not None:
             y, mo, d, h, mi, s, level, pid, message = m.groups()
