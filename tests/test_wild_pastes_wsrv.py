@@ -68,6 +68,11 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "server.volume-backend",
         ["Insufficient free space", "10/0"],
     ),
+    "novaclient-2016-boot-novalidhost-compute-capabilities-filter-ephemeral": (
+        # nova-scheduler's INFO filter results, after the list showing ERROR.
+        "server.no-valid-host",
+        ["ComputeCapabilitiesFilter"],
+    ),
 }
 SUCCESSES: list[str] = []
 # file -> words of the service log line the first finding cites as evidence.
@@ -83,6 +88,7 @@ EVIDENCE: dict[str, str] = {
     "osc-2022-image-create-401-glance-authtoken-service-password": "CRITICAL keystonemidd",
     "osc-2019-token-issue-500-keystone-db-1045-anonymous-users": "ERROR keystone Operational",
     "cinderclient-2013-create-no-valid-host-vg-no-free-space": "WARNING [cinder.scheduler",
+    "novaclient-2016-boot-novalidhost-compute-capabilities-filter-ephemeral": "INFO nova.filters",
 }
 
 
