@@ -176,3 +176,34 @@ def test_the_format_before_oslo_log_is_read() -> None:
         ),
         ("ERROR", "cinder.volume.manager", "cinder-volume", "volume volume-1: create failed"),
     ]
+
+
+@pytest.mark.parametrize(
+    "suffix",
+    [
+        "%(funcName)s %(pathname)s:%(lineno)d",
+        "{{(pid=%(process)d) %(funcName)s %(pathname)s:%(lineno)d}}",
+        "from (pid=%(process)d) %(funcName)s %(pathname)s:%(lineno)d",
+    ],
+)
+def test_every_debug_suffix_is_taken_off(suffix: str) -> None:
+    """oslo.log's default debug suffix and devstack's two, as the real
+    formatter writes them: the message is what the service said."""
+    from osdoctor.lab.servicelogs import BASE, ServiceLogs, daemon_of
+    from osdoctor.servicelog.reader import read_lines
+
+    logs = ServiceLogs({})
+    logs.conf.set_override("logging_debug_format_suffix", suffix)
+    context = logs._context("req-0d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a", None)
+    logs._record(
+        daemon_of("nova-scheduler"),
+        "nova.filters",
+        "DEBUG",
+        "Starting with 0 host(s)",
+        BASE,
+        context,
+    )
+    lines = "".join(logs.files().values()).splitlines()
+    assert lines[0].endswith(".py:1") or lines[0].endswith(".py:1}}"), lines[0]
+    (record,) = read_lines([(1, lines[0])])
+    assert record.message == "Starting with 0 host(s)"

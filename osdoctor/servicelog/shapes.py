@@ -116,8 +116,11 @@ _BARE_UUID = regex.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 _INSTANCE = regex.compile(r"\[instance: [0-9a-f-]{36}\] ")
 #: What oslo.log writes after a DEBUG record's message: its
 #: ``logging_debug_format_suffix``, ``%(funcName)s %(pathname)s:%(lineno)d`` by
-#: default, devstack's ``{{(pid=%(process)d) ...}}``.
-_DEBUG_SUFFIX = regex.compile(r" (?:\{\{\(pid=\d+\) [\w<>]+ \S+\.py:\d+\}\}|[\w<>]+ /\S+\.py:\d+)$")
+#: default, devstack's ``{{(pid=%(process)d) ...}}`` (``from (pid=...) ...``
+#: before 2017).
+_DEBUG_SUFFIX = regex.compile(
+    r" (?:\{\{\(pid=\d+\) [\w<>]+ \S+\.py:\d+\}\}|(?:from \(pid=\d+\) )?[\w<>]+ /\S+\.py:\d+)$"
+)
 
 #: First words of the loggers whose level-first lines (``ERROR nova.api.openstack
 #: [...] ...``) are a service's: the services, and the libraries they log through.
