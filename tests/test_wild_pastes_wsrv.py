@@ -73,6 +73,11 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "server.no-valid-host",
         ["ComputeCapabilitiesFilter"],
     ),
+    "osc-2024-server-list-error-conductor-port-binding-bridge-mappings": (
+        # the output of an egrep over nova-conductor.log, its prefixes cut.
+        "server.port-binding-failed",
+        ["d6e20df1-0a1a-4c18-9828-847c99ad755c"],
+    ),
 }
 SUCCESSES: list[str] = []
 # file -> words of the service log line the first finding cites as evidence.
@@ -89,6 +94,7 @@ EVIDENCE: dict[str, str] = {
     "osc-2019-token-issue-500-keystone-db-1045-anonymous-users": "ERROR keystone Operational",
     "cinderclient-2013-create-no-valid-host-vg-no-free-space": "WARNING [cinder.scheduler",
     "novaclient-2016-boot-novalidhost-compute-capabilities-filter-ephemeral": "INFO nova.filters",
+    "osc-2024-server-list-error-conductor-port-binding-bridge-mappings": "PortBindingFailed",
 }
 
 

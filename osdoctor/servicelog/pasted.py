@@ -23,6 +23,11 @@ _KINDS = frozenset({"server", "text", "error", "warning", "elision"})
 _NAMED_LOG = regex.compile(r"(/var/log/[\w.@/\-]+?\.log)(?![A-Za-z0-9_.\-])")
 #: Lines of one quoted message kept at most (a hard-wrapped sentence).
 _QUOTED_LINES = 6
+#: A typed command that prints a log file's lines: each line it printed is a
+#: record of that file (``$ sudo egrep -i error /var/log/nova/nova-conductor.log``).
+_READS_LOG = regex.compile(
+    r"\s*(?:\[[^\]]*\]\s*)?[#$]\s*(?:sudo\s+)?(?:e?grep|zgrep|tail|cat|head|less|zcat)\b"
+)
 
 
 def pasted_records(trace: Trace) -> list[ServiceRecord]:
@@ -74,6 +79,7 @@ def _quoted(messages: list[Message], covered: list[tuple[int, int]]) -> list[Ser
     out: list[ServiceRecord] = []
     service = ""
     block: list[Message] = []
+    output_start = 0
 
     def flush() -> None:
         nonlocal service
@@ -95,9 +101,33 @@ def _quoted(messages: list[Message], covered: list[tuple[int, int]]) -> list[Ser
             service = ""
         block.clear()
 
+    output = ""  # the service of the log a typed grep, tail or cat reads
+    printed_at = 0
     for m in sorted(messages, key=lambda m: m.line):
         if any(first <= m.line <= last for first, last in covered):
             flush()
+            service = output = ""
+            continue
+        if output:
+            # What the command printed: its lines follow it (a blank line after
+            # the command at most); "..." is the poster's cut between two.
+            step = 2 if printed_at == output_start else 1
+            if m.line <= printed_at + step and m.kind != "command":
+                printed_at = m.line
+                # A line the parser read as a client's own log line lost its
+                # level with its prefix: not a record of unknown level.
+                if m.kind not in ("elision", "debug") and m.text.strip():
+                    service = output
+                    block.append(m)
+                    flush()
+                continue
+            output = ""
+        command = _READS_LOG.match(m.text)
+        named = _NAMED_LOG.search(m.text)
+        if command is not None and named is not None:
+            flush()
+            output = service_of_path(named.group(1))
+            output_start = printed_at = m.line
             service = ""
             continue
         quoted = m.text[:1] in " \t" and m.text.strip()
