@@ -372,6 +372,11 @@ HEADLINES: dict[str, str | None] = {
     "generic.server-nova-rpc-timeout": "server.rpc-timeout",
     "generic.server-secrets-in-service-log": "server.service-error",
     "osc.server-create.error-bridge-mapping-missing": "server.bridge-mapping-missing",
+    "osc.server-create.error-no-candidates": "server.no-valid-host-no-candidates",
+    # Without --debug and without the scheduler's log: the client's own words.
+    "osc.server-create.error-no-candidates.plain": "osc.wait-saw-error",
+    "generic.server-glance-rbd-library-missing": "server.store-library-missing",
+    "generic.server-glance-authtoken-login-malformed": "server.authtoken-login-malformed",
     "osc.server-create.error-libvirt-unreachable": "server.libvirt-unreachable",
     "osc.server-create.error-port-binding-dead-agent": "server.agent-dead",
     "osc.server-create.error-port-binding-failed": "server.port-binding-failed",
