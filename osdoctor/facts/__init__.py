@@ -21,13 +21,16 @@ def facts_of(trace: Trace, live: bool = False) -> Facts:
 def _told_by_the_service(trace: Trace, server: list[Joined]) -> Failure | None:
     """A paste of a typed command and, instead of what the client printed, the
     service's own ERROR records written while it ran ("Here are the relevant
-    logs"): the run failed on the service's side, as those records say."""
-    if trace.exit_code is not None or trace.exchanges or trace.command is None:
+    logs"), or those records pasted alone: the run failed on the service's side,
+    as those records say."""
+    if trace.exit_code is not None or trace.exchanges:
         return None
     start = trace.command_line or 0
     for joined in server:
         r = joined.record
         if joined.kind == "pasted" and r.line > start and at_least(r.level, "ERROR"):
+            if trace.command is None and not r.service:
+                continue  # alone, a record must name an OpenStack service to be one's
             catalog = FAMILIES.get(family(r.service), ("",))[0]
             failure = Failure(kind="client", line=r.line, service=catalog)
             failure.evidence.append((r.line, r.text.strip()[:200]))

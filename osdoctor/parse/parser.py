@@ -757,6 +757,11 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
             self.trace.openstack_lines += 1
             if self.trace.client == "unknown":
                 self.trace.client = "ironicclient"
+        if c == "/" and "temp_url_sig=" in text and text.startswith("/v1/"):
+            # What `swift tempurl` prints: a path it signed itself, with no request.
+            self.trace.openstack_lines += 1
+            if self.trace.client == "unknown":
+                self.trace.client = "swiftclient"
         if c == "N" and text.startswith("Negotiated API version is "):
             m = _NEGOTIATED.match(text)
             if m:
