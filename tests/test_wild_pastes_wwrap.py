@@ -27,6 +27,10 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.glance-store-disabled",
         ["Glance", "410", "[glance_store]"],
     ),
+    "swiftclient-2015-upload-413-object-over-5gb-hubic": (
+        "known.swift-object-too-large",
+        ["Swift", "413", "max_file_size", "segments"],
+    ),
 }
 SUCCESSES: list[str] = []
 
