@@ -31,6 +31,10 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.swift-object-too-large",
         ["Swift", "413", "max_file_size", "segments"],
     ),
+    "ansible-2017-glance-image-show-too-few-arguments-empty-var": (
+        "generic.usage-missing-argument",
+        ["glance image-show", "<IMAGE_ID>", "empty variable"],
+    ),
 }
 SUCCESSES: list[str] = []
 
@@ -48,6 +52,11 @@ def _report(name: str, kb: KnowledgeBase) -> Report:
 def test_first_finding_names_the_established_cause(name: str, kb: KnowledgeBase) -> None:
     rule, words = CASES[name]
     assert_names_the_cause(_report(name, kb), rule, words)
+
+
+def test_a_pipe_after_the_command_is_not_the_clients() -> None:
+    trace = parse_path(WILD / "ansible-2017-glance-image-show-too-few-arguments-empty-var.log")
+    assert trace.command == "glance image-show"
 
 
 @pytest.mark.parametrize("name", sorted([*CASES, *SUCCESSES]))
