@@ -35,6 +35,10 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "generic.usage-missing-argument",
         ["glance image-show", "<IMAGE_ID>", "empty variable"],
     ),
+    "teuthology-2025-ip-floating-list-not-an-openstack-command": (
+        "osc.command-unknown",
+        ["'ip floating list'", "renamed or removed", "plugin"],
+    ),
 }
 SUCCESSES: list[str] = []
 
