@@ -39,6 +39,11 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "osc.command-unknown",
         ["'ip floating list'", "renamed or removed", "plugin"],
     ),
+    "ansible-2017-glance-copy-from-400-external-sources-unsupported": (
+        # Glance v1's own words name the cause; no lab client can say them (v1 only).
+        "generic.bad-request",
+        ["Glance", "400", "External sources are not supported"],
+    ),
 }
 SUCCESSES: list[str] = []
 
@@ -61,6 +66,12 @@ def test_first_finding_names_the_established_cause(name: str, kb: KnowledgeBase)
 def test_a_pipe_after_the_command_is_not_the_clients() -> None:
     trace = parse_path(WILD / "ansible-2017-glance-image-show-too-few-arguments-empty-var.log")
     assert trace.command == "glance image-show"
+
+
+def test_a_url_the_service_quotes_is_not_the_failing_call(kb: KnowledgeBase) -> None:
+    report = _report("ansible-2017-glance-copy-from-400-external-sources-unsupported", kb)
+    assert report.facts is not None and report.facts.failure is not None
+    assert "httpd.pharmb.io" not in report.facts.failure.url
 
 
 @pytest.mark.parametrize("name", sorted([*CASES, *SUCCESSES]))

@@ -627,6 +627,8 @@ def _text_failure(
         failure.url = failure.transport.url
     if not failure.url:
         um = _URL.search(text)
+        if um and failure.kind == "http" and text[um.start() - 1 : um.start()] in ("'", '"'):
+            um = None  # a URL the service's words quote: "... not supported: 'https://...'"
         failure.url = um.group(0).rstrip(".:") if um else ""
     if failure.url:
         base, path, _ = split_url(failure.url)
