@@ -44,6 +44,10 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "generic.bad-request",
         ["Glance", "400", "External sources are not supported"],
     ),
+    "swiftclient-2018-s3-sync-object-put-404-container-missing": (
+        "known.swift-container-missing",
+        ["404", "container dest_cont does not exist", "create it first"],
+    ),
 }
 SUCCESSES: list[str] = []
 
