@@ -48,6 +48,11 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.swift-container-missing",
         ["404", "container dest_cont does not exist", "create it first"],
     ),
+    "osc-2020-container-create-403-swift-operator-role": (
+        # Only Swift's transaction id (tx...-...) says which service answered.
+        "known.swift-operator-role-missing",
+        ["Swift", "403", "operator_roles"],
+    ),
 }
 SUCCESSES: list[str] = []
 
