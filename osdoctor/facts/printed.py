@@ -484,6 +484,12 @@ def read_lines(items: list[tuple[int, str]]) -> list[Printed]:
             if found is not None and read[at + 1] is None and _folded(text, following[1]):
                 found = read_line(line, text + following[1])
                 joined.add(at + 1)
+            elif found is None and read[at + 1] is None and _folded(text, following[1]):
+                # an error that reads only whole: swift's "Object PUT failed: <url>"
+                # folded inside its URL, before the status
+                found = read_line(line, text + following[1])
+                if found is not None:
+                    joined.add(at + 1)
             elif len(text) < 40 and _STATUS_LINE.match(f"{stripped}: {following[1].strip()}"):
                 found = read_line(line, f"{stripped}: {following[1].strip()}")  # webob's
                 joined.add(at + 1)  # status line, then why
