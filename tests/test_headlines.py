@@ -35,6 +35,12 @@ HEADLINES: dict[str, str | None] = {
     "generic.backup-delete-creating": "generic.bad-request",
     "generic.backup-delete-creating.plain": "generic.bad-request",
     "generic.bad-request": "generic.bad-request",
+    "generic.baremetal-node-show-inspect-start-failed": "known.ironic-inspection-start-failed",
+    "generic.baremetal-node-show-inspect-start-failed.plain": (
+        "known.ironic-inspection-start-failed"
+    ),
+    "generic.baremetal-node-show-inspect-timeout": "known.ironic-inspection-timeout",
+    "generic.baremetal-node-show-inspect-timeout.plain": "known.ironic-inspection-timeout",
     "generic.baremetal-node-show-last-error": "known.ironic-driver-info-missing",
     "generic.baremetal-node-show-last-error.plain": "known.ironic-driver-info-missing",
     "generic.catalog-missing-interface": "osc.endpoint-not-found",
@@ -83,6 +89,16 @@ HEADLINES: dict[str, str | None] = {
     "generic.object-create-404-container-missing": "known.swift-container-missing",
     "generic.object-create-404-container-missing.plain": "known.swift-container-missing",
     "generic.osc-command-unknown-removed": "osc.command-unknown",
+    "generic.osc-floating-ip-set-400-no-gateway": "known.neutron-floating-ip-subnet-no-gateway",
+    "generic.osc-floating-ip-set-400-no-gateway.plain": (
+        "known.neutron-floating-ip-subnet-no-gateway"
+    ),
+    "generic.osc-floating-ip-set-404-external-not-reachable": (
+        "known.neutron-floating-ip-external-unreachable"
+    ),
+    "generic.osc-floating-ip-set-404-external-not-reachable.plain": (
+        "known.neutron-floating-ip-external-unreachable"
+    ),
     "generic.osc-image-show-by-name": None,
     "generic.osc-keypair-create-403-quota": "generic.quota-exceeded",
     "generic.osc-network-agent-show-404": "generic.not-found",
@@ -102,6 +118,16 @@ HEADLINES: dict[str, str | None] = {
     "generic.osc-network-list-dropped": "generic.connection-reset",
     "generic.osc-port-create-409-ip-allocated": "generic.conflict",
     # its service logs name the cause: nova-api's ERROR in its own log.
+    "generic.osc-port-create-409-no-more-ips": "known.neutron-ip-addresses-exhausted",
+    "generic.osc-port-create-409-no-more-ips.plain": "known.neutron-ip-addresses-exhausted",
+    "generic.osc-router-remove-subnet-409-in-use-by-floating-ip": (
+        "known.neutron-router-interface-in-use-by-fip"
+    ),
+    "generic.osc-router-remove-subnet-409-in-use-by-floating-ip.plain": (
+        "known.neutron-router-interface-in-use-by-fip"
+    ),
+    "generic.osc-security-group-rule-create-409-exists": "known.neutron-secgroup-rule-exists",
+    "generic.osc-security-group-rule-create-409-exists.plain": "known.neutron-secgroup-rule-exists",
     "generic.osc-server-list-500": "server.service-error",
     # its service logs name the cause: nova-api's ERROR in its own log.
     "generic.osc-server-list-500-inner": "server.service-error",
@@ -130,6 +156,16 @@ HEADLINES: dict[str, str | None] = {
     "generic.swift-upload-413-object-too-large": "known.swift-object-too-large",
     "generic.swift-upload-413-object-too-large.plain": "known.swift-object-too-large",
     "generic.usage-missing-argument": "generic.usage-missing-argument",
+    "generic.share-create-dhss-no-share-network": "known.manila-share-network-required",
+    "generic.share-create-dhss-no-share-network.plain": "known.manila-share-network-required",
+    "generic.snapshot-create-in-use": "known.cinder-snapshot-of-attached-volume",
+    "generic.snapshot-create-in-use.plain": "known.cinder-snapshot-of-attached-volume",
+    "generic.stack-failures-list-port-no-more-ips": "known.neutron-ip-addresses-exhausted",
+    "generic.stack-failures-list-port-no-more-ips.plain": "known.neutron-ip-addresses-exhausted",
+    "generic.stack-show-update-failed-lb-immutable": "known.octavia-lb-immutable",
+    "generic.stack-show-update-failed-lb-immutable.plain": "known.octavia-lb-immutable",
+    "generic.volume-create-az-invalid": "known.cinder-availability-zone-invalid",
+    "generic.volume-create-az-invalid.plain": "known.cinder-availability-zone-invalid",
     "ironic.conflict-retry.secret-bios-setting-list": None,
     "osc.auth.secret-configuration-json": None,
     "osc.auth.secret-configuration-yaml": None,
@@ -141,6 +177,8 @@ HEADLINES: dict[str, str | None] = {
     "generic.server-show-fault-yaml": "known.no-valid-host",
     "generic.stack-show-create-failed": "generic.async-error",
     "generic.stack-show-create-failed.plain": "generic.resource-failed",
+    "generic.stack-show-neutron-extension-missing": "known.heat-neutron-extension-missing",
+    "generic.stack-show-neutron-extension-missing.plain": "known.heat-neutron-extension-missing",
     "generic.swift-list-no-object-store": "osc.endpoint-not-found",
     "generic.swift-list-no-object-store.plain": "generic.endpoint-not-found",
     "generic.swift-v1-auth-401": "generic.swift-auth-refused",
@@ -181,9 +219,18 @@ HEADLINES: dict[str, str | None] = {
     "heat.stack-create.local-file-missing-env": "heat.local-file-missing",
     "heat.stack-create.local-file-missing-get-file": "heat.local-file-missing",
     "heat.stack-create.no-wait": None,
-    "heat.stack-create.rejected": "heat.create-rejected",
+    # Its template gives a string property a list: Heat's property error says which.
+    "heat.stack-create.rejected": "known.heat-property-error",
     "heat.stack-create.rejected-exists": "heat.create-rejected",
+    "heat.stack-create.rejected-property-error": "known.heat-property-error",
+    "heat.stack-create.rejected-property-error.plain": "known.heat-property-error",
     "heat.stack-create.rejected-resource-type": "known.heat-resource-type-not-found",
+    "heat.stack-create.rejected-resource-type-unknown-old": "known.heat-resource-type-not-found",
+    "heat.stack-create.rejected-resource-type-unknown-old.plain": (
+        "known.heat-resource-type-not-found"
+    ),
+    "heat.stack-create.rejected-type-unavailable": "known.heat-resource-type-unavailable",
+    "heat.stack-create.rejected-type-unavailable.plain": "known.heat-resource-type-unavailable",
     "heat.stack-create.secret-hidden-parameter": None,
     "heat.stack-create.secret-parameter-names": None,
     "heat.stack-create.stalled": "heat.wait-stalled",
@@ -241,7 +288,7 @@ HEADLINES: dict[str, str | None] = {
     "ironic.provision-wait.already-there-provide-standalone": None,
     "ironic.provision-wait.failed": "ironic.wait-failed-state",
     "ironic.provision-wait.failed-clean-provide": "ironic.wait-failed-state",
-    "ironic.provision-wait.failed.plain": "generic.resource-failed",
+    "ironic.provision-wait.failed.plain": "known.ironic-inspection-start-failed",
     "ironic.provision-wait.reached": None,
     "ironic.provision-wait.timeout": "ironic.wait-timeout-keeps-running",
     "ironic.provision-wait.unexpected-stable": "ironic.wait-unexpected-stable",
