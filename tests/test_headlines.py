@@ -153,6 +153,7 @@ HEADLINES: dict[str, str | None] = {
     "generic.secret-stack-outputs-json": None,
     "generic.secret-stack-show-tripleo": None,
     "generic.secret-stack-show-tripleo-json": None,
+    "generic.swift-stat-keystoneclient-missing": "generic.swift-keystoneclient-missing",
     "generic.swift-upload-413-object-too-large": "known.swift-object-too-large",
     "generic.swift-upload-413-object-too-large.plain": "known.swift-object-too-large",
     "generic.usage-missing-argument": "generic.usage-missing-argument",

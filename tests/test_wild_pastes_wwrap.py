@@ -62,6 +62,10 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "generic.failure",
         ["accepted", "(201)", "the client expected another status"],
     ),
+    "swiftclient-2025-monitoring-plugin-keystoneclient-missing": (
+        "generic.swift-keystoneclient-missing",
+        ["python-keystoneclient", "cannot import it"],
+    ),
 }
 SUCCESSES: list[str] = []
 

@@ -192,7 +192,8 @@ _CONFIG = regex.compile(
     r"^You must provide (?:a |an |either )|^Expecting (?:an auth URL|a password|a username)|"
     r"^Auth plugin requires parameters which were not given|"
     r"^Set a cloud-name with --os-cloud|^Cloud \S+ was not found\.?$|"
-    r"^Could not find requested endpoint in Service Catalog"
+    r"^Could not find requested endpoint in Service Catalog|"
+    r"^Auth versions? [\d.]+(?: and \d)? requires? python-keystoneclient"  # swiftclient
 )
 _VERSION = regex.compile(
     r"\bInvalid client version '(?P<asked>[^']*)'|"
