@@ -56,11 +56,15 @@ HEADLINES: dict[str, str | None] = {
     "generic.conflict-state-transition": "ironic.retry-loop-exhausted",
     "generic.conn-refused": "generic.connection-refused",
     "generic.connection-reset": "generic.connection-reset",
+    "generic.container-create-403-no-operator-role": "known.swift-operator-role-missing",
+    "generic.container-create-403-no-operator-role.plain": "known.swift-operator-role-missing",
     "generic.discovery-failed": "generic.endpoint-path-not-found",
     "generic.dns-unresolvable": "generic.dns-failure",
     "generic.forbidden-policy": "generic.forbidden",
     "generic.hung": "generic.hung",
     "generic.hung-killed": "generic.hung",
+    "generic.image-upload-410-store-disabled": "known.glance-store-disabled",
+    "generic.image-upload-410-store-disabled.plain": "known.glance-store-disabled",
     # its service logs name the cause: keystone's ERROR in its own log.
     "generic.keystone-500": "server.service-error",
     # its service logs name the cause: nginx's log: the upstream refused.
@@ -82,6 +86,9 @@ HEADLINES: dict[str, str | None] = {
     "generic.not-found-resource-image": "generic.not-found",
     "generic.not-found-version-path": "generic.version-path",
     "generic.nova-500-wraps-neutron": "known.nova-neutron-auth-missing",
+    "generic.object-create-404-container-missing": "known.swift-container-missing",
+    "generic.object-create-404-container-missing.plain": "known.swift-container-missing",
+    "generic.osc-command-unknown-removed": "osc.command-unknown",
     "generic.osc-floating-ip-set-400-no-gateway": "known.neutron-floating-ip-subnet-no-gateway",
     "generic.osc-floating-ip-set-400-no-gateway.plain": (
         "known.neutron-floating-ip-subnet-no-gateway"
@@ -146,6 +153,10 @@ HEADLINES: dict[str, str | None] = {
     "generic.secret-stack-outputs-json": None,
     "generic.secret-stack-show-tripleo": None,
     "generic.secret-stack-show-tripleo-json": None,
+    "generic.swift-stat-keystoneclient-missing": "generic.swift-keystoneclient-missing",
+    "generic.swift-upload-413-object-too-large": "known.swift-object-too-large",
+    "generic.swift-upload-413-object-too-large.plain": "known.swift-object-too-large",
+    "generic.usage-missing-argument": "generic.usage-missing-argument",
     "generic.share-create-dhss-no-share-network": "known.manila-share-network-required",
     "generic.share-create-dhss-no-share-network.plain": "known.manila-share-network-required",
     "generic.snapshot-create-in-use": "known.cinder-snapshot-of-attached-volume",

@@ -41,6 +41,8 @@ from osdoctor.model import Exchange, Frame, Message, Trace
 from osdoctor.parse.http_text import split_url
 
 _REQUEST_ID = regex.compile(r"\b(req-[0-9a-f]{8}-[0-9a-f-]{27,})\b")
+# Swift's (and radosgw's) transaction id, which it returns as its request id.
+_SWIFT_TRANS_ID = regex.compile(r"\btx[0-9a-f]{21}-[0-9a-f]{10}\b")
 _ERROR_LINE = regex.compile(r"^ERROR(?: \((?P<cls>\w+)\))?:\s*(?P<text>.*)$")
 # What a client prints when a call failed, whatever its prefix (non-debug pastes).
 _CLIENT_FAILED = regex.compile(
@@ -647,6 +649,8 @@ def _text_failure(
         failure.url = failure.transport.url
     if not failure.url:
         um = _URL.search(text)
+        if um and failure.kind == "http" and text[um.start() - 1 : um.start()] in ("'", '"'):
+            um = None  # a URL the service's words quote: "... not supported: 'https://...'"
         failure.url = um.group(0).rstrip(".:") if um else ""
     if failure.url:
         base, path, _ = split_url(failure.url)
@@ -684,6 +688,8 @@ def _text_failure(
             failure.inner = inner.group("cls")
     if fault is not None and failure.status is None:
         failure.status = _status_of_type(fault.type)
+    if not stype and text and _SWIFT_TRANS_ID.search(text):
+        stype = "object-store"  # Swift's request ids are its transaction ids: tx<21 hex>-<10 hex>
     failure.service, failure.service_name = stype, service_name(stype)
     if not failure.resource:
         nm = _NOUN.search(command or _typed(printed))

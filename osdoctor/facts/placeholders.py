@@ -147,6 +147,10 @@ def summary(facts: Facts) -> str:
         what = f" the {f.resource}" if f.resource and f.resource != "version document" else ""
         if f.status is not None and f.status >= 500:
             return f"{who} failed{status}{' on' + what if what else ''}{quote}"
+        if f.status is not None and 200 <= f.status < 300:
+            # gophercloud's and fog's "expected [200 201] ... but got 202": a success the
+            # client did not expect (another API version than the client was written for)
+            return f"{who} accepted{what}{status}, but the client expected another status{quote}"
         return f"{who} refused{what}{status}{quote}"
     if f.kind == "async":
         af = facts.async_failure

@@ -192,7 +192,8 @@ _CONFIG = regex.compile(
     r"^You must provide (?:a |an |either )|^Expecting (?:an auth URL|a password|a username)|"
     r"^Auth plugin requires parameters which were not given|"
     r"^Set a cloud-name with --os-cloud|^Cloud \S+ was not found\.?$|"
-    r"^Could not find requested endpoint in Service Catalog"
+    r"^Could not find requested endpoint in Service Catalog|"
+    r"^Auth versions? [\d.]+(?: and \d)? requires? python-keystoneclient"  # swiftclient
 )
 _VERSION = regex.compile(
     r"\bInvalid client version '(?P<asked>[^']*)'|"
@@ -502,6 +503,12 @@ def read_lines(items: list[tuple[int, str]]) -> list[Printed]:
             if found is not None and read[at + 1] is None and _folded(text, following[1]):
                 found = read_line(line, text + following[1])
                 joined.add(at + 1)
+            elif found is None and read[at + 1] is None and _folded(text, following[1]):
+                # an error that reads only whole: swift's "Object PUT failed: <url>"
+                # folded inside its URL, before the status
+                found = read_line(line, text + following[1])
+                if found is not None:
+                    joined.add(at + 1)
             elif len(text) < 40 and _STATUS_LINE.match(f"{stripped}: {following[1].strip()}"):
                 found = read_line(line, f"{stripped}: {following[1].strip()}")  # webob's
                 joined.add(at + 1)  # status line, then why

@@ -150,6 +150,22 @@ def _client_words(text: str) -> list[str] | None:
     return words if client_of(words[0]) != "unknown" else None
 
 
+#: Words that end a shell command: what follows them is another program's.
+_SHELL_OPERATORS = frozenset(("|", "||", "&&", ";", "|&", ">", ">>", "2>&1", "2>", "&>"))
+
+
+def _command_words(text: str) -> list[str] | None:
+    """The client's words of a command line: ``glance image-show | grep status`` ran
+    ``glance image-show``; the rest belongs to the programs after the operator."""
+    words = _client_words(text)
+    if words is None:
+        return None
+    for i, word in enumerate(words):
+        if word in _SHELL_OPERATORS:
+            return words[:i]
+    return words
+
+
 def recognise(text: str) -> tuple[str, str, bool] | None:
     """(command typed, its client, whether it came behind a prompt or xtrace mark)
     when ``text`` is a command line; None for any other line. Lines behind a
@@ -171,14 +187,14 @@ def recognise(text: str) -> tuple[str, str, bool] | None:
     if c in "+:":
         traced = xtrace_command(body)  # bash's "+ cmd", devstack's "+lib/x:fn:12  cmd"
         if traced is not None:
-            words = _client_words(traced.strip().strip("`"))
+            words = _command_words(traced.strip().strip("`"))
             if words is not None:
                 return " ".join(without_debug(words)), client_of(words[0]), True
     if c in "[($#+\u276f" or "$ " in body[:160] or "# " in body[:160]:
         m = (_XTRACE.match(body) if c == "+" else None) or _PROMPT.match(body)
         if m is not None:
             rest = body[m.end() :].strip().strip("`")
-            words = _client_words(rest)
+            words = _command_words(rest)
             if words is not None:
                 return " ".join(without_debug(words)), client_of(words[0]), True
             who = m.groupdict().get("who")
@@ -186,7 +202,7 @@ def recognise(text: str) -> tuple[str, str, bool] | None:
                 # A shell prompt with a user and host: a command, if not a client's.
                 return rest, "unknown", True
             return None
-    words = _client_words(body)
+    words = _command_words(body)
     if words is None or len(words) < 2 or body.endswith((".", ":", "?", "!")):
         return None
     if any(w.endswith(":") for w in words[:5]):
@@ -213,7 +229,7 @@ def named_in(text: str) -> tuple[str, str] | None:
     """The client command a poster's note names in backticks (``--- `openstack
     server create --debug ...` (only this line was quoted) ---``)."""
     for m in _BACKTICKED.finditer(text):
-        words = _client_words(m.group(1))
+        words = _command_words(m.group(1))
         if words is not None and len(words) >= 2:
             return " ".join(without_debug(words)), client_of(words[0])
     return None
