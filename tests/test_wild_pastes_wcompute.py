@@ -25,6 +25,10 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.instance-locked",
         ["23a3dbf8-2f04-4f1a-b515-bd96f4e80543", "is locked", "unlocked first"],
     ),
+    "novaclient-2013-reboot-409-vm-state-error-after-resize-japanese": (
+        "known.instance-in-error-state",
+        ["vm_state error", "refuses to reboot", "state is reset"],
+    ),
 }
 SUCCESSES: list[str] = []
 
