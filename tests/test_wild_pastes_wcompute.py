@@ -29,6 +29,10 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.instance-in-error-state",
         ["vm_state error", "refuses to reboot", "state is reset"],
     ),
+    "openstack4j-2014-confirm-resize-409-still-resizing": (
+        "known.resize-not-ready",
+        ["not waiting for confirmation", "vm_state active", "confirmResize"],
+    ),
 }
 SUCCESSES: list[str] = []
 
