@@ -33,6 +33,14 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.resize-not-ready",
         ["not waiting for confirmation", "vm_state active", "confirmResize"],
     ),
+    "terraform-2019-server-create-400-invalid-key-name-other-user": (
+        "known.invalid-key-name",
+        ["no key pair", "for this user", "Invalid key_name provided"],
+    ),
+    "novaclient-2015-boot-413-400-user-data-too-large": (
+        "known.user-data-too-large",
+        ["user data is too large", "111572 bytes", "65535"],
+    ),
 }
 SUCCESSES: list[str] = []
 
