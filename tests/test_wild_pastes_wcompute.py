@@ -41,6 +41,10 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.user-data-too-large",
         ["user data is too large", "111572 bytes", "65535"],
     ),
+    "rust-osc-2026-server-fault-volume-az-mismatch-box-table": (
+        "known.volume-az-mismatch",
+        ["availability zone nbg1", "server in nbg6", "cross_az_attach"],
+    ),
 }
 SUCCESSES: list[str] = []
 
@@ -65,3 +69,35 @@ def test_every_format_renders_without_a_traceback(name: str, kb: KnowledgeBase) 
     report = _report(name, kb)
     assert render_text(report) and render_markdown(report)
     assert json.loads(render_json(report))["outcome"] == report.outcome
+
+
+# A show as the Rust osc prints it (comfy-table's UTF8_FULL_CONDENSED preset), and
+# the same show as python-openstackclient's ASCII table: one reading.
+_BOX_SHOW = """\
+$ osc compute server show web
+┌────────────┬──────────────────────────────────────────────────────────────┐
+│ Attribute  ┆ Value                                                        │
+╞════════════╪══════════════════════════════════════════════════════════════╡
+│ fault      ┆ {"code":500,"message":"No valid host was found. There are    │
+│            ┆ not enough hosts available."}                                │
+│ name       ┆ web                                                          │
+│ status     ┆ ERROR                                                        │
+└────────────┴──────────────────────────────────────────────────────────────┘
+"""
+
+
+def test_a_box_drawn_show_reads_as_the_ascii_one(kb: KnowledgeBase, tmp_path: Path) -> None:
+    from osdoctor.parse.paste import unbox
+
+    box = tmp_path / "box.log"
+    box.write_text(_BOX_SHOW, encoding="utf-8")
+    ascii_ = tmp_path / "ascii.log"
+    ascii_.write_text("\n".join(unbox(line) for line in _BOX_SHOW.splitlines()) + "\n")
+    assert "+------------+" in ascii_.read_text() and "| fault      |" in ascii_.read_text()
+    shown = [
+        [(f.key, f.value) for r in parse_path(p).resources for f in r.fields] for p in (box, ascii_)
+    ]
+    assert shown[0] == shown[1]
+    assert ("status", "ERROR") in shown[0]
+    report = diagnose(parse_path(box), kb)
+    assert_names_the_cause(report, "known.no-valid-host", ["No valid host was found"])
