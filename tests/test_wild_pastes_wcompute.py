@@ -45,6 +45,10 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.volume-az-mismatch",
         ["availability zone nbg1", "server in nbg6", "cross_az_attach"],
     ),
+    "openstacksdk-2024-server-create-403-default-quota-cores-ram": (
+        "known.nova-default-quota",
+        ["Nova's default quota", "20, 51200 cores, ram"],
+    ),
 }
 SUCCESSES: list[str] = []
 
