@@ -49,6 +49,10 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.nova-default-quota",
         ["Nova's default quota", "20, 51200 cores, ram"],
     ),
+    "osc-2016-keypair-create-400-public-key-with-comment-lines": (
+        "known.keypair-data-invalid",
+        ["authorized_keys", "one OpenSSH public key line"],
+    ),
 }
 SUCCESSES: list[str] = []
 
