@@ -45,13 +45,13 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.volume-az-mismatch",
         ["availability zone nbg1", "server in nbg6", "cross_az_attach"],
     ),
-    "openstacksdk-2024-server-create-403-default-quota-cores-ram": (
-        "known.nova-default-quota",
-        ["Nova's default quota", "20, 51200 cores, ram"],
-    ),
     "osc-2016-keypair-create-400-public-key-with-comment-lines": (
         "known.keypair-data-invalid",
         ["authorized_keys", "one OpenSSH public key line"],
+    ),
+    "bosh-cpi-2014-create-vm-400-multiple-possible-networks": (
+        "known.multiple-networks",
+        ["Nova needs a network", "Multiple possible networks found"],
     ),
 }
 SUCCESSES: list[str] = []
@@ -109,3 +109,31 @@ def test_a_box_drawn_show_reads_as_the_ascii_one(kb: KnowledgeBase, tmp_path: Pa
     assert ("status", "ERROR") in shown[0]
     report = diagnose(parse_path(box), kb)
     assert_names_the_cause(report, "known.no-valid-host", ["No valid host was found"])
+
+
+# BOSH's OpenStack CPI wraps the service's refusal in its CloudError: a line of a
+# real task output (cloudfoundry/bosh#437) and the CPI's own spec of the message
+# read as the refusal with its status.
+@pytest.mark.parametrize(
+    ("line", "status", "words"),
+    [
+        (
+            "  debian_nfs_server/3: OpenStack API Request Entity Too Large error. "
+            "Check task debug log for details. (00:00:56)",
+            413,
+            "OpenStack API Request Entity Too Large",
+        ),
+        (
+            "OpenStack API Bad Request (Invalid volume: Volume still has 1 "
+            "dependent snapshots). Check task debug log for details.",
+            400,
+            "Invalid volume: Volume still has 1 dependent snapshots",
+        ),
+    ],
+)
+def test_the_bosh_cpi_refusal_reads_with_its_status(line: str, status: int, words: str) -> None:
+    from osdoctor.facts.printed import read_line
+
+    printed = read_line(1, line)
+    assert printed is not None and printed.role == "refusal"
+    assert (printed.status, printed.words) == (status, words)

@@ -46,6 +46,11 @@ The shapes, and who prints them:
   <reason>  [first 60 chars of response] <body>``, then ``Failed Transaction ID:
   tx...``.
 - barbicanclient: ``4xx Client error: <body>``, ``5xx Server error: <body>``.
+- BOSH's OpenStack CPI (fog/excon, 2013 on) wraps the service's refusal in its own
+  CloudError, anywhere in a line of its task output or backtrace: ``OpenStack API
+  Bad Request (<message>). Check task debug log for details.``, likewise
+  ``Conflict``, ``Request Entity Too Large error``, ``Service Unavailable error``,
+  ``Internal Server error``, ``Unauthorized``; the message only when the body had one.
 - designateclient's ``RemoteError`` and the osc plugins of octavia, manila and
   magnum print the service's message, bare or with ``(HTTP <code>)``: read as
   above, the service named by the command.
@@ -176,6 +181,21 @@ _SWIFT = regex.compile(
     r"of response\] (?P<body>.*)|\s{2,}(?P<said>\S.*))?$"
 )
 _BARBICAN = regex.compile(r"^(?P<xx>[45])xx (?:Client|Server) error: (?P<words>.*)$")
+_BOSH_CPI = regex.compile(
+    r"OpenStack API (?P<reason>Bad Request|Conflict|Request Entity Too Large|Service "
+    r"Unavailable|Internal Server|Unauthorized|Forbidden|Not Found)(?: error)?"
+    r"(?: \((?P<words>.*?)\))?(?: error)?\. Check task debug log for details"
+)
+_BOSH_STATUS = {
+    "Bad Request": 400,
+    "Unauthorized": 401,
+    "Forbidden": 403,
+    "Not Found": 404,
+    "Conflict": 409,
+    "Request Entity Too Large": 413,
+    "Internal Server": 500,
+    "Service Unavailable": 503,
+}
 _REQUEST_IDS = regex.compile(r"^Neutron server returns request_ids: \[(?P<ids>[^\]]*)\]")
 _TRANSACTION = regex.compile(r"^Failed Transaction ID: (?P<tx>\S+)")
 _CONFIG = regex.compile(
@@ -282,6 +302,7 @@ _HINTS = (
     "template",
     "Endpoint for",
     "command",
+    "OpenStack API ",
 )
 
 
@@ -339,6 +360,17 @@ def read_line(line: int, text: str) -> Printed | None:
 
 
 def _read(line: int, text: str, rest: str, depth: int) -> Printed | None:
+    if "OpenStack API " in rest:
+        bosh = _BOSH_CPI.search(rest)
+        if bosh is not None:
+            reason = bosh.group("reason")
+            return _refusal(
+                line,
+                text,
+                bosh.group("words") or f"OpenStack API {reason}",
+                status=_BOSH_STATUS[reason],
+                error_class="Bosh::Clouds::CloudError",
+            )
     m = _ERROR.match(rest)
     if m is not None and depth < 3:
         inner = _LOGGER.sub("", m.group("rest").strip())
