@@ -53,6 +53,14 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.multiple-networks",
         ["Nova needs a network", "Multiple possible networks found"],
     ),
+    "libcloud-2016-resume-409-server-stopped-needs-start": (
+        "known.instance-action-wrong-state",
+        ["cannot resume a server that is stopped", "409"],
+    ),
+    "vagrant-openstack-2014-reload-409-stop-already-stopped": (
+        "known.instance-action-wrong-state",
+        ["cannot stop a server that is stopped", "409"],
+    ),
 }
 SUCCESSES: list[str] = []
 
@@ -111,9 +119,9 @@ def test_a_box_drawn_show_reads_as_the_ascii_one(kb: KnowledgeBase, tmp_path: Pa
     assert_names_the_cause(report, "known.no-valid-host", ["No valid host was found"])
 
 
-# BOSH's OpenStack CPI wraps the service's refusal in its CloudError: a line of a
-# real task output (cloudfoundry/bosh#437) and the CPI's own spec of the message
-# read as the refusal with its status.
+# BOSH's OpenStack CPI and libcloud wrap the service's refusal in their own errors:
+# lines of real outputs (cloudfoundry/bosh#437, grycap/im#1211) and the CPI's own
+# spec of its message read as the refusal with its status.
 @pytest.mark.parametrize(
     ("line", "status", "words"),
     [
@@ -124,6 +132,13 @@ def test_a_box_drawn_show_reads_as_the_ascii_one(kb: KnowledgeBase, tmp_path: Pa
             "OpenStack API Request Entity Too Large",
         ),
         (
+            # libcloud's OpenStack driver, from a real IM log (grycap/im#1211)
+            "libcloud.common.exceptions.BaseHTTPError: 409 Conflict Multiple possible "
+            "networks found, use a Network ID to be more specific.",
+            409,
+            "Multiple possible networks found, use a Network ID to be more specific.",
+        ),
+        (
             "OpenStack API Bad Request (Invalid volume: Volume still has 1 "
             "dependent snapshots). Check task debug log for details.",
             400,
@@ -131,7 +146,7 @@ def test_a_box_drawn_show_reads_as_the_ascii_one(kb: KnowledgeBase, tmp_path: Pa
         ),
     ],
 )
-def test_the_bosh_cpi_refusal_reads_with_its_status(line: str, status: int, words: str) -> None:
+def test_a_wrapped_refusal_reads_with_its_status(line: str, status: int, words: str) -> None:
     from osdoctor.facts.printed import read_line
 
     printed = read_line(1, line)

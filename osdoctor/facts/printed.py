@@ -46,6 +46,8 @@ The shapes, and who prints them:
   <reason>  [first 60 chars of response] <body>``, then ``Failed Transaction ID:
   tx...``.
 - barbicanclient: ``4xx Client error: <body>``, ``5xx Server error: <body>``.
+- Apache libcloud's OpenStack drivers: ``BaseHTTPError: <status> <reason> <the
+  service's message>`` (``libcloud.common.exceptions.BaseHTTPError``, 2016 on).
 - BOSH's OpenStack CPI (fog/excon, 2013 on) wraps the service's refusal in its own
   CloudError, anywhere in a line of its task output or backtrace: ``OpenStack API
   Bad Request (<message>). Check task debug log for details.``, likewise
@@ -185,6 +187,11 @@ _BOSH_CPI = regex.compile(
     r"OpenStack API (?P<reason>Bad Request|Conflict|Request Entity Too Large|Service "
     r"Unavailable|Internal Server|Unauthorized|Forbidden|Not Found)(?: error)?"
     r"(?: \((?P<words>.*?)\))?(?: error)?\. Check task debug log for details"
+)
+_LIBCLOUD = regex.compile(
+    r"^(?:[\w.]+\.)?BaseHTTPError: (?P<status>[1-5]\d\d)(?: (?:Bad Request|Unauthorized|"
+    r"Forbidden|Not Found|Method Not Allowed|Not Acceptable|Conflict|Request Entity Too Large|"
+    r"Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout))? (?P<words>.+)$"
 )
 _BOSH_STATUS = {
     "Bad Request": 400,
@@ -461,6 +468,11 @@ def _read(line: int, text: str, rest: str, depth: int) -> Printed | None:
         return Printed(line, text, rest[m.start() :], "version")
     if _ERRORS.match(rest):
         return Printed(line, text, rest.rstrip("."), "error")
+    m = _LIBCLOUD.match(rest)
+    if m is not None:
+        return _refusal(
+            line, text, m.group("words"), status=int(m.group("status")), error_class="BaseHTTPError"
+        )
     m = _TYPED_EXCEPTION.match(rest)
     if m is not None:
         return Printed(line, text, m.group("msg"), "exception", exc_type=m.group("type"))
