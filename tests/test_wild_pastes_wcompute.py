@@ -61,6 +61,10 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.instance-action-wrong-state",
         ["cannot stop a server that is stopped", "409"],
     ),
+    "libcloud-im-2021-create-node-409-multiple-possible-networks": (
+        "known.multiple-networks",
+        ["Nova needs a network", "Multiple possible networks found"],
+    ),
 }
 SUCCESSES: list[str] = []
 
