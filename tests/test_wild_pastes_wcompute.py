@@ -65,6 +65,10 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.multiple-networks",
         ["Nova needs a network", "Multiple possible networks found"],
     ),
+    "novaclient-2016-resize-400-no-valid-host-single-compute": (
+        "known.resize-no-host",
+        ["No compute host can take the resize", "besides its own"],
+    ),
 }
 SUCCESSES: list[str] = []
 
