@@ -69,6 +69,10 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.resize-no-host",
         ["No compute host can take the resize", "besides its own"],
     ),
+    "openstack4j-2016-keypair-create-400-additional-property-deleted": (
+        "known.schema-additional-properties",
+        ["fields the API does not take", "deleted"],
+    ),
 }
 SUCCESSES: list[str] = []
 
@@ -127,8 +131,8 @@ def test_a_box_drawn_show_reads_as_the_ascii_one(kb: KnowledgeBase, tmp_path: Pa
     assert_names_the_cause(report, "known.no-valid-host", ["No valid host was found"])
 
 
-# BOSH's OpenStack CPI and libcloud wrap the service's refusal in their own errors:
-# lines of real outputs (cloudfoundry/bosh#437, grycap/im#1211) and the CPI's own
+# BOSH's OpenStack CPI, openstack4j and libcloud wrap the service's refusal in their own errors:
+# lines of real outputs (cloudfoundry/bosh#437, openstack4j#221, grycap/im#1211) and the CPI's own
 # spec of its message read as the refusal with its status.
 @pytest.mark.parametrize(
     ("line", "status", "words"),
@@ -138,6 +142,14 @@ def test_a_box_drawn_show_reads_as_the_ascii_one(kb: KnowledgeBase, tmp_path: Pa
             "Check task debug log for details. (00:00:56)",
             413,
             "OpenStack API Request Entity Too Large",
+        ),
+        (
+            # openstack4j, from a real paste (ContainX/openstack4j#221)
+            'Exception in thread "main" ClientResponseException{message=Multiple possible '
+            "networks found, use a Network ID to be more specific., status=400, "
+            "status-code=BAD_REQUEST}",
+            400,
+            "Multiple possible networks found, use a Network ID to be more specific.",
         ),
         (
             # libcloud's OpenStack driver, from a real IM log (grycap/im#1211)

@@ -46,6 +46,8 @@ The shapes, and who prints them:
   <reason>  [first 60 chars of response] <body>``, then ``Failed Transaction ID:
   tx...``.
 - barbicanclient: ``4xx Client error: <body>``, ``5xx Server error: <body>``.
+- openstack4j (Java): ``ClientResponseException{message=<the service's message>,
+  status=<status>, status-code=<NAME>}`` (2014 on), often cut before its start.
 - Apache libcloud's OpenStack drivers: ``BaseHTTPError: <status> <reason> <the
   service's message>`` (``libcloud.common.exceptions.BaseHTTPError``, 2016 on).
 - BOSH's OpenStack CPI (fog/excon, 2013 on) wraps the service's refusal in its own
@@ -188,6 +190,10 @@ _BOSH_CPI = regex.compile(
     r"Unavailable|Internal Server|Unauthorized|Forbidden|Not Found)(?: error)?"
     r"(?: \((?P<words>.*?)\))?(?: error)?\. Check task debug log for details"
 )
+_OPENSTACK4J = regex.compile(
+    r"^(?:.*?ClientResponseException\{message=)?(?P<words>.+?), status=(?P<status>[1-5]\d\d),"
+    r" status-code=[A-Z_]+\}"
+)
 _LIBCLOUD = regex.compile(
     r"^(?:[\w.]+\.)?BaseHTTPError: (?P<status>[1-5]\d\d)(?: (?:Bad Request|Unauthorized|"
     r"Forbidden|Not Found|Method Not Allowed|Not Acceptable|Conflict|Request Entity Too Large|"
@@ -310,6 +316,7 @@ _HINTS = (
     "Endpoint for",
     "command",
     "OpenStack API ",
+    "status-code=",
 )
 
 
@@ -468,6 +475,16 @@ def _read(line: int, text: str, rest: str, depth: int) -> Printed | None:
         return Printed(line, text, rest[m.start() :], "version")
     if _ERRORS.match(rest):
         return Printed(line, text, rest.rstrip("."), "error")
+    if ", status-code=" in rest:
+        m = _OPENSTACK4J.match(rest)
+        if m is not None:
+            return _refusal(
+                line,
+                text,
+                m.group("words"),
+                status=int(m.group("status")),
+                error_class="ClientResponseException",
+            )
     m = _LIBCLOUD.match(rest)
     if m is not None:
         return _refusal(
