@@ -73,6 +73,10 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.schema-additional-properties",
         ["fields the API does not take", "deleted"],
     ),
+    "openstack4j-2015-boot-from-image-volume-400-no-volume-size": (
+        "known.bdm-image-volume-size",
+        ["boot volume made from an image needs a size"],
+    ),
 }
 SUCCESSES: list[str] = []
 
