@@ -77,6 +77,10 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "known.bdm-image-volume-size",
         ["boot volume made from an image needs a size"],
     ),
+    "osc-2017-server-create-volume-400-bdm-invalid-cross-az-attach": (
+        "known.bdm-volume-unusable",
+        ["43ada3f3-0af3-42ff-a8dc-b961a0543f2a", "failed to get volume", "cross_az_attach"],
+    ),
 }
 SUCCESSES: list[str] = []
 

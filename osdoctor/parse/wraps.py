@@ -40,7 +40,9 @@ _LINE_START = regex.compile(
     r"Using auth plugin|Using parameters|Get auth_ref|run\(Namespace|take_action\(|"
     r"Failed to discover|Unable to establish|SSL exception|\d+\.\d{3} [12] |#\w|\[\d{4}-|"
     r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:|"
-    r"\s+File \"|\+-|\| |failed: |changed: |ok: |TASK \[|\.\.\.$|\[\.\.\.|--- )"
+    r"\s+File \"|\+-|\| |failed: |changed: |ok: |TASK \[|\.\.\.$|\[\.\.\.|--- |"
+    # openstacksdk's error line after a command exactly as wide as the fold
+    r"[A-Z]\w*Exception: [1-5]\d\d: )"
 )
 
 
