@@ -54,12 +54,12 @@ CASES: dict[str, tuple[str, list[str]]] = {
         ["nova-api", "'APIRouterV21' object has no attribute '_router'"],
     ),
     "terraform-2015-volume-delete-400-status-deleting": (
-        "generic.bad-request",
-        ["400", "current status is: deleting"],
+        "known.cinder-volume-status-refused",
+        ["Cinder", "400", "the volume is deleting"],
     ),
     "vagrant-fog-2014-volume-delete-400-in-use": (
-        "generic.bad-request",
-        ["400", "current status is: in-use"],
+        "known.cinder-volume-status-refused",
+        ["Cinder", "400", "the volume is in-use"],
     ),
     "nova-2016-boot-novalidhost-fault-wrapped-table": (
         "known.no-valid-host",
@@ -139,11 +139,11 @@ def _report(name: str, kb: KnowledgeBase) -> Report:
 
 
 def _pinned_elsewhere() -> list[str]:
-    """The names pinned by every tests/test_wild_pastes_*.py module (one per collector)."""
+    """The pastes pinned by every tests/test_wild_pastes_*.py module."""
     names: list[str] = []
     for path in sorted(Path(__file__).parent.glob("test_wild_pastes_*.py")):
         module = importlib.import_module(f"tests.{path.stem}")
-        names += [*getattr(module, "CASES", {}), *getattr(module, "SUCCESSES", [])]
+        names += [*module.CASES, *getattr(module, "SUCCESSES", [])]
     return names
 
 
