@@ -34,7 +34,8 @@ HEADLINES: dict[str, str | None] = {
     "generic.auth-wrong-domain": "osc.auth-refused",
     "generic.backup-delete-creating": "generic.bad-request",
     "generic.backup-delete-creating.plain": "generic.bad-request",
-    "generic.bad-request": "generic.bad-request",
+    # Nova's schema refusal of a field it does not define: the finer class leads.
+    "generic.bad-request": "known.schema-additional-properties",
     "generic.baremetal-node-show-inspect-start-failed": "known.ironic-inspection-start-failed",
     "generic.baremetal-node-show-inspect-start-failed.plain": (
         "known.ironic-inspection-start-failed"
@@ -391,6 +392,31 @@ HEADLINES: dict[str, str | None] = {
     "osc.server-create.error-libvirt-unreachable": "server.libvirt-unreachable",
     "osc.server-create.error-port-binding-dead-agent": "server.agent-dead",
     "osc.server-create.error-port-binding-failed": "server.port-binding-failed",
+    "generic.osc-keypair-create-400-additional-properties": "known.schema-additional-properties",
+    "generic.osc-keypair-create-400-additional-properties.plain": (
+        "known.schema-additional-properties"
+    ),
+    "generic.osc-keypair-create-400-invalid-public-key": "known.keypair-data-invalid",
+    "generic.osc-keypair-create-400-invalid-public-key.plain": "known.keypair-data-invalid",
+    "generic.quota-nova-default-cores": "known.nova-default-quota",
+    "generic.quota-nova-default-cores.plain": "known.nova-default-quota",
+    "generic.resize-confirm-not-ready": "known.resize-not-ready",
+    "generic.resize-confirm-not-ready.plain": "known.resize-not-ready",
+    "generic.resize-no-host-same-host": "known.resize-no-host",
+    "generic.resize-no-host-same-host.plain": "known.resize-no-host",
+    "generic.server-show-fault-az-mismatch": "known.volume-az-mismatch",
+    "generic.stopped-server-resume": "known.instance-action-wrong-state",
+    "generic.stopped-server-resume.plain": "known.instance-action-wrong-state",
+    "generic.vm-state-error-reboot": "known.instance-in-error-state",
+    "generic.vm-state-error-reboot.plain": "known.instance-in-error-state",
+    "osc.server-create.bdm-image-volume-no-size": "known.bdm-image-volume-size",
+    "osc.server-create.bdm-image-volume-no-size.plain": "known.bdm-image-volume-size",
+    "osc.server-create.bdm-volume-unusable": "known.bdm-volume-unusable",
+    "osc.server-create.bdm-volume-unusable.plain": "known.bdm-volume-unusable",
+    "osc.server-create.invalid-key-name": "known.invalid-key-name",
+    "osc.server-create.invalid-key-name.plain": "known.invalid-key-name",
+    "osc.server-create.user-data-too-large": "known.user-data-too-large",
+    "osc.server-create.user-data-too-large.plain": "known.user-data-too-large",
 }
 # Healthy runs whose one warning is the point of their case; no other healthy
 # fixture may show an error or a warning.

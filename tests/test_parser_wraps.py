@@ -73,6 +73,13 @@ LOST_PAST_200 = {
     # The service's words after openstacksdk's "Client Error for url: <url>, ".
     "generic.task-state-reboot.plain": "Nova's words after the URL",
     "osc.multi-delete.partial-failure-locked.plain": "Nova's words after the URL",
+    "generic.vm-state-error-reboot.plain": "Nova's words after the URL",
+    "generic.resize-confirm-not-ready.plain": "Nova's words after the URL",
+    "generic.stopped-server-resume.plain": "Nova's words after the URL",
+    "generic.resize-no-host-same-host.plain": "Nova's words after the URL",
+    "generic.osc-keypair-create-400-additional-properties.plain": "Nova's words after the URL",
+    "osc.server-create.user-data-too-large.plain": "Nova's words after the URL",
+    "generic.server-show-fault-az-mismatch": "the server's fault message",
     # The transport failure's cause or the fault text, late in its line.
     "generic.conflict-locked-ironic": "Ironic's 'is locked by host' message",
     "generic.conflict-state-transition": "'Attempt 6 of 6'",

@@ -200,8 +200,8 @@ CASES_2: dict[str, tuple[str, list[str]]] = {
         ["does not support", "API version 3"],
     ),
     "openstacksdk-2024-server-create-403-quota-cores-ram-default-quotas": (
-        "known.quota-exceeded-for",
-        ["Quota exceeded for cores, ram", "20, 51200"],
+        "known.nova-default-quota",
+        ["Nova's default quota", "20, 51200 cores, ram"],
     ),
     "osc-2019-network-create-httpexception-no-tenant-network-available": (
         "known.neutron-no-tenant-network",

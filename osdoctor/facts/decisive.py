@@ -934,6 +934,16 @@ def _facts_of(trace: Trace, live: bool) -> Facts:
         shown = resource_facts.async_failure(trace.resources)
         if shown is not None and (facts.async_failure is None or shown.fault):
             facts.async_failure = shown
+    elif len(facts.async_failure.fault) < 80:
+        # A fault cell the table wrapped over several rows: the line read kept its
+        # first row, the resource reader the whole cell.
+        shown = resource_facts.async_failure(trace.resources)
+        if (
+            shown is not None
+            and len(shown.fault) > len(facts.async_failure.fault)
+            and shown.fault.startswith(facts.async_failure.fault)
+        ):
+            facts.async_failure.fault = shown.fault
     if facts.async_failure is not None and facts.client_error is not None:
         fields = {f.line for r in trace.resources for f in r.fields}
         if facts.client_error.line in fields:

@@ -48,6 +48,15 @@ The shapes, and who prints them:
   <reason>  [first 60 chars of response] <body>``, then ``Failed Transaction ID:
   tx...``.
 - barbicanclient: ``4xx Client error: <body>``, ``5xx Server error: <body>``.
+- openstack4j (Java): ``ClientResponseException{message=<the service's message>,
+  status=<status>, status-code=<NAME>}`` (2014 on), often cut before its start.
+- Apache libcloud's OpenStack drivers: ``BaseHTTPError: <status> <reason> <the
+  service's message>`` (``libcloud.common.exceptions.BaseHTTPError``, 2016 on).
+- BOSH's OpenStack CPI (fog/excon, 2013 on) wraps the service's refusal in its own
+  CloudError, anywhere in a line of its task output or backtrace: ``OpenStack API
+  Bad Request (<message>). Check task debug log for details.``, likewise
+  ``Conflict``, ``Request Entity Too Large error``, ``Service Unavailable error``,
+  ``Internal Server error``, ``Unauthorized``; the message only when the body had one.
 - designateclient's ``RemoteError`` and the osc plugins of octavia, manila and
   magnum print the service's message, bare or with ``(HTTP <code>)``: read as
   above, the service named by the command.
@@ -185,6 +194,30 @@ _SWIFT = regex.compile(
     r"of response\] (?P<body>.*)|\s{2,}(?P<said>\S.*))?$"
 )
 _BARBICAN = regex.compile(r"^(?P<xx>[45])xx (?:Client|Server) error: (?P<words>.*)$")
+_BOSH_CPI = regex.compile(
+    r"OpenStack API (?P<reason>Bad Request|Conflict|Request Entity Too Large|Service "
+    r"Unavailable|Internal Server|Unauthorized|Forbidden|Not Found)(?: error)?"
+    r"(?: \((?P<words>.*?)\))?(?: error)?\. Check task debug log for details"
+)
+_OPENSTACK4J = regex.compile(
+    r"^(?:.*?ClientResponseException\{message=)?(?P<words>.+?), status=(?P<status>[1-5]\d\d),"
+    r" status-code=[A-Z_]+\}"
+)
+_LIBCLOUD = regex.compile(
+    r"^(?:[\w.]+\.)?BaseHTTPError: (?P<status>[1-5]\d\d)(?: (?:Bad Request|Unauthorized|"
+    r"Forbidden|Not Found|Method Not Allowed|Not Acceptable|Conflict|Request Entity Too Large|"
+    r"Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout))? (?P<words>.+)$"
+)
+_BOSH_STATUS = {
+    "Bad Request": 400,
+    "Unauthorized": 401,
+    "Forbidden": 403,
+    "Not Found": 404,
+    "Conflict": 409,
+    "Request Entity Too Large": 413,
+    "Internal Server": 500,
+    "Service Unavailable": 503,
+}
 _REQUEST_IDS = regex.compile(r"^Neutron server returns request_ids: \[(?P<ids>[^\]]*)\]")
 _TRANSACTION = regex.compile(r"^Failed Transaction ID: (?P<tx>\S+)")
 _CONFIG = regex.compile(
@@ -292,6 +325,8 @@ _HINTS = (
     "template",
     "Endpoint for",
     "command",
+    "OpenStack API ",
+    "status-code=",
 )
 
 
@@ -349,6 +384,17 @@ def read_line(line: int, text: str) -> Printed | None:
 
 
 def _read(line: int, text: str, rest: str, depth: int) -> Printed | None:
+    if "OpenStack API " in rest:
+        bosh = _BOSH_CPI.search(rest)
+        if bosh is not None:
+            reason = bosh.group("reason")
+            return _refusal(
+                line,
+                text,
+                bosh.group("words") or f"OpenStack API {reason}",
+                status=_BOSH_STATUS[reason],
+                error_class="Bosh::Clouds::CloudError",
+            )
     m = _ERROR.match(rest)
     if m is not None and depth < 3:
         inner = _LOGGER.sub("", m.group("rest").strip())
@@ -448,6 +494,21 @@ def _read(line: int, text: str, rest: str, depth: int) -> Printed | None:
         return Printed(line, text, rest[m.start() :], "version")
     if _ERRORS.match(rest):
         return Printed(line, text, rest.rstrip("."), "error")
+    if ", status-code=" in rest:
+        m = _OPENSTACK4J.match(rest)
+        if m is not None:
+            return _refusal(
+                line,
+                text,
+                m.group("words"),
+                status=int(m.group("status")),
+                error_class="ClientResponseException",
+            )
+    m = _LIBCLOUD.match(rest)
+    if m is not None:
+        return _refusal(
+            line, text, m.group("words"), status=int(m.group("status")), error_class="BaseHTTPError"
+        )
     m = _TYPED_EXCEPTION.match(rest)
     if m is not None:
         return Printed(line, text, m.group("msg"), "exception", exc_type=m.group("type"))

@@ -48,7 +48,7 @@ from osdoctor.parse.http_text import Curl, split_url
 from osdoctor.parse.legacy_records import LegacyReader
 from osdoctor.parse.lines import Line, decode_line, is_clean, with_more
 from osdoctor.parse.messages import classify, join_wrapped_messages
-from osdoctor.parse.paste import is_elision, unpaste
+from osdoctor.parse.paste import BOX_FIRST, is_elision, unbox, unpaste
 from osdoctor.parse.prefixes import PrefixStripper
 from osdoctor.parse.record_starts import URLLIB3, is_record_start
 from osdoctor.parse.request_lines import RequestReader
@@ -255,6 +255,8 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
 
     def feed_text(self, number: int, raw: str, cut: int = 0, time: float | None = None) -> None:
         self.trace.line_count = self._number = number
+        if raw[:1] in BOX_FIRST:
+            raw = unbox(raw)
         if cut:
             self._cut_lines += 1
             if self._cut_lines <= 5:

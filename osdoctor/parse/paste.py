@@ -92,6 +92,35 @@ def unpaste(raw: str) -> tuple[str, int]:
     return text, indent
 
 
+#: A table drawn with box characters (comfy-table's UTF-8 presets, which the Rust
+#: ``osc`` prints with UTF8_FULL_CONDENSED: ``│ name ┆ value │``, a ``╞═╪═╡`` under
+#: the header, ``┌─┬─┐`` and ``└─┴─┘`` around it) reads as cliff's ASCII table.
+#: Every box character becomes one ASCII character, so the line keeps its width.
+BOX_FIRST = frozenset("│┃║┆┊┌┏╔╭├┣╠╞╟└┗╚╰")
+_BOX_ROW = str.maketrans(dict.fromkeys("│┃║┆┇┊┋╎╏", "|"))
+_BOX_BORDER = str.maketrans(
+    {
+        **dict.fromkeys("─━╌╍┄┅┈┉", "-"),
+        **dict.fromkeys("═", "="),
+        **dict.fromkeys("┌┐└┘╭╮╰╯├┤┬┴┼┏┓┗┛┣┫┳┻╋╔╗╚╝╠╣╦╩╬╞╡╪╤╧╟╢╥╨╫", "+"),
+    }
+)
+_BORDER_CHARS = frozenset("─━╌╍┄┅┈┉═┌┐└┘╭╮╰╯├┤┬┴┼┏┓┗┛┣┫┳┻╋╔╗╚╝╠╣╦╩╬╞╡╪╤╧╟╢╥╨╫ ")
+
+
+def unbox(text: str) -> str:
+    """A line of a box-drawn table as the same line of an ASCII one (``+---+``,
+    ``| a | b |``); any other line as it is."""
+    if text[:1] not in BOX_FIRST:
+        return text
+    body = text.rstrip()
+    if all(c in _BORDER_CHARS for c in body):
+        return text.translate(_BOX_BORDER)
+    if text[0] in "│┃║":
+        return text.translate(_BOX_ROW)
+    return text
+
+
 def is_elision(text: str) -> bool:
     """Whether a line is a gap the poster left rather than output."""
     body = text.strip()

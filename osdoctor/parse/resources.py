@@ -361,6 +361,7 @@ class _Reader:
         if header is not None and [h.lower() for h in header[:2]] in (
             ["field", "value"],
             ["property", "value"],
+            ["attribute", "value"],  # the Rust osc's show (structable)
         ):
             header = None
         if header is None and body and all(len(_cells(m.text)) <= 2 for m in body):

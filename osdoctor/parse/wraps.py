@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import BinaryIO, cast
 
 from osdoctor import regex
-from osdoctor.parse.paste import DEBUG_PREFIXES, RECORD_STARTS
+from osdoctor.parse.paste import DEBUG_PREFIXES, RECORD_STARTS, unbox
 
 #: Lines at least this long count for finding the width.
 WRAP_MIN = 60
@@ -40,7 +40,9 @@ _LINE_START = regex.compile(
     r"Using auth plugin|Using parameters|Get auth_ref|run\(Namespace|take_action\(|"
     r"Failed to discover|Unable to establish|SSL exception|\d+\.\d{3} [12] |#\w|\[\d{4}-|"
     r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:|"
-    r"\s+File \"|\+-|\| |failed: |changed: |ok: |TASK \[|\.\.\.$|\[\.\.\.|--- )"
+    r"\s+File \"|\+-|\| |failed: |changed: |ok: |TASK \[|\.\.\.$|\[\.\.\.|--- |"
+    # openstacksdk's error line after a command exactly as wide as the fold
+    r"[A-Z]\w*Exception: [1-5]\d\d: )"
 )
 
 
@@ -82,7 +84,7 @@ def detect_widths(lines: Iterable[str]) -> Widths:
     last_size = -1
     row = -1  # a table row's length, when the row may go on on the next line
     for line in lines:
-        text = unquoted(line.rstrip("\r"))
+        text = unbox(unquoted(line.rstrip("\r")))
         if previous >= 0 and not starts_line(text):
             going_on[previous] += 1
         if row >= 0 and text and not starts_line(text) and text[:1] not in "+|":
