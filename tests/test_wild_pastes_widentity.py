@@ -1,0 +1,69 @@
+"""Real non-debug pastes of Keystone and old one-line client failures from
+public threads (fixtures/wild/, INDEX.md gives each one's source and
+established cause): the first error finding names that cause, and every
+renderer takes the report.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from osdoctor.diagnose import diagnose, parse_path
+from osdoctor.kb.loader import KnowledgeBase, load_knowledge
+from osdoctor.model import Report
+from osdoctor.render.json_report import render_json
+from osdoctor.render.markdown import render_markdown
+from osdoctor.render.text import render_text
+from tests.helpers.causes import assert_names_the_cause
+
+WILD = Path(__file__).resolve().parent / "fixtures" / "wild"
+
+# file -> (first error rule, words its title must hold), case-insensitive.
+CASES: dict[str, tuple[str, list[str]]] = {
+    "ceilometer-2015-meter-list-errno111-api-not-started": (
+        "generic.connection-refused",
+        ["172.16.0.200:8777", "Ceilometer", "connection refused"],
+    ),
+    "osc-2020-catalog-list-tls-wrong-version-no-ssl": (
+        "generic.tls-wrong-version",
+        ["10.170.140.112:5000", "does not speak TLS"],
+    ),
+    "novaclient-2015-check-plugin-invalid-client-version-3": (
+        "generic.client-version-unsupported",
+        ["API version 3"],
+    ),
+    "novaclient-2016-list-discoveryfailure-no-v2-version-document": (
+        "generic.discovery-failed",
+        ["No usable API version", "Could not determine a suitable URL"],
+    ),
+    "novaclient-2016-network-create-endpointnotfound-region-case": (
+        "generic.endpoint-not-found",
+        ["compute", "regionOne"],
+    ),
+}
+SUCCESSES: list[str] = []
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    return load_knowledge(user=False)
+
+
+def _report(name: str, kb: KnowledgeBase) -> Report:
+    return diagnose(parse_path(WILD / f"{name}.log"), kb)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_first_finding_names_the_established_cause(name: str, kb: KnowledgeBase) -> None:
+    rule, words = CASES[name]
+    assert_names_the_cause(_report(name, kb), rule, words)
+
+
+@pytest.mark.parametrize("name", sorted([*CASES, *SUCCESSES]))
+def test_every_format_renders_without_a_traceback(name: str, kb: KnowledgeBase) -> None:
+    report = _report(name, kb)
+    assert render_text(report) and render_markdown(report)
+    assert json.loads(render_json(report))["outcome"] == report.outcome
