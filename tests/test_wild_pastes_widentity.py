@@ -7,6 +7,7 @@ renderer takes the report.
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from osdoctor.render.text import render_text
 from tests.helpers.causes import assert_names_the_cause
 
 WILD = Path(__file__).resolve().parent / "fixtures" / "wild"
+LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 
 # file -> (first error rule, words its title must hold), case-insensitive.
 CASES: dict[str, tuple[str, list[str]]] = {
@@ -42,6 +44,11 @@ CASES: dict[str, tuple[str, list[str]]] = {
     "novaclient-2016-network-create-endpointnotfound-region-case": (
         "generic.endpoint-not-found",
         ["compute", "regionOne"],
+    ),
+    "osc-2023-token-issue-dns-keystone-service-word-wrapped": (
+        # The message reflowed at word boundaries, its first words on the command's line.
+        "generic.dns-failure",
+        ["keystone-public.openstack.svc", "does not resolve"],
     ),
 }
 SUCCESSES: list[str] = []
@@ -67,3 +74,20 @@ def test_every_format_renders_without_a_traceback(name: str, kb: KnowledgeBase) 
     report = _report(name, kb)
     assert render_text(report) and render_markdown(report)
     assert json.loads(render_json(report))["outcome"] == report.outcome
+
+
+@pytest.mark.parametrize("width", [50, 72, 88])
+def test_a_reflowed_connection_message_reads_as_the_client_printed_it(
+    width: int, kb: KnowledgeBase, tmp_path: Path
+) -> None:
+    """The real client's plain output (a lab capture), reflowed at word
+    boundaries as an editor or a mail client does: the same cause leads."""
+    printed = (LOGS / "generic.dns-unresolvable.plain.log").read_text(encoding="utf-8")
+    lines: list[str] = []
+    for line in printed.splitlines():
+        lines += textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False)
+    reflowed = tmp_path / "reflowed.log"
+    reflowed.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert len(lines) > len(printed.splitlines())
+    report = diagnose(parse_path(reflowed), kb)
+    assert_names_the_cause(report, "generic.dns-failure", ["controller", "does not resolve"])
