@@ -50,6 +50,11 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "generic.dns-failure",
         ["keystone-public.openstack.svc", "does not resolve"],
     ),
+    "ceilometer-2016-alarm-list-401-authtoken-https-to-http-keystone": (
+        # The shell's words for the service's own 401, above the API's log.
+        "generic.token-refused",
+        ["Ceilometer", "401", "Invalid OpenStack Identity credentials"],
+    ),
 }
 SUCCESSES: list[str] = []
 
@@ -91,3 +96,22 @@ def test_a_reflowed_connection_message_reads_as_the_client_printed_it(
     assert len(lines) > len(printed.splitlines())
     report = diagnose(parse_path(reflowed), kb)
     assert_names_the_cause(report, "generic.dns-failure", ["controller", "does not resolve"])
+
+
+def test_the_old_shells_words_for_a_services_own_401_name_the_refusal(
+    kb: KnowledgeBase, tmp_path: Path
+) -> None:
+    """A second paste the reader was not written from: glanceclient run by Puppet
+    (https://github.com/puppetlabs-toy-chest/puppetlabs-openstack/issues/195,
+    its password masked): the HTTP layer's status line, then the shell's words."""
+    paste = tmp_path / "puppet-glance.log"
+    paste.write_text(
+        "Error: Could not prefetch glance_image provider 'glance': Execution of "
+        "'/usr/bin/glance --os-tenant-name services --os-username glance --os-password "
+        "<masked> --os-region-name openstack --os-auth-url http://172.16.33.4:35357/v2.0/ "
+        "image-list' returned 1: Request returned failure status 401.\n"
+        "Invalid OpenStack Identity credentials.\n",
+        encoding="utf-8",
+    )
+    report = diagnose(parse_path(paste), kb)
+    assert_names_the_cause(report, "generic.token-refused", ["401", "Invalid OpenStack Identity"])

@@ -53,6 +53,11 @@ The shapes, and who prints them:
   plugin password`` (osc-lib), ``Missing parameter(s): `` with the missing
   options on the next lines (osc 1.x-2.x), ``You must provide a username via
   either --os-username or env[OS_USERNAME]`` (nova, cinder, heat, neutron).
+- The service's own 401, as the shells of glance, heat, ceilometer and ironic
+  (2012-2016) word it once the command's call was refused: ``Invalid OpenStack
+  Identity credentials.`` (after the HTTP layer's ``Request returned failure
+  status 401.``): the token the client got from Keystone was refused by the
+  service.
 - Versions: ``Invalid client version '3'. must be one of: ...`` (novaclient's
   and cinderclient's ``get_client_class``), ``Invalid client version '3'. Major
   part should be '2'`` (novaclient 2.x api_versions).
@@ -151,6 +156,8 @@ _SUMMARY = regex.compile(
 _CEILOMETER = regex.compile(
     r"^(?P<cls>HTTP[A-Z]\w+) \(HTTP (?P<status>\d{3})\)(?: (?P<words>.+))?$"
 )
+# The shells' "except exc.Unauthorized" around the command's own calls.
+_SERVICE_401 = regex.compile(r"^Invalid OpenStack Identity credentials\.?$")
 _GLANCE = regex.compile(r"^HTTP (?P<status>[1-5]\d\d)(?: [A-Z][\w -]*?)?: (?P<words>.+)$")
 # webob's plain-text error body, as glanceclient prints it: "410 Gone" and, on the
 # next line, the service's words (joined by ``read_lines``).
@@ -259,6 +266,7 @@ _HINTS = (
     "Missing",
     "must provide",
     "Expecting",
+    "Invalid OpenStack",
     "Invalid client",
     "version",
     "()",
@@ -402,6 +410,8 @@ def _read(line: int, text: str, rest: str, depth: int) -> Printed | None:
             status=int(m.group("status")),
             url=m.group("url"),
         )
+    if _SERVICE_401.match(rest):
+        return _refusal(line, text, rest.rstrip("."), status=401)
     m = _CEILOMETER.match(rest)
     if m is not None:
         words = (m.group("words") or "").removeprefix("ERROR ").strip() or m.group("cls")
