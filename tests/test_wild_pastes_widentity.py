@@ -55,6 +55,11 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "generic.token-refused",
         ["Ceilometer", "401", "Invalid OpenStack Identity credentials"],
     ),
+    "osc-2014-devstack-compute-node-must-provide-username": (
+        # osc 1.x's "ERROR: <logger> <message>" shape.
+        "generic.auth-not-configured",
+        ["No credentials are configured", "You must provide a username"],
+    ),
 }
 SUCCESSES: list[str] = []
 
