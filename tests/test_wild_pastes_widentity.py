@@ -60,6 +60,15 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "generic.auth-not-configured",
         ["No credentials are configured", "You must provide a username"],
     ),
+    "keystoneclient-2013-user-list-expecting-auth-method-no-rc-sourced": (
+        # keystoneclient's sentence over three lines, then the sourced rc's success.
+        "generic.auth-not-configured",
+        ["No credentials are configured", "Expecting authentication method via either"],
+    ),
+    "keystoneclient-2013-user-list-403-admin-required-user-rc": (
+        "generic.forbidden",
+        ["Keystone forbids", "admin_required"],
+    ),
 }
 SUCCESSES: list[str] = []
 
@@ -120,3 +129,20 @@ def test_the_old_shells_words_for_a_services_own_401_name_the_refusal(
     )
     report = diagnose(parse_path(paste), kb)
     assert_names_the_cause(report, "generic.token-refused", ["401", "Invalid OpenStack Identity"])
+
+
+def test_keystoneclients_sentence_over_three_lines_is_one_config_error(
+    kb: KnowledgeBase, tmp_path: Path
+) -> None:
+    """A second paste the reader was not written from
+    (https://github.com/bilelmsekni/OpenStack-Grizzly-Install-Guide/issues/92): the
+    same sentence, indented as keystoneclient prints it."""
+    paste = tmp_path / "grizzly.log"
+    paste.write_text(
+        "Expecting authentication method via\n"
+        "  either a service token, --os-token or env[OS_SERVICE_TOKEN],\n"
+        "  or credentials, --os-username or env[OS_USERNAME]\n",
+        encoding="utf-8",
+    )
+    report = diagnose(parse_path(paste), kb)
+    assert_names_the_cause(report, "generic.auth-not-configured", ["or credentials, --os-username"])

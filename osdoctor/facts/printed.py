@@ -52,7 +52,9 @@ The shapes, and who prints them:
 - Configuration the client lacks: ``Missing value auth-url required for auth
   plugin password`` (osc-lib), ``Missing parameter(s): `` with the missing
   options on the next lines (osc 1.x-2.x), ``You must provide a username via
-  either --os-username or env[OS_USERNAME]`` (nova, cinder, heat, neutron).
+  either --os-username or env[OS_USERNAME]`` (nova, cinder, heat, neutron),
+  ``Expecting authentication method via`` and its indented lines, ``Expecting an
+  auth URL via either --os-auth-url or env[OS_AUTH_URL]`` (keystoneclient 0.x).
 - The service's own 401, as the shells of glance, heat, ceilometer and ironic
   (2012-2016) word it once the command's call was refused: ``Invalid OpenStack
   Identity credentials.`` (after the HTTP layer's ``Request returned failure
@@ -187,7 +189,8 @@ _REQUEST_IDS = regex.compile(r"^Neutron server returns request_ids: \[(?P<ids>[^
 _TRANSACTION = regex.compile(r"^Failed Transaction ID: (?P<tx>\S+)")
 _CONFIG = regex.compile(
     r"^Missing value [\w-]+ required for auth plugin \w+|^Missing parameter\(s\):|"
-    r"^You must provide (?:a |an |either )|^Expecting (?:an auth URL|a password|a username)|"
+    r"^You must provide (?:a |an |either )|"
+    r"^Expecting (?:an auth URL|a password|a username|authentication method via)|"
     r"^Auth plugin requires parameters which were not given|"
     r"^Set a cloud-name with --os-cloud|^Cloud \S+ was not found\.?$|"
     r"^Could not find requested endpoint in Service Catalog"
@@ -485,7 +488,8 @@ def read_lines(items: list[tuple[int, str]]) -> list[Printed]:
             if m is not None:
                 last.request_id = last.request_id or m.group("tx")
                 continue
-            if last.role == "config" and last.words.endswith(":") and stripped:
+            if last.role == "config" and stripped and last.words.endswith((":", " via", ",")):
+                # the options it lists, or the rest of keystoneclient's sentence
                 last.words = f"{last.words} {stripped}"
                 continue
         found = read[at]
@@ -578,8 +582,12 @@ def client_error(items: list[tuple[int, str]], found: ClientError | None) -> Sta
     if found is not None and best.line == found.line:
         if len(best.text) > len(found.text) and best.text.startswith(found.text[:40]):
             found.text = _without_error_prefix(best.text)  # the pieces of a fold, joined
+        elif best.role == "config" and len(best.words) > len(found.text):
+            found.text = best.words  # with the lines it goes on on
         return Stated(found, best, summaries)
     text = _without_error_prefix(best.text)
+    if best.role == "config" and len(best.words) > len(text):
+        text = best.words  # with the lines it goes on on
     return Stated(ClientError(text, best.line, best.error_class), best, summaries)
 
 
