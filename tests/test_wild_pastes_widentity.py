@@ -69,6 +69,16 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "generic.forbidden",
         ["Keystone forbids", "admin_required"],
     ),
+    "novaclient-2015-image-list-invalid-nova-credentials-windows-quotes": (
+        # novaclient's words for Keystone's 401 to its own authenticate().
+        "generic.auth-refused",
+        ["Keystone refused", "401"],
+    ),
+    "glanceclient-2015-image-list-authentication-failure-401-windows-quotes": (
+        # keystoneclient's "Authentication failure:" around Keystone's answer.
+        "generic.auth-refused",
+        ["Keystone refused", "401"],
+    ),
 }
 SUCCESSES: list[str] = []
 
@@ -146,3 +156,22 @@ def test_keystoneclients_sentence_over_three_lines_is_one_config_error(
     )
     report = diagnose(parse_path(paste), kb)
     assert_names_the_cause(report, "generic.auth-not-configured", ["or credentials, --os-username"])
+
+
+def test_keystoneclients_authentication_failure_names_keystone_not_the_command(
+    kb: KnowledgeBase, tmp_path: Path
+) -> None:
+    """A second paste (https://github.com/OpenStackCookbook/OpenStackCookbook/issues/67):
+    glance's command, Keystone's 500 to the token request."""
+    paste = tmp_path / "cookbook.log"
+    paste.write_text(
+        "vagrant@controller:~$ glance image-create --name='Ubuntu 14.04 x86_64 Server' "
+        "--disk-format=qcow2 --container-format=bare --is-public True < "
+        "trusty-server-cloudimg-amd64-disk1.img\n"
+        "Authentication failure: An unexpected error prevented the server from "
+        "fulfilling your request. (HTTP 500)\n"
+        "vagrant@controller:~$ \n",
+        encoding="utf-8",
+    )
+    report = diagnose(parse_path(paste), kb)
+    assert_names_the_cause(report, "generic.server-error", ["Keystone failed (500)"])

@@ -59,7 +59,11 @@ The shapes, and who prints them:
   (2012-2016) word it once the command's call was refused: ``Invalid OpenStack
   Identity credentials.`` (after the HTTP layer's ``Request returned failure
   status 401.``): the token the client got from Keystone was refused by the
-  service.
+  service. novaclient's ``Invalid OpenStack Nova credentials.`` (2011-2016) wraps
+  its own authenticate(): Keystone refused the credentials (Ansible's nova
+  modules and shade add ``: <message>``). keystoneclient's session prefixes what
+  Keystone answered the token request with ``Authentication failure: `` (glance,
+  2014-2016), its v2 client anything else with ``Authorization Failed: ``.
 - Versions: ``Invalid client version '3'. must be one of: ...`` (novaclient's
   and cinderclient's ``get_client_class``), ``Invalid client version '3'. Major
   part should be '2'`` (novaclient 2.x api_versions).
@@ -77,7 +81,7 @@ from typing import Literal, get_args
 from osdoctor import regex
 from osdoctor.facts import faults
 from osdoctor.facts.model import ClientError, ExceptionFact, Failure, Fault, Transport
-from osdoctor.facts.names import PROJECT_TYPES
+from osdoctor.facts.names import PROJECT_TYPES, service_name
 from osdoctor.parse.wraps import FOLD_MIN, starts_line, unfold
 
 Role = Literal[
@@ -160,6 +164,10 @@ _CEILOMETER = regex.compile(
 )
 # The shells' "except exc.Unauthorized" around the command's own calls.
 _SERVICE_401 = regex.compile(r"^Invalid OpenStack Identity credentials\.?$")
+# keystoneclient's AuthorizationFailure around the token request: Keystone's words.
+_KEYSTONE_AUTH = regex.compile(r"^(?:Authentication failure|Authorization Failed): (?P<rest>.+)$")
+# novaclient's "except exc.Unauthorized" around its authenticate(): Keystone's 401.
+_KEYSTONE_401 = regex.compile(r"^Invalid OpenStack Nova credentials\.?(?::? (?P<said>.+))?$")
 _GLANCE = regex.compile(r"^HTTP (?P<status>[1-5]\d\d)(?: [A-Z][\w -]*?)?: (?P<words>.+)$")
 # webob's plain-text error body, as glanceclient prints it: "410 Gone" and, on the
 # next line, the service's words (joined by ``read_lines``).
@@ -415,6 +423,17 @@ def _read(line: int, text: str, rest: str, depth: int) -> Printed | None:
         )
     if _SERVICE_401.match(rest):
         return _refusal(line, text, rest.rstrip("."), status=401)
+    m = _KEYSTONE_AUTH.match(rest)
+    if m is not None and depth < 3:
+        inner_auth = _read(line, text, m.group("rest"), depth + 1)
+        if inner_auth is not None and inner_auth.role in ("refusal", "transport"):
+            inner_auth.service = inner_auth.service or "keystone"
+            return inner_auth
+    m = _KEYSTONE_401.match(rest)
+    if m is not None:
+        found = _refusal(line, text, m.group("said") or rest.rstrip("."), status=401)
+        found.service = "keystone"
+        return found
     m = _CEILOMETER.match(rest)
     if m is not None:
         words = (m.group("words") or "").removeprefix("ERROR ").strip() or m.group("cls")
@@ -614,8 +633,10 @@ def refine(failure: Failure, stated: Stated) -> None:
     if printed.url and not failure.url:
         failure.url = printed.url
     named = service_named(printed)
-    if named and not failure.service:
-        failure.service = named
+    if named and (not failure.service or named == "identity"):
+        # words that name Keystone as the one that answered (the token request a
+        # client's shell wraps) outrank the command's own service
+        failure.service, failure.service_name = named, service_name(named)
     for summary in stated.summaries:
         failure.evidence.append((summary.line, summary.text[:200]))
 
