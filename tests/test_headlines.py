@@ -52,6 +52,7 @@ HEADLINES: dict[str, str | None] = {
     "generic.connection-reset": "generic.connection-reset",
     "generic.discovery-failed": "generic.endpoint-path-not-found",
     "generic.dns-unresolvable": "generic.dns-failure",
+    "generic.dns-unresolvable.plain": "generic.dns-failure",
     "generic.forbidden-policy": "generic.forbidden",
     "generic.hung": "generic.hung",
     "generic.hung-killed": "generic.hung",
