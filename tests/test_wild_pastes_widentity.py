@@ -79,6 +79,11 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "generic.auth-refused",
         ["Keystone refused", "401"],
     ),
+    "prometheus-exporter-2017-ssl-certificate-verify-failed-fragment": (
+        # Only the cause's tail was posted: no host, no URL, and still a sentence.
+        "generic.tls-failure",
+        ["TLS connection", "CERTIFICATE_VERIFY_FAILED"],
+    ),
 }
 SUCCESSES: list[str] = []
 
