@@ -40,6 +40,8 @@ HEADLINES: dict[str, str | None] = {
     "generic.catalog-missing-interface": "osc.endpoint-not-found",
     "generic.catalog-missing-region": "osc.endpoint-not-found",
     "generic.catalog-missing-service": "osc.endpoint-not-found",
+    "generic.catalog-url-no-host": "generic.endpoint-url-no-host",
+    "generic.catalog-url-no-host.plain": "generic.endpoint-url-no-host",
     "generic.compute-service-down": "known.compute-service-down",
     "generic.compute-service-down.plain": "known.compute-service-down",
     "generic.conflict-duplicate-name": "generic.conflict",

@@ -42,6 +42,11 @@ The shapes, and who prints them:
 - glanceclient and ceilometerclient: ``Error communicating with <url> <reason>``
   (no answer), ``HTTPNotFound (HTTP 404) <message>`` (ceilometer), ``HTTP 404 Not
   Found: <message>`` (glance).
+- Go clients (gophercloud: terraform, exporters, Kubernetes' cloud provider):
+  net/http's ``Get "<url>": dial tcp <addr>: connect: connection refused``
+  (unquoted URL before Go 1.14), ``dial tcp: lookup <host> ...: no such host``,
+  ``x509: certificate signed by unknown authority``, ``http: server gave HTTP
+  response to HTTPS client``, often inside the tool's own words.
 - swiftclient: ``<Auth|Account|Container|Object> <METHOD> failed: <url> <status>
   <reason>  [first 60 chars of response] <body>``, then ``Failed Transaction ID:
   tx...``.
@@ -82,6 +87,7 @@ from osdoctor import regex
 from osdoctor.facts import faults
 from osdoctor.facts.model import ClientError, ExceptionFact, Failure, Fault, Transport
 from osdoctor.facts.names import PROJECT_TYPES, service_name
+from osdoctor.facts.transport import classify as classify_transport
 from osdoctor.parse.wraps import FOLD_MIN, starts_line, unfold
 
 Role = Literal[
@@ -182,6 +188,12 @@ _USAGE = regex.compile(r"^(?P<prog>[a-z][\w.\-]*(?: [a-z][\w\-]*){0,4}): error: 
 _COMMUNICATING = regex.compile(
     r"^(?:SSL )?Error communicating with (?P<url>https?://\S+?):? (?P<reason>.+)$"
 )
+# Go's url.Error: "<Method> <url>: <net error>", inside whatever the tool says around it.
+_GO_NET = regex.compile(
+    r"\b(?:Get|Post|Put|Patch|Delete|Head) \"?(?P<url>https?://[^\s\"]*)\"?: "
+    r"(?P<reason>(?:dial tcp|read tcp|write tcp|x509: |tls: |http: server gave|net/http: |"
+    r"EOF\b|context deadline)[^\n]*)"
+)
 _CONNECTION_TO = regex.compile(r"^Connection to (?P<svc>\w+) failed: (?P<reason>.+)$")
 _NO_ANSWER = regex.compile(
     r"^(?:Unable to establish connection to|SSL exception connecting to|"
@@ -254,7 +266,9 @@ _ERRORS = regex.compile(
     r"^Unable to find \w+ with (?:name|id|name or id) |^Multiple \w+ matches found for |"
     r"^\w+ \S+ failed to reach (?:state|target provision state) |^Stack \S+ [A-Z]+_FAILED$|"
     r"^(?:Failed to validate|Error parsing template|Could not fetch contents for) |"
-    r"^Endpoint for \S+ not found|^\w+: '[^']+' is not an? \w+ command"
+    r"^Endpoint for \S+ not found|^\w+: '[^']+' is not an? \w+ command|"
+    # openstacksdk's NotSupported when no version document answered
+    r"^The [\w-]+ service for \S+ exists but does not have any supported versions"
 )
 #: Python's built-in exceptions a client raises by mistake, named as a class.
 _PYTHON_TYPE = regex.compile(
@@ -278,6 +292,8 @@ _HINTS = (
     "must provide",
     "Expecting",
     "Invalid OpenStack",
+    "dial tcp",
+    "x509: ",
     "Invalid client",
     "version",
     "()",
@@ -301,6 +317,7 @@ _HINTS = (
     "template",
     "Endpoint for",
     "command",
+    "supported versions",
 )
 
 
@@ -443,6 +460,9 @@ def _read(line: int, text: str, rest: str, depth: int) -> Printed | None:
     m = _COMMUNICATING.match(rest) or _NO_ANSWER.match(rest)
     if m is not None:
         return Printed(line, text, rest, "transport", url=m.group("url").rstrip(":"))
+    m = _GO_NET.search(rest) if "tcp" in rest or "http" in rest else None
+    if m is not None:
+        return Printed(line, text, rest[m.start() :], "transport", url=m.group("url"))
     m = _CONNECTION_TO.match(rest)
     if m is not None:
         return Printed(line, text, rest, "transport", service=m.group("svc"))
@@ -626,6 +646,9 @@ def refine(failure: Failure, stated: Stated) -> None:
             failure.fault = Fault(printed.words, "printed", printed.fault_type)
     if printed.role == "transport" and failure.kind == "client":
         failure.kind = "transport"
+        if failure.transport is None and _GO_NET.search(printed.words):
+            # Go's words name the cause in its own way: classified as the others are
+            failure.transport = classify_transport(printed.words, printed.url)
         failure.transport = failure.transport or Transport(
             "connection", "", "", printed.url, printed.words.partition(": ")[2] or printed.words
         )
