@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from osdoctor.diagnose import diagnose, parse_path
+from osdoctor.facts.transport import classify
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.model import Report
 from osdoctor.render.json_report import render_json
@@ -189,3 +190,32 @@ def test_keystoneclients_authentication_failure_names_keystone_not_the_command(
     )
     report = diagnose(parse_path(paste), kb)
     assert_names_the_cause(report, "generic.server-error", ["Keystone failed (500)"])
+
+
+@pytest.mark.parametrize(
+    ("words", "kind"),
+    [
+        # Go's own words (net/http, net, crypto/x509, crypto/tls), as gophercloud tools print them.
+        (
+            'Get "https://keystone.example:5000/v3": dial tcp: lookup keystone.example '
+            "on 127.0.0.53:53: no such host",
+            "dns",
+        ),
+        (
+            'Post "https://10.0.0.5:5000/v3/auth/tokens": x509: certificate signed by '
+            "unknown authority",
+            "tls-verify",
+        ),
+        (
+            'Get "https://10.0.0.5:9292/v2/images": http: server gave HTTP response to '
+            "HTTPS client",
+            "tls-version",
+        ),
+        (
+            "Get http://10.0.0.5:8774/v2.1: dial tcp 10.0.0.5:8774: connect: connection refused",
+            "refused",
+        ),
+    ],
+)
+def test_go_clients_network_words_are_classified(words: str, kind: str) -> None:
+    assert classify(words).kind == kind
