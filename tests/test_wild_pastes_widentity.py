@@ -94,6 +94,10 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "generic.connection-timeout",
         ["box.platform9.net:443", "timed out"],
     ),
+    "elasticluster-2021-wallaby-endpointnotfound-volumev2-only-v3": (
+        "generic.endpoint-not-found",
+        ["catalog has no endpoint", "volumev2"],
+    ),
 }
 SUCCESSES: list[str] = []
 
