@@ -49,7 +49,7 @@ _KEYS = ("identity ", "connect", "communicating ")
 #: Pieces joined into one sentence at most.
 MAX_PIECES = 12
 #: What can never continue a sentence: a line of its own.
-_NOT_AFTER = ("+", "|", "$ ", "# ", "Traceback", "ERROR", "WARNING", "DEBUG", "INFO")
+_NOT_AFTER = ("+", "|", "$ ", "# ", "Traceback", 'File "', "ERROR", "WARNING", "DEBUG", "INFO")
 
 
 def _mentions(text: str) -> bool:
