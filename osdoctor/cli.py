@@ -389,13 +389,14 @@ def _render(report: Report, args: argparse.Namespace) -> str:
 def cmd_runbook(args: argparse.Namespace) -> int:
     from osdoctor.lint import default_fixtures_dir
     from osdoctor.runbook.build import build_runbook
-    from osdoctor.runbook.write import RunbookError, write_runbook
+    from osdoctor.runbook.write import RunbookError, check_folder, write_runbook
 
     kb = load_kb(args.kb, user=not args.no_user_kb)
     fixtures = Path(args.fixtures) if args.fixtures else default_fixtures_dir()
     if fixtures is not None and not fixtures.is_dir():
         return fail(f"{fixtures}: no such folder of fixture logs")
     try:
+        check_folder(Path(args.output))
         result = write_runbook(build_runbook(kb, fixtures, args.format), Path(args.output))
     except RunbookError as exc:
         return fail(str(exc))

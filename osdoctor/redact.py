@@ -420,6 +420,11 @@ def _redact_key_values(
         if word and line[word - 1] in "/.":
             # A path or host segment (``/v3/auth/tokens: ...``), not a key.
             continue
+        if _VERB_BEFORE.search(line, max(0, word - 12), word):
+            # The object of a verb in a sentence (keystonemiddleware's "Bad response
+            # code while validating token: 400", "Unable to validate token: Failed
+            # ..."): what follows is the error, not the token.
+            continue
         match = _KEY_TAIL.match(line, word)
         if match is None:
             continue
@@ -441,6 +446,8 @@ def _redact_key_values(
 
 
 _SEPARATOR = regex.compile(r"[:=]")
+#: A verb just before a key word: the word is prose, not a key.
+_VERB_BEFORE = regex.compile(r"\bvalidat(?:e|ing) $")
 
 
 def _keys_before_separators(line: str) -> list[int]:

@@ -367,9 +367,8 @@ def test_client_version_reads_the_user_agent() -> None:
         (
             "$ openstack volume create --size 10 v1\nInvalid input received: Availability zone "
             "'nova2' is invalid. (HTTP 400)",
-            "generic.bad-request",
-            "Cinder rejected the request (400): Invalid input received: Availability zone 'nova2' "
-            "is invalid",
+            "known.cinder-availability-zone-invalid",
+            "Cinder has no availability zone 'nova2' (400): no volume service is in it",
         ),
         (
             "$ nova boot --flavor m1.tiny vm1\nERROR (Forbidden): Quota exceeded for instances: "

@@ -35,6 +35,12 @@ HEADLINES: dict[str, str | None] = {
     "generic.backup-delete-creating": "generic.bad-request",
     "generic.backup-delete-creating.plain": "generic.bad-request",
     "generic.bad-request": "generic.bad-request",
+    "generic.baremetal-node-show-inspect-start-failed": "known.ironic-inspection-start-failed",
+    "generic.baremetal-node-show-inspect-start-failed.plain": (
+        "known.ironic-inspection-start-failed"
+    ),
+    "generic.baremetal-node-show-inspect-timeout": "known.ironic-inspection-timeout",
+    "generic.baremetal-node-show-inspect-timeout.plain": "known.ironic-inspection-timeout",
     "generic.baremetal-node-show-last-error": "known.ironic-driver-info-missing",
     "generic.baremetal-node-show-last-error.plain": "known.ironic-driver-info-missing",
     "generic.catalog-missing-interface": "osc.endpoint-not-found",
@@ -79,6 +85,16 @@ HEADLINES: dict[str, str | None] = {
     "generic.not-found-resource-image": "generic.not-found",
     "generic.not-found-version-path": "generic.version-path",
     "generic.nova-500-wraps-neutron": "known.nova-neutron-auth-missing",
+    "generic.osc-floating-ip-set-400-no-gateway": "known.neutron-floating-ip-subnet-no-gateway",
+    "generic.osc-floating-ip-set-400-no-gateway.plain": (
+        "known.neutron-floating-ip-subnet-no-gateway"
+    ),
+    "generic.osc-floating-ip-set-404-external-not-reachable": (
+        "known.neutron-floating-ip-external-unreachable"
+    ),
+    "generic.osc-floating-ip-set-404-external-not-reachable.plain": (
+        "known.neutron-floating-ip-external-unreachable"
+    ),
     "generic.osc-image-show-by-name": None,
     "generic.osc-keypair-create-403-quota": "generic.quota-exceeded",
     "generic.osc-network-agent-show-404": "generic.not-found",
@@ -98,6 +114,16 @@ HEADLINES: dict[str, str | None] = {
     "generic.osc-network-list-dropped": "generic.connection-reset",
     "generic.osc-port-create-409-ip-allocated": "generic.conflict",
     # its service logs name the cause: nova-api's ERROR in its own log.
+    "generic.osc-port-create-409-no-more-ips": "known.neutron-ip-addresses-exhausted",
+    "generic.osc-port-create-409-no-more-ips.plain": "known.neutron-ip-addresses-exhausted",
+    "generic.osc-router-remove-subnet-409-in-use-by-floating-ip": (
+        "known.neutron-router-interface-in-use-by-fip"
+    ),
+    "generic.osc-router-remove-subnet-409-in-use-by-floating-ip.plain": (
+        "known.neutron-router-interface-in-use-by-fip"
+    ),
+    "generic.osc-security-group-rule-create-409-exists": "known.neutron-secgroup-rule-exists",
+    "generic.osc-security-group-rule-create-409-exists.plain": "known.neutron-secgroup-rule-exists",
     "generic.osc-server-list-500": "server.service-error",
     # its service logs name the cause: nova-api's ERROR in its own log.
     "generic.osc-server-list-500-inner": "server.service-error",
@@ -123,6 +149,16 @@ HEADLINES: dict[str, str | None] = {
     "generic.secret-stack-outputs-json": None,
     "generic.secret-stack-show-tripleo": None,
     "generic.secret-stack-show-tripleo-json": None,
+    "generic.share-create-dhss-no-share-network": "known.manila-share-network-required",
+    "generic.share-create-dhss-no-share-network.plain": "known.manila-share-network-required",
+    "generic.snapshot-create-in-use": "known.cinder-snapshot-of-attached-volume",
+    "generic.snapshot-create-in-use.plain": "known.cinder-snapshot-of-attached-volume",
+    "generic.stack-failures-list-port-no-more-ips": "known.neutron-ip-addresses-exhausted",
+    "generic.stack-failures-list-port-no-more-ips.plain": "known.neutron-ip-addresses-exhausted",
+    "generic.stack-show-update-failed-lb-immutable": "known.octavia-lb-immutable",
+    "generic.stack-show-update-failed-lb-immutable.plain": "known.octavia-lb-immutable",
+    "generic.volume-create-az-invalid": "known.cinder-availability-zone-invalid",
+    "generic.volume-create-az-invalid.plain": "known.cinder-availability-zone-invalid",
     "ironic.conflict-retry.secret-bios-setting-list": None,
     "osc.auth.secret-configuration-json": None,
     "osc.auth.secret-configuration-yaml": None,
@@ -134,6 +170,8 @@ HEADLINES: dict[str, str | None] = {
     "generic.server-show-fault-yaml": "known.no-valid-host",
     "generic.stack-show-create-failed": "generic.async-error",
     "generic.stack-show-create-failed.plain": "generic.resource-failed",
+    "generic.stack-show-neutron-extension-missing": "known.heat-neutron-extension-missing",
+    "generic.stack-show-neutron-extension-missing.plain": "known.heat-neutron-extension-missing",
     "generic.swift-list-no-object-store": "osc.endpoint-not-found",
     "generic.swift-list-no-object-store.plain": "generic.endpoint-not-found",
     "generic.swift-v1-auth-401": "generic.swift-auth-refused",
@@ -174,9 +212,18 @@ HEADLINES: dict[str, str | None] = {
     "heat.stack-create.local-file-missing-env": "heat.local-file-missing",
     "heat.stack-create.local-file-missing-get-file": "heat.local-file-missing",
     "heat.stack-create.no-wait": None,
-    "heat.stack-create.rejected": "heat.create-rejected",
+    # Its template gives a string property a list: Heat's property error says which.
+    "heat.stack-create.rejected": "known.heat-property-error",
     "heat.stack-create.rejected-exists": "heat.create-rejected",
+    "heat.stack-create.rejected-property-error": "known.heat-property-error",
+    "heat.stack-create.rejected-property-error.plain": "known.heat-property-error",
     "heat.stack-create.rejected-resource-type": "known.heat-resource-type-not-found",
+    "heat.stack-create.rejected-resource-type-unknown-old": "known.heat-resource-type-not-found",
+    "heat.stack-create.rejected-resource-type-unknown-old.plain": (
+        "known.heat-resource-type-not-found"
+    ),
+    "heat.stack-create.rejected-type-unavailable": "known.heat-resource-type-unavailable",
+    "heat.stack-create.rejected-type-unavailable.plain": "known.heat-resource-type-unavailable",
     "heat.stack-create.secret-hidden-parameter": None,
     "heat.stack-create.secret-parameter-names": None,
     "heat.stack-create.stalled": "heat.wait-stalled",
@@ -234,7 +281,7 @@ HEADLINES: dict[str, str | None] = {
     "ironic.provision-wait.already-there-provide-standalone": None,
     "ironic.provision-wait.failed": "ironic.wait-failed-state",
     "ironic.provision-wait.failed-clean-provide": "ironic.wait-failed-state",
-    "ironic.provision-wait.failed.plain": "generic.resource-failed",
+    "ironic.provision-wait.failed.plain": "known.ironic-inspection-start-failed",
     "ironic.provision-wait.reached": None,
     "ironic.provision-wait.timeout": "ironic.wait-timeout-keeps-running",
     "ironic.provision-wait.unexpected-stable": "ironic.wait-unexpected-stable",
@@ -328,6 +375,11 @@ HEADLINES: dict[str, str | None] = {
     "generic.server-nova-rpc-timeout": "server.rpc-timeout",
     "generic.server-secrets-in-service-log": "server.service-error",
     "osc.server-create.error-bridge-mapping-missing": "server.bridge-mapping-missing",
+    "osc.server-create.error-no-candidates": "server.no-valid-host-no-candidates",
+    # Without --debug and without the scheduler's log: the client's own words.
+    "osc.server-create.error-no-candidates.plain": "osc.wait-saw-error",
+    "generic.server-glance-rbd-library-missing": "server.store-library-missing",
+    "generic.server-glance-authtoken-login-malformed": "server.authtoken-login-malformed",
     "osc.server-create.error-libvirt-unreachable": "server.libvirt-unreachable",
     "osc.server-create.error-port-binding-dead-agent": "server.agent-dead",
     "osc.server-create.error-port-binding-failed": "server.port-binding-failed",

@@ -106,3 +106,24 @@ def test_a_cache_others_could_write_is_not_read(home: Path, folder: Path) -> Non
     assert _load(folder) is False
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert _load(folder) is True
+
+
+def test_a_new_home_in_the_same_process_is_given_the_documents_without_a_parse(
+    home: Path, folder: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    assert _load(folder) is False
+    monkeypatch.setenv("OSDOCTOR_HOME", str(tmp_path / "second-home"))
+
+    def no_parse(files: list[Path]) -> list[tuple[str, object]]:
+        raise AssertionError("parsed the YAML again")
+
+    monkeypatch.setattr(cache, "_parse", no_parse)
+    assert _load(folder) is True
+    # ... and that home now has its own private cache file, read as any other.
+    path = _cached(tmp_path / "second-home")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert _load(folder) is True
+    # An edit is a new key: parsed again, never served from memory.
+    (folder / "rule.yaml").write_text(RULE.replace("A test rule", "An edited rule"))
+    with pytest.raises(AssertionError, match="parsed the YAML again"):
+        _load(folder)

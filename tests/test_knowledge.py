@@ -225,6 +225,9 @@ def test_cached_knowledge_is_trusted_only_once_it_validated(tmp_path: Path) -> N
 def test_knowledge_from_the_cache_is_the_knowledge_validated() -> None:
     """Cached knowledge skips the checks it passed and draws its diagrams when first
     asked: the scenarios, their diagrams, the rules and the issues stay the same."""
+    from osdoctor.kb import cache
+
+    cache._SEEN.clear()  # as a new process: nothing read yet, in memory or on disk
     first = load_knowledge(user=False)  # validated, then cached
     second = load_knowledge(user=False)  # trusted: from the cache
     assert first.issues == second.issues == []

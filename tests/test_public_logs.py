@@ -220,8 +220,8 @@ CASES_2: dict[str, tuple[str, list[str]]] = {
         ["No cloud is configured", "auth-url"],
     ),
     "osc-2023-project-purge-volume-delete-400-still-attached-race": (
-        "generic.bad-request",
-        ["Cinder", "400", "Volume must not be migrating, attached"],
+        "known.cinder-volume-delete-refused",
+        ["Cinder", "400", "still attached"],
     ),
     "osc-2025-container-list-rgw-401-unrecognized-schema-keystone-url": (
         "generic.token-refused",
@@ -252,8 +252,8 @@ CASES_2: dict[str, tuple[str, list[str]]] = {
         ["no endpoint", "object-store"],
     ),
     "terraform-2015-volume-delete-400-status-deleting": (
-        "generic.bad-request",
-        ["400", "current status is: deleting"],
+        "known.cinder-volume-status-refused",
+        ["Cinder", "400", "the volume is deleting"],
     ),
 }
 SUCCESSES_2 = [

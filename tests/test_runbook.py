@@ -7,8 +7,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -143,31 +141,26 @@ def test_no_log_excerpt_holds_a_secret(pages: dict[str, str]) -> None:
                 assert not contains_secret(line.split(" | ", 1)[-1]), f"{path}: {line}"
 
 
-def test_two_runs_give_identical_files(kb: KnowledgeBase, tmp_path: Path) -> None:
-    first = build_runbook(kb, default_fixtures_dir())
-    assert build_runbook(kb, default_fixtures_dir()) == first
-    result = write_runbook(first, tmp_path / "rb")
-    assert sorted(result.written) == sorted(first)
+def test_two_runs_give_identical_files(
+    kb: KnowledgeBase, pages: dict[str, str], tmp_path: Path
+) -> None:
+    # ``pages`` is the first run; this one build is the second.
+    second = build_runbook(kb, default_fixtures_dir())
+    assert second == pages
+    result = write_runbook(pages, tmp_path / "rb")
+    assert sorted(result.written) == sorted(pages)
     snapshot = {p: p.read_bytes() for p in (tmp_path / "rb").rglob("*") if p.is_file()}
-    again = write_runbook(build_runbook(kb, default_fixtures_dir()), tmp_path / "rb")
-    assert again.written == [] and sorted(again.unchanged) == sorted(first)
+    again = write_runbook(second, tmp_path / "rb")
+    assert again.written == [] and sorted(again.unchanged) == sorted(pages)
     assert {p: p.read_bytes() for p in (tmp_path / "rb").rglob("*") if p.is_file()} == snapshot
 
 
-def test_committed_runbook_is_up_to_date(tmp_path: Path) -> None:
+def test_committed_runbook_is_up_to_date(pages: dict[str, str], tmp_path: Path) -> None:
     """docs/runbook is what the knowledge generates now: regenerate it with
-    REGENERATE after changing the knowledge or the fixtures."""
+    REGENERATE after changing the knowledge or the fixtures. (``pages`` is built
+    from the knowledge without the user's rules, as REGENERATE's --no-user-kb.)"""
     fresh = tmp_path / "runbook"
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "OSDOCTOR_HOME": str(tmp_path / "home")}
-    proc = subprocess.run(
-        [sys.executable, "-m", "osdoctor", "runbook", "--no-user-kb", "-o", str(fresh)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        cwd=ROOT,
-    )
-    assert proc.returncode == 0, proc.stderr
+    write_runbook(pages, fresh)
 
     def tree(root: Path) -> dict[str, bytes]:
         return {
@@ -179,6 +172,23 @@ def test_committed_runbook_is_up_to_date(tmp_path: Path) -> None:
     want, have = tree(fresh), tree(COMMITTED) if COMMITTED.is_dir() else {}
     stale = sorted(k for k in set(want) | set(have) if want.get(k) != have.get(k))
     assert stale == [], f"docs/runbook is stale ({', '.join(stale[:8])}): run {REGENERATE}"
+
+
+def test_the_cli_refuses_a_bad_folder_before_it_builds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Building reads every fixture: a wrong -o is refused at once, not after."""
+    import osdoctor.runbook.build as build
+
+    def no_build(*args: object, **kwargs: object) -> dict[str, str]:
+        raise AssertionError("built the runbook before checking the folder")
+
+    monkeypatch.setattr(build, "build_runbook", no_build)
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "index.md").write_text("my own notes\n")
+    assert main(["runbook", "--no-user-kb", "-o", str(folder)]) == 2
+    assert "did not write" in capsys.readouterr().err
 
 
 def test_refuses_a_folder_it_did_not_write(
@@ -213,11 +223,16 @@ def test_rewrites_only_its_own_pages(tmp_path: Path) -> None:
     assert (folder / "rules" / "mine.txt").exists()
 
 
-def test_html_runbook_is_self_contained(kb: KnowledgeBase, tmp_path: Path) -> None:
-    assert main(["runbook", "--no-user-kb", "--format", "html", "-o", str(tmp_path / "html")]) == 0
-    files = sorted(
-        p.relative_to(tmp_path / "html").as_posix() for p in (tmp_path / "html").rglob("*.html")
-    )
+@pytest.fixture(scope="module")
+def html_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The HTML runbook as the CLI writes it, built once for the tests that read it."""
+    folder = tmp_path_factory.mktemp("html") / "html"
+    assert main(["runbook", "--no-user-kb", "--format", "html", "-o", str(folder)]) == 0
+    return folder
+
+
+def test_html_runbook_is_self_contained(kb: KnowledgeBase, html_site: Path) -> None:
+    files = sorted(p.relative_to(html_site).as_posix() for p in html_site.rglob("*.html"))
     assert files == sorted(
         [
             "index.html",
@@ -226,7 +241,7 @@ def test_html_runbook_is_self_contained(kb: KnowledgeBase, tmp_path: Path) -> No
         ]
     )
     for name in files:
-        page = (tmp_path / "html" / name).read_text()
+        page = (html_site / name).read_text()
         assert not re.search(r"""(src|href)=["']?(https?:)?//""", page), name
         assert "<script" not in page and '.md"' not in page
         if name.startswith("scenarios/"):
@@ -279,8 +294,13 @@ _WORDS = {
 }
 
 
-def test_html_pages_escape_what_the_markdown_sets_as_code(kb: KnowledgeBase) -> None:
-    html = build_runbook(kb, default_fixtures_dir(), "html")
+def test_html_pages_escape_what_the_markdown_sets_as_code(
+    kb: KnowledgeBase, pages: dict[str, str]
+) -> None:
+    from osdoctor.runbook.html import markdown_site_to_html
+
+    # What build_runbook(..., "html") returns, from the pages already built.
+    html = markdown_site_to_html(kb, pages)
     page = html["scenarios/heat.stack-delete.html"]
     assert "<code>2&gt;&amp;1</code>" in page
     assert "&amp;lt;" not in page and "&amp;amp;" not in page

@@ -48,7 +48,10 @@ _CLIENT_FAILED = regex.compile(
     r"^(?P<xx>[45])xx (?:Client|Server) error|"
     r"Expected HTTP response code \[[\d, ]+\] when accessing \[(?P<gm>[A-Z]+) (?P<gurl>\S+)\],"
     r" but got (?P<gstatus>\d{3}) instead|"
-    r"(?P<sstatus>[45]\d\d): (?:Client|Server) Error for url: (?P<surl>https?://[^\s,]+)|"
+    # openstacksdk's HttpException; before 2019 without the status ("Client Error for
+    # url: ..."), as shade's own errors quote it.
+    r"(?:(?P<sstatus>[45]\d\d): )?(?P<ssource>Client|Server) Error for url: "
+    r"(?P<surl>https?://[^\s,]+)|"
     r"^Error contacting \w+ server|^Connection to \w+ failed: |"
     r"(?:^|: )(?:Unable to establish connection to|SSL exception connecting to) |"
     r"\b(?:Auth|Account|Container|Object) (?:HEAD|GET|PUT|POST|DELETE|COPY) failed: https?://|"
@@ -61,7 +64,16 @@ _CLIENT_FAILED = regex.compile(
 # included: words no successful run prints.
 _REFUSAL = regex.compile(
     r"Policy doesn't allow \S+ to be performed|\bis disallowed by policy|"
-    r"No valid host was found|Quota exceeded for \w|exceeded for quota\b"
+    r"No valid host was found|Quota exceeded for \w|exceeded for quota\b|"
+    # the words of Cinder's, Manila's and Nova's Invalid* exceptions (400), which
+    # wrappers and libraries print without the status: "Invalid volume: Volume ..."
+    r"\bInvalid (?:volume|snapshot|backup|share|share snapshot|volume type|input received): \w|"
+    r"\bVolume status must be available or error\b"
+)
+_INVALID = regex.compile(
+    r"\bInvalid (?:volume|snapshot|backup|share|share snapshot|volume type|input received): \w|"
+    # Cinder's delete refusal, which a wrapper may quote without its "Invalid volume: "
+    r"\bVolume status must be available or error\b"
 )
 # The status a refusal's words stand for when the paste lost the "(HTTP nnn)".
 _WORD_STATUS = (
@@ -71,6 +83,7 @@ _WORD_STATUS = (
         500,
     ),
     (regex.compile(r"exceptions\.Unauthorized'"), 401),
+    (_INVALID, 400),
 )
 _STATUS_WORDS = regex.compile(
     r"\b(?P<status>[45]\d\d) (?:Not Found|Forbidden|Unauthorized|"
@@ -89,6 +102,7 @@ _NOUN = regex.compile(
 _HTTP_ERROR = regex.compile(r"\(HTTP [45]\d\d\)")
 _STATUS_IN_TEXT = regex.compile(r"\(HTTP ([1-5]\d\d)\)")
 _ATTEMPT = regex.compile(r"Attempt (\d+) of (\d+)")
+_NOVA_HEADER = regex.compile(r"\bX-Compute-Request-Id\b", re.I)
 _CLASS_IN_TEXT = regex.compile(r"<class '(?P<cls>[\w.]+)'>")
 _URL = regex.compile(r"https?://[^\s'\"\]\[)(,]+")
 _STARTING = regex.compile(
@@ -424,6 +438,12 @@ def _client_error(printed: list[tuple[int, str, Message]]) -> ClientError | None
         elif m.kind == "error" or (
             _may_fail(text) and (_CLIENT_FAILED.search(text) or _REFUSAL.search(text))
         ):
+            invalid = _INVALID.search(text) if m.kind != "error" else None
+            if invalid is not None and not _CLIENT_FAILED.search(text):
+                # a poster's words or a library's label before the service's own
+                # ("I get `Failure: cinder.exception.InvalidInput: Invalid input ..."):
+                # the quote starts where the service's words do
+                text = text[invalid.start() :].rstrip("`'\" ")
             found = ClientError(text, line)
         elif m.kind == "clean_up":
             found = ClientError(text, line)
@@ -599,8 +619,8 @@ def _text_failure(
             failure.method, failure.url = gm.group("gm"), gm.group("gurl")
             failure.status = int(gm.group("gstatus"))
     sm = _CLIENT_FAILED.search(text) if text else None
-    if sm and sm.group("sstatus"):
-        failure.status = int(sm.group("sstatus"))
+    if sm and sm.group("surl"):
+        failure.status = int(sm.group("sstatus")) if sm.group("sstatus") else None
         failure.url = failure.url or sm.group("surl")
     elif sm and sm.group("status"):
         failure.status = int(sm.group("status"))
@@ -646,6 +666,8 @@ def _text_failure(
     if not stype:
         qm = _QUOTA_CLASS.search(context)  # a relayed quota error names its service's class
         stype = _QUOTA_SERVICE[qm.group(1) or qm.group(2)] if qm else stype
+    if not stype and any(_NOVA_HEADER.search(t) for _l, t, _m in printed):
+        stype = "compute"  # the answer's headers, printed by fog/excon: only Nova's say so
     if not stype and "identity" in context:
         stype = "identity"  # keystoneauth's discovery: "versioned identity endpoints"
     pm = _POLICY_SERVICE.search(text) if text else None

@@ -219,7 +219,7 @@ def _unescape(text: str) -> str:
 
 _EMBED = regex.compile(
     r'\{\s*(?:\\*")(?:NeutronError|error_message|itemNotFound|badRequest|forbidden|overLimit|'
-    r'conflictingRequest|computeFault|error|errors|explanation|faultstring|message)(?:\\*")\s*:'
+    r'conflictingRequest|computeFault|error|errors|explanation|faultcode|faultstring|message)(?:\\*")\s*:'
 )
 
 

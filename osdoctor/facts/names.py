@@ -294,7 +294,8 @@ def singular(word: str) -> str:
     return word
 
 
-_PREFIX = regex.compile(r"^(?:v\d[\w.]*|AUTH_\w+|[0-9a-f]{32})$", re.I)
+# Octavia's (and neutron-lbaas') paths have "lbaas/" below the version.
+_PREFIX = regex.compile(r"^(?:v\d[\w.]*|AUTH_\w+|[0-9a-f]{32}|lbaas)$", re.I)
 _ACTIONS = frozenset({"action", "detail", "states", "provision", "power", "actions"})
 
 

@@ -151,7 +151,7 @@ def summary(facts: Facts) -> str:
     if f.kind == "async":
         af = facts.async_failure
         name = af.resource if af else "the resource"
-        status = af.status if af else "ERROR"
+        status = (af.status if af else "") or "an error state"
         return f"{name} went to {status} after the command returned{quote}"
     return f"The client stopped{quote}" if quote else "The client failed"
 

@@ -22,7 +22,9 @@ The shapes, and who prints them:
   ``%(levelname)s: %(name)s %(message)s``: ``ERROR: openstack <message>``.
 - ``<Class>Exception: <status>: Client Error for url: <url>, <message>``:
   openstacksdk's ``HttpException`` (``openstack network ...`` since 2016,
-  ``openstack server|image|volume ...`` as osc moved to the SDK, 2022 on);
+  ``openstack server|image|volume ...`` as osc moved to the SDK, 2022 on; before
+  2019 without the status: ``Error: Client Error for url: <url>, <message>``,
+  quoted by shade after its own words);
   older SDKs printed only ``HttpException: Unknown error`` or
   ``HttpException: Conflict``; osc's network commands wrapped it as ``Error while
   executing command: <message>, <details>`` (2016-2026).
@@ -137,6 +139,13 @@ _HTTP = regex.compile(
 _SDK = regex.compile(
     r"^(?P<cls>[A-Z]\w*(?:Exception|Error)): (?P<status>[1-5]\d\d): (?:Client|Server) Error "
     r"for url: (?P<url>\S+?)(?:, (?P<words>.+))?$"
+)
+# openstacksdk's HttpException before 2019 printed no status ("Error: Client Error for
+# url: <url>, <details>"), and shade quoted it after its own words ("Error attaching IP
+# <ip> to server <id>: Client Error for url: ...").
+_SDK_BARE = regex.compile(
+    r"^(?:(?P<head>[^:]{0,200}): )?(?P<source>Client|Server) Error for url: (?P<url>\S+?), "
+    r"(?P<words>.+)$"
 )
 _SDK_OLD = regex.compile(r"^(?P<cls>HttpException|[A-Z]\w*Exception): (?P<words>.+)$")
 _ERROR = regex.compile(r"^ERROR(?: \((?P<cls>\w+)\))?: ?(?P<rest>.*)$")
@@ -401,6 +410,15 @@ def _read(line: int, text: str, rest: str, depth: int) -> Printed | None:
             url=m.group("url"),
             error_class=m.group("cls"),
         )
+    m = _SDK_BARE.match(rest) if "Error for url: " in rest else None
+    if m is not None:
+        return _refusal(
+            line,
+            text,
+            m.group("words"),
+            status=500 if m.group("source") == "Server" and "(HTTP 5" not in rest else None,
+            url=m.group("url"),
+        )
     for rx in _TARGETED:
         m = rx.match(rest)
         if m is not None and depth < 3:
@@ -540,17 +558,29 @@ def read_lines(items: list[tuple[int, str]]) -> list[Printed]:
             elif len(text) < 40 and _STATUS_LINE.match(f"{stripped}: {following[1].strip()}"):
                 found = read_line(line, f"{stripped}: {following[1].strip()}")  # webob's
                 joined.add(at + 1)  # status line, then why
-        if found is not None and at and found.role == "refusal" and found.words[:1].islower():
+        back, start, joined_text = at, line, text
+        while found is not None and back and found.role == "refusal" and found.words[:1].islower():
             # A refusal the terminal folded before its status: "...image is greater" /
-            # "than volume size 1 (HTTP 400)": its start is the line before.
-            before_line, before = lines[at - 1]
-            if before_line == line - 1 and read[at - 1] is None and not starts_line(before):
-                whole = read_line(before_line, before.rstrip() + " " + text.lstrip())
-                found = whole if whole is not None else found
+            # "than volume size 1 (HTTP 400)": its start is the line before (or, folded
+            # more than once, the lines before it).
+            before_line, before = lines[back - 1]
+            if at - back >= _FOLDS or before_line != start - 1 or read[back - 1] is not None:
+                break
+            if starts_line(before):
+                break
+            joined_text = before.rstrip() + " " + joined_text.lstrip()
+            whole = read_line(before_line, joined_text)
+            if whole is None:
+                break
+            found, back, start = whole, back - 1, before_line
         if found is not None:
             out.append(found)
             last = found
     return out
+
+
+_FOLDS = 4
+"""How many lines before its status a folded refusal is looked for."""
 
 
 def _folded(text: str, following: str) -> bool:
@@ -619,8 +649,12 @@ def client_error(items: list[tuple[int, str]], found: ClientError | None) -> Sta
         if summary is None or summary.role != "summary" or best.role == "summary":
             return Stated(found)
     if found is not None and best.line == found.line:
-        if len(best.text) > len(found.text) and best.text.startswith(found.text[:40]):
-            found.text = _without_error_prefix(best.text)  # the pieces of a fold, joined
+        whole = _without_error_prefix(best.text)
+        # The pieces of a fold, joined (``found`` may be without its "ERROR: ").
+        if len(best.text) > len(found.text) and (
+            best.text.startswith(found.text[:40]) or whole.startswith(found.text[:40])
+        ):
+            found.text = whole
         elif best.role == "config" and len(best.words) > len(found.text):
             found.text = best.words  # with the lines it goes on on
         return Stated(found, best, summaries)

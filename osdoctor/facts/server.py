@@ -87,7 +87,8 @@ def values(joined: Joined, trace: Trace | None = None, failing: str = "") -> dic
         for ex in trace.exchanges:
             if ex.index == joined.exchange and ex.service:
                 service = service_name(ex.service)
-    service = service or failing
+    # "the service" is what a failure of no known service is called: no name.
+    service = service or (failing if failing != "the service" else "")
     weak = not joined.by_id
     frame = _frame(r.innermost_frame)
     return {

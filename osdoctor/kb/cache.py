@@ -33,6 +33,14 @@ _CHECKERS = tuple(
 )
 
 
+#: What this process has read or written, by cache file name, pickled so that every
+#: caller gets its own copy: a process that loads the knowledge again into a cache
+#: folder that has no file yet (a new OSDOCTOR_HOME: the tests, a batch of homes)
+#: does not parse the YAML again. The name is the content key, so an edit is still
+#: seen; a file that exists is always read and checked as before.
+_SEEN: dict[str, bytes] = {}
+
+
 def _files(root: Path) -> list[Path]:
     # Sorted by parts: the order of sorting the paths themselves, without a call of
     # Path.__lt__ per comparison.
@@ -104,23 +112,33 @@ def load_documents(root: Path) -> tuple[list[tuple[str, Any]], bool, Callable[[]
         cached = folder / f"kb-{_key(files)}-{_root_tag(root)}.pickle"
     except (OSError, ValueError):
         return _parse(files), False, nothing
+    seen = _SEEN.get(cached.name)
+    if seen is not None and not cached.exists():
+        docs = pickle.loads(seen)  # noqa: S301 - our own bytes, from this process
+        return docs, True, lambda: _save(folder, cached, root, docs)
     found = _read(cached)
     if found is not None:
+        _SEEN[cached.name] = pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL)
         return found, True, nothing
     docs = _parse(files)
 
     def save() -> None:
-        try:
-            from osdoctor.paths import private_dir, write_private
-
-            private_dir(folder)
-            for old in folder.glob(f"kb-*-{_root_tag(root)}.pickle"):
-                old.unlink(missing_ok=True)
-            write_private(cached, _written(docs))
-        except Exception:  # noqa: BLE001 - a cache that cannot be written is only slower
-            pass
+        _SEEN[cached.name] = pickle.dumps(docs, protocol=pickle.HIGHEST_PROTOCOL)
+        _save(folder, cached, root, docs)
 
     return docs, False, save
+
+
+def _save(folder: Path, cached: Path, root: Path, docs: list[tuple[str, Any]]) -> None:
+    try:
+        from osdoctor.paths import private_dir, write_private
+
+        private_dir(folder)
+        for old in folder.glob(f"kb-*-{_root_tag(root)}.pickle"):
+            old.unlink(missing_ok=True)
+        write_private(cached, _written(docs))
+    except Exception:  # noqa: BLE001 - a cache that cannot be written is only slower
+        pass
 
 
 def _root_tag(root: Path) -> str:

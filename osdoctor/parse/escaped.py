@@ -1,7 +1,8 @@
 """The client's lines inside another tool's escaped report.
 
 Ansible prints a failed task as one line of JSON (``fatal: [host]: FAILED! =>
-{"stderr": "line\\nline", "cmd": ...}``); openshift-install wraps every line of
+{"stderr": "line\\nline", "cmd": ...}``; the openstack.cloud modules add the
+service's answer body as ``extra_data.response``); openshift-install wraps every line of
 terraform's log in ``level=debug msg="..."`` with its quotes escaped. The
 client's output is in there, one ``\\n`` per line: it is taken out and read as
 lines. A report cut or wrapped by the paste does not parse as JSON; its
@@ -88,6 +89,11 @@ def expand(text: str) -> tuple[str | None, list[str], str | None]:
                 for value in _strings(data.get(key)):
                     if key == "cmd" and command is None:
                         command = value
+                    lines.extend(value.split("\n"))
+            extra = data.get("extra_data")
+            if isinstance(extra, dict):
+                # openstack.cloud's modules: the SDK exception's answer body
+                for value in _strings(extra.get("response")):
                     lines.extend(value.split("\n"))
             return head, lines[:MAX_LINES], command
         return head, _split(report), None

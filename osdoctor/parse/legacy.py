@@ -7,7 +7,11 @@
 - requests 1.x's urllib3 line without scheme and host: ``"POST /v2.0/tokens
   HTTP/1.1" 401 116``.
 - gophercloud (terraform, openshift-install): ``Expected HTTP response code
-  [202] when accessing [PUT URL], but got 409 instead``.
+  [202] when accessing [PUT URL], but got 409 instead``; and the words its
+  ``ErrDefault400`` and ``ErrDefault403`` print since 2016 (the Kubernetes CSI
+  drivers, velero, terraform), the answer's body on the same line: ``Bad request
+  with: [POST URL], error message: {"badRequest": ...}``, ``Request forbidden:
+  [GET URL], error message: ...``.
 """
 
 from __future__ import annotations
@@ -22,6 +26,10 @@ _GOPHER = regex.compile(
     r"Expected HTTP response code \[[^\]]*\] when accessing "
     r"\[([A-Z]+) (\S+?)\], but got (\d{3}) instead"
 )
+_GOPHER_DEFAULT = regex.compile(
+    r"(Bad request|Request forbidden) with: \[([A-Z]+) (\S+?)\], error message: "
+)
+_GOPHER_DEFAULT_STATUS = {"Bad request": 400, "Request forbidden": 403}
 _STATUS_KEY = regex.compile(r"""['"]status['"]\s*:\s*['"]?(\d{3})""")
 
 
@@ -94,9 +102,47 @@ def _status_of(headers: str) -> int | None:
 
 def gophercloud(text: str) -> tuple[str, str, int] | None:
     """(method, URL, status) of gophercloud's unexpected-status error."""
-    if "Expected HTTP response code" not in text:
+    if "Expected HTTP response code" in text:
+        m = _GOPHER.search(text)
+        if m is not None:
+            return m.group(1), m.group(2), int(m.group(3))
+    found = gophercloud_default(text)
+    return found[:3] if found is not None else None
+
+
+def gophercloud_default(text: str) -> tuple[str, str, int, str | None] | None:
+    """(method, URL, status, body) of gophercloud's ``Bad request with: [M URL],
+    error message: BODY`` (400) or ``Request forbidden: ...`` (403): the body is
+    the JSON object that follows, unescaped when the line was quoted (a
+    ``msg="..."``), or None when none does."""
+    if "], error message: " not in text:
         return None
-    m = _GOPHER.search(text)
+    m = _GOPHER_DEFAULT.search(text)
     if m is None:
         return None
-    return m.group(1), m.group(2), int(m.group(3))
+    rest = text[m.end() :]
+    if rest.startswith('{\\"') or rest.startswith('{\\\\\\"'):
+        while '\\"' in rest:
+            rest = rest.replace('\\"', '"')
+    return m.group(2), m.group(3), _GOPHER_DEFAULT_STATUS[m.group(1)], _json_object(rest)
+
+
+def _json_object(text: str) -> str | None:
+    """The JSON object ``text`` starts with (braces balanced outside strings)."""
+    if not text.startswith("{"):
+        return None
+    depth = 0
+    quoted = False
+    for i, c in enumerate(text):
+        if quoted:
+            if c == '"' and text[i - 1] != "\\":
+                quoted = False
+        elif c == '"':
+            quoted = True
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return text[: i + 1]
+    return None

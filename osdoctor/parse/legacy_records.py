@@ -79,6 +79,10 @@ class LegacyReader(Records):
         method, url, status = found
         ex = self._new_exchange(Request(method, url, number, logged_as="gophercloud"), time)
         ex.response = Response(status, number, last_line=number)
+        default = legacy.gophercloud_default(text)
+        if default is not None and default[3] is not None:
+            ex.response.body = Body(number, number, default[3], len(default[3]))
+            return
         self._gopher = ex
 
     def _gopher_body(self, number: int, text: str) -> None:

@@ -815,7 +815,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
             return
         if self._depth == 0 and self._unwrapped(number, text, time):
             return
-        if "Expected HTTP response code" in text:
+        if "Expected HTTP response code" in text or "], error message: " in text:
             self._gophercloud(number, text, time)
         if self._continued or (
             # a command line a terminal folded before an option: "-c fault" goes on

@@ -16,9 +16,12 @@ columns in each of its formatters, and people paste them in all:
 - ``-f value``: bare values, in the order of the resource's columns (osc sorts a
   ``show``'s fields by name), named by the command's ``-c`` options.
 - Heat's event lines (``2026-11-01 12:00:03Z <id> [web.r1]: CREATE_FAILED
-  reason``, printed by ``stack create --wait`` and ``stack event list -f log``),
-  its ``Stack web CREATE_FAILED``, and ironicclient's ``Node X failed to reach
-  state manageable. It's in state inspect failed, and has error: ...``.
+  reason``, printed by ``stack create --wait`` and ``stack event list -f log``;
+  heatclient's ``event_log_formatter`` and tripleoclient's print no id),
+  its ``Stack web CREATE_FAILED``, ironicclient's ``Node X failed to reach
+  state manageable. It's in state inspect failed, and has error: ...``, and the
+  words of tools that drive Ironic (terraform's provider, the OpenShift installer,
+  metal3's events).
 
 Each resource keeps every field with its line, the command that printed it (the
 last command line before it), and its type from that command or its own fields.
@@ -85,13 +88,31 @@ _BORDERLESS_FIELD = regex.compile(
     r"^(?P<field>[A-Za-z][\w:. \-]{0,40}?) {2,}\| (?P<value>.*?)\s*\|?$"
 )
 _EVENT = regex.compile(
-    r"^(?P<time>\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d\S*) (?P<id>[0-9a-f-]{8,}) "
+    r"^(?P<time>\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d\S*) (?:(?P<id>[0-9a-f-]{8,}) )?"
     r"\[(?P<res>[^\]]+)\]: (?P<status>[A-Z]+_[A-Z_]+)\s*(?P<reason>.*)$"
 )
 _STACK_STATUS = regex.compile(r"^\s*Stack (?P<name>\S+) (?P<status>[A-Z]+_(?:FAILED|COMPLETE))\s*$")
 _NODE_FAILED = regex.compile(
     r"^Node (?P<node>\S+) failed to reach (?:state|target provision state) (?P<target>[\w ]+?)\. "
     r"It's in state (?P<state>[\w ]+?)(?:, and has error: (?P<error>.*))?\.?$"
+)
+# Tools that drive Ironic say a node's state in their own words: terraform's
+# ironic provider ("could not inspect node, node is currently 'inspect failed', last
+# error was '...'", its provisioning workflow), and the OpenShift installer's
+# progress for a metal3 host ("baremetalhost: master-0: inspection error: ...").
+_NODE_CURRENTLY = regex.compile(
+    r"^.*?\bcould not \w+ node, node is currently '(?P<state>[^']+)', "
+    r"last error was '(?P<error>.*?)'?\"?\s*$"
+)
+_HOST_ERROR = regex.compile(
+    r"^(?:[A-Z]+\s+)?baremetalhost: (?P<node>[\w.\-]+): (?P<what>\w+) error: (?P<error>.+)$"
+)
+# metal3's baremetal-operator records each host's Ironic error as a Kubernetes event
+# (kubectl describe bmh): "Normal  InspectionError  7m12s  metal3-baremetal-controller
+# timeout reached while inspecting the node"; a paste may wrap its message.
+_BMH_EVENT = regex.compile(
+    r"^\s*(?:Normal|Warning)\s+(?P<reason>[A-Z][A-Za-z]*Error)\s+.*?"
+    r"\bmetal3-baremetal-controller\s+(?P<error>\S.*?)\s*$"
 )
 #: The client's words that state a resource's state, and the fields each group gives.
 _SAID = (
@@ -105,7 +126,11 @@ _SAID = (
             ("last_error", "error"),
         ),
     ),
+    (_NODE_CURRENTLY, (("provision_state", "state"), ("last_error", "error"))),
+    (_HOST_ERROR, (("name", "node"), ("last_error", "error"))),
+    (_BMH_EVENT, (("last_error", "error"),)),
 )
+_NODE_WORDS = (_NODE_CURRENTLY, _HOST_ERROR, _BMH_EVENT)
 _COLUMN = regex.compile(r"(?:^|\s)(?:-c|--column)[ =](?P<c>\S+)")
 _FORMAT = regex.compile(r"(?:^|\s)(?:-f|--format)[ =](?P<f>\w+)")
 # What the command's words say the resource is: "openstack baremetal node show" is a
@@ -182,12 +207,16 @@ _ALIASES = {
     "net": "network",
     "stack resource": "stack resource",
     "resource": "stack resource",
+    "stack failures": "stack resource",  # each failed resource of the stack
     "event": "stack event",
 }
 _FIELD_TYPES = (
     ("provision_state", "node"),
     ("stack_status", "stack"),
+    # a paste that kept only the reason's rows of a stack show
+    ("stack_status_reason", "stack"),
     ("resource_status", "stack resource"),
+    ("resource_type", "stack resource"),
     ("provisioning_status", "load balancer"),
     ("binary", "service"),
     ("agent_type", "agent"),
@@ -370,6 +399,7 @@ class _Reader:
         resource = Resource(lines[0].line, "yaml")
         last: ResourceField | None = None
         quote = ""
+        nested = 0  # the indent of a mapping's fields under its name's line
         for m in lines:
             text = m.text
             if quote and last is not None:
@@ -380,6 +410,20 @@ class _Reader:
                     quote = ""
                 continue
             km = _YAML_KEY.match(text)
+            inner = text.lstrip(" \t")
+            indent = len(text) - len(inner)
+            if km is None and indent and (nested == indent or (not nested and _heads(resource))):
+                # heat's "stack failures list": each failed resource is named on a line
+                # of its own ("<stack>.<resource>:"), its fields indented under it
+                km = _YAML_KEY.match(inner)
+                if km is not None and not km.group("dash"):
+                    if not nested and last is not None:
+                        last.name, last.value = "resource_name", last.name
+                    nested = indent
+            elif km is not None and nested:
+                nested = 0
+                self.keep(resource, command)
+                resource = Resource(m.line, "yaml")
             if km is None:
                 if last is not None and text[:1] in (" ", "\t"):
                     last.value = f"{last.value} {text.strip()}".strip()
@@ -393,6 +437,8 @@ class _Reader:
                 resource = Resource(m.line, "yaml")
             value = km.group("value").strip()
             quote = ""
+            if value in ("|", ">", "|-", ">-"):
+                value = ""  # a block scalar: its lines follow, indented
             if value[:1] in ("'", '"'):
                 if len(value) > 1 and value.endswith(value[0]):
                     value = value[1:-1]
@@ -481,9 +527,17 @@ class _Reader:
                     for name, group in names
                     if sm.group(group)
                 ]
-                self.keep(Resource(m.line, "words", fields), command)
+                resource = Resource(m.line, "words", fields)
+                self.keep(resource, command)
+                if rx in _NODE_WORDS and not resource.type:
+                    resource.type = "node"  # the tools' words are about an Ironic node
                 return True
         return False
+
+
+def _heads(resource: Resource) -> bool:
+    """Whether a YAML block so far is only the line naming a mapping (``key:``)."""
+    return len(resource.fields) == 1 and not resource.fields[0].value
 
 
 def _blocks(messages: list[Message], commands: set[int]) -> Iterator[tuple[str, list[Message]]]:
@@ -590,10 +644,33 @@ def _refolded(lines: list[Message], count: int) -> list[Message]:
     return out
 
 
+#: The piece after a fold inside a sentence: a word, or the space the fold fell on.
+_GOES_ON = regex.compile(r"^ ?[a-z(]")
+_ENDS_SENTENCE = ".!?:;,\"')]}|"
+
+
 def _unfolded_block(block: list[Message]) -> list[Message]:
     """A block of words with the pieces of a line a terminal folded joined (see
-    ``wraps.unfold``)."""
+    ``wraps.unfold``). A long line folded once shows no width; it still shows
+    the fold when it stops inside a sentence and the next line goes on in
+    lower case (``... and has error: Failed to`` then `` inspect hardware. ...``,
+    ``... Reason: unabl`` then ``e to start ...``)."""
     joined = unfold([(m.line, m.text) for m in block])
-    if len(joined) == len(block):
+    out: list[tuple[int, str]] = []
+    for line, text in joined:
+        if out:
+            last_line, last = out[-1]
+            if _BMH_EVENT.match(last) and not _BMH_EVENT.match(text) and text[:1] != " ":
+                out[-1] = (last_line, f"{last.rstrip()} {text.strip()}")  # its message, wrapped
+                continue
+            if (
+                len(last) >= _FOLD_MIN
+                and last[-1:] not in _ENDS_SENTENCE
+                and _GOES_ON.match(text)  # a block's lines are consecutive
+            ):
+                out[-1] = (last_line, last + text)
+                continue
+        out.append((line, text))
+    if len(out) == len(block):
         return block
-    return [Message(line, "text", text, last_line=line) for line, text in joined]
+    return [Message(line, "text", text, last_line=line) for line, text in out]

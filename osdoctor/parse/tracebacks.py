@@ -19,7 +19,10 @@ EXC_NAME = regex.compile(r"([A-Z][a-z]+(?:[A-Z][a-z]*)*)(?:: (.*))?$")
 SERVER_FRAME = regex.compile(
     r"/(?:site|dist)-packages/(?:nova|neutron|cinder|keystone|glance|heat|ironic|placement|"
     r"barbican|octavia|designate|manila|swift|sysinv|webob|paste|routes|oslo_service|"
-    r"oslo_messaging|oslo_db|keystonemiddleware|eventlet|uwsgidecorators|ironic_inspector)/"
+    r"oslo_messaging|oslo_db|keystonemiddleware|eventlet|uwsgidecorators|ironic_inspector|"
+    # the services' out-of-tree drivers and plug-ins: nova-docker, nova-lxd,
+    # networking-ovn and the like, os-vif
+    r"novadocker|nova_[a-z]+|networking_[a-z_]+|neutron_[a-z_]+|os_vif)/"
 )
 FRAME_ANY = regex.compile(r'\s*File "([^"]*)", line (\d+), in (.*)')
 

@@ -137,8 +137,14 @@ def unfold(items: list[tuple[int, str]]) -> list[tuple[int, str]]:
     then a shorter one.
     A paste folded throughout is joined by the parser once its width is known;
     this is for the one long line of a short paste (an error, a resource's words),
-    whose width nothing else shows."""
+    whose width nothing else shows.
+
+    Several long lines each folded once (Heat's event lines, pasted from a
+    terminal) show the width another way: two lines or more of one length, the
+    longest of the paste, each followed by a shorter piece that starts no line
+    of its own."""
     out: list[tuple[int, str]] = []
+    folded = _terminal_width(items)
     i = 0
     while i < len(items):
         line, text = items[i]
@@ -153,13 +159,34 @@ def unfold(items: list[tuple[int, str]]) -> list[tuple[int, str]]:
         ):
             j += 1
         # Two pieces of that one length at least: one alone says nothing of a width.
-        if j - i >= 3 or (j - i == 2 and len(items[i + 1][1]) == width):
+        if (
+            j - i >= 3
+            or (j - i == 2 and len(items[i + 1][1]) == width)
+            or (j - i == 2 and width == folded and not _own_line(items[i + 1][1]))
+        ):
             out.append((line, "".join(piece for _l, piece in items[i:j])))
             i = j
             continue
         out.append((line, text))
         i += 1
     return out
+
+
+_DATED = regex.compile(r"\d{4}-\d\d-\d\d[ T]")
+
+
+def _own_line(text: str) -> bool:
+    """Whether a line plainly starts a record of its own: a client's, a dated one."""
+    return starts_line(text) or _DATED.match(text) is not None
+
+
+def _terminal_width(items: list[tuple[int, str]]) -> int:
+    """The width of a terminal that folded several long lines once each: the
+    length of the longest lines, when two of them at least have it (0 otherwise)."""
+    longest = max((len(text) for _line, text in items), default=0)
+    if longest < FOLD_MIN:
+        return 0
+    return longest if sum(1 for _l, text in items if len(text) == longest) >= 2 else 0
 
 
 def escaped_open(text: str) -> bool:

@@ -102,11 +102,29 @@ def _token_similarity(query: list[str], symptom: list[str]) -> float:
         if word in pool:
             found += 1
         elif len(word) > 3:
-            close = difflib.get_close_matches(word, pool, n=1, cutoff=0.8)
-            found += 0.8 if close else 0.0
+            found += 0.8 if any(_close(word, other) for other in pool) else 0.0
     coverage = found / len(query)
     dice = 2 * found / (len(query) + len(symptom))
     return 0.7 * coverage + 0.3 * dice
+
+
+@lru_cache(maxsize=65536)
+def _close(word: str, other: str) -> bool:
+    """What ``difflib.get_close_matches(word, [other], cutoff=0.8)`` decides, for one
+    pair: the same words meet again in every symptom and every query."""
+    matcher = difflib.SequenceMatcher(None, other, word)
+    return (
+        matcher.real_quick_ratio() >= 0.8
+        and matcher.quick_ratio() >= 0.8
+        and matcher.ratio() >= 0.8
+    )
+
+
+@lru_cache(maxsize=2048)
+def _matcher_of(symptom: str) -> difflib.SequenceMatcher[str]:
+    """A matcher that has read ``symptom`` as its second text once: the index of it
+    that each comparison would otherwise build again."""
+    return difflib.SequenceMatcher(None, "", symptom, autojunk=False)
 
 
 def _match(query: str, symptom: str) -> tuple[str, float] | None:
@@ -123,8 +141,11 @@ def _match(query: str, symptom: str) -> tuple[str, float] | None:
         return "contains", len(_WILDCARD.sub("", query)) / max(1, len(symptom))
     q_tokens, s_tokens = _tokens(query), _tokens(_WILDCARD.sub(" ", symptom))
     score = _token_similarity(q_tokens, s_tokens)
-    matcher = difflib.SequenceMatcher(None, query, symptom, autojunk=False)
-    if matcher.quick_ratio() >= _MIN_FUZZY:
+    matcher = _matcher_of(symptom)
+    matcher.set_seq1(query)
+    # Each ratio bounds the next from above: the costly one only where it can count.
+    bound = min(matcher.real_quick_ratio(), matcher.quick_ratio())
+    if bound >= _MIN_FUZZY and bound > score:
         score = max(score, matcher.ratio())
     return ("fuzzy", score) if score >= _MIN_FUZZY else None
 

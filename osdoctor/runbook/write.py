@@ -52,13 +52,23 @@ def _previous(folder: Path) -> list[str]:
     return []
 
 
-def write_runbook(pages: dict[str, str], folder: Path) -> WriteResult:
-    """Write ``pages`` (relative path -> text) into ``folder``; remove pages the
-    previous run wrote that are no longer produced."""
+def check_folder(folder: Path) -> list[str]:
+    """Refuse ``folder`` now, before the pages are built: building them reads every
+    fixture, and a user who gave the wrong -o should not wait for that to be told.
+    Returns the pages the previous run wrote there."""
     if folder.exists() and not folder.is_dir():
         raise RunbookError(f"{folder} is a file, not a folder")
     try:
-        previous = _previous(folder)
+        return _previous(folder)
+    except OSError as exc:
+        raise RunbookError(f"cannot read {folder}: {exc.strerror or exc}") from exc
+
+
+def write_runbook(pages: dict[str, str], folder: Path) -> WriteResult:
+    """Write ``pages`` (relative path -> text) into ``folder``; remove pages the
+    previous run wrote that are no longer produced."""
+    previous = check_folder(folder)
+    try:
         result = WriteResult(folder)
         private_dir(folder)
         for rel in sorted(set(previous) - set(pages)):

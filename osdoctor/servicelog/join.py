@@ -206,8 +206,10 @@ def join(trace: Trace, records: Iterable[ServiceRecord] | None = None) -> list[J
             continue
         if record.request_id and ids:
             continue  # another request's record
-        if at_least(record.level, "WARNING"):
-            out.append(Joined(record, "pasted", last_failed))
+        # Whatever its level: the poster chose the line (a scheduler's INFO
+        # filter results, its DEBUG "Starting with 0 host(s)"); the rules say
+        # which levels they read.
+        out.append(Joined(record, "pasted", last_failed))
     out.sort(key=lambda j: (j.strength, j.record.source, j.record.line))
     return out[:MAX_JOINED]
 

@@ -201,11 +201,20 @@ def service_of_path(path: str) -> str:
         return found
     if len(parts) > 1 and parts[-2] in FAMILIES:
         stem = _ROTATION.sub("", parts[-1])
-        return f"{parts[-2]}-server" if stem == "server" else parts[-2]
+        if stem == "server":
+            return f"{parts[-2]}-server"
+        # The packages' short names: glance/api.log, cinder/volume.log, heat/engine.log.
+        daemon = f"{parts[-2]}-{stem}"
+        return daemon if daemon in _DAEMONS else parts[-2]
     return ""
 
 
 _FRAME_PACKAGE = regex.compile(r"/(?:site|dist)-packages/([a-z_]+)/([a-z_]+)?")
+#: Out-of-tree drivers and plug-ins, and the service that loads them: a virt
+#: driver (novadocker, nova_lxd) runs in nova-compute, an ML2 driver
+#: (networking_ovn, networking_odl) in neutron-server.
+_PLUGIN = regex.compile(r"(nova(?=docker$|_)|networking(?=_))")
+_PLUGIN_LOGGERS = {"nova": "nova.virt", "networking": "neutron.plugins"}
 
 
 def service_of_frames(frames: list[str]) -> str:
@@ -213,8 +222,13 @@ def service_of_frames(frames: list[str]) -> str:
     (``keystone/common/wsgi.py`` is keystone's): "" when it runs through none."""
     for frame in reversed(frames):
         m = _FRAME_PACKAGE.search(frame)
-        if m is not None and m.group(1) in FAMILIES:
+        if m is None:
+            continue
+        if m.group(1) in FAMILIES:
             return service_of_logger(f"{m.group(1)}.{m.group(2) or ''}".rstrip("."))
+        plugin = _PLUGIN.match(m.group(1))
+        if plugin is not None:
+            return service_of_logger(_PLUGIN_LOGGERS[plugin.group(1)])
     return ""
 
 

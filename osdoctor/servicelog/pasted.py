@@ -9,14 +9,25 @@ reads those again as records, in order, with their own line numbers.
 
 from __future__ import annotations
 
-from osdoctor.model import Body, Trace, Traceback
+from osdoctor import regex
+from osdoctor.model import Body, Message, Trace, Traceback
 from osdoctor.servicelog import shapes
-from osdoctor.servicelog.names import service_of_frames
+from osdoctor.servicelog.names import service_of_frames, service_of_path
 from osdoctor.servicelog.reader import read_lines
 from osdoctor.servicelog.record import MAX_FRAMES, ServiceRecord
 
 #: Message kinds a pasted service line can have been read as.
 _KINDS = frozenset({"server", "text", "error", "warning", "elision"})
+#: A service's log file named in the paste's own words ("Looking in
+#: ``/var/log/neutron/server.log``, we find:").
+_NAMED_LOG = regex.compile(r"(/var/log/[\w.@/\-]+?\.log)(?![A-Za-z0-9_.\-])")
+#: Lines of one quoted message kept at most (a hard-wrapped sentence).
+_QUOTED_LINES = 6
+#: A typed command that prints a log file's lines: each line it printed is a
+#: record of that file (``$ sudo egrep -i error /var/log/nova/nova-conductor.log``).
+_READS_LOG = regex.compile(
+    r"\s*(?:\[[^\]]*\]\s*)?[#$]\s*(?:sudo\s+)?(?:e?grep|zgrep|tail|cat|head|less|zcat)\b"
+)
 
 
 def pasted_records(trace: Trace) -> list[ServiceRecord]:
@@ -30,8 +41,108 @@ def pasted_records(trace: Trace) -> list[ServiceRecord]:
         if any(first <= tb.first_line <= last for first, last in covered):
             continue  # a service's prefixed traceback, already in its record
         records.append(_from_traceback(tb))
+    covered += [(tb.first_line, tb.last_line) for tb in trace.tracebacks]
+    records += _quoted(trace.messages, covered)
     records.sort(key=lambda r: r.line)
+    _name_by_file(records, trace.messages, covered)
     return records
+
+
+def _name_by_file(
+    records: list[ServiceRecord], messages: list[Message], covered: list[tuple[int, int]]
+) -> None:
+    """A record whose logger names no service (keystonemiddleware's, oslo.db's)
+    is the service's whose log file the poster named above it ("nova-api.log
+    shows:")."""
+    if all(r.service for r in records):
+        return
+    named: list[tuple[int, str]] = []
+    for m in messages:
+        if "/var/log/" not in m.text or any(a <= m.line <= b for a, b in covered):
+            continue
+        found = _NAMED_LOG.search(m.text)
+        if found is not None and service_of_path(found.group(1)):
+            named.append((m.line, service_of_path(found.group(1))))
+    for record in records:
+        if record.service or not named:
+            continue
+        before = [service for line, service in named if line < record.line]
+        if before:
+            record.service = before[-1]
+
+
+def _quoted(messages: list[Message], covered: list[tuple[int, int]]) -> list[ServiceRecord]:
+    """The messages a poster quoted from a log file they named, without the lines'
+    prefixes: the first indented block under the words naming the file, one
+    record per run of lines (a hard-wrapped message joined again). Their level
+    is not written; a line quoted as what went wrong is taken as an ERROR."""
+    out: list[ServiceRecord] = []
+    service = ""
+    block: list[Message] = []
+    output_start = 0
+
+    def flush() -> None:
+        nonlocal service
+        if block and service:
+            text = " ".join(m.text.strip() for m in block)
+            out.append(
+                ServiceRecord(
+                    line=block[0].line,
+                    last_line=block[-1].line,
+                    source="",
+                    format="bare",
+                    level="ERROR",
+                    logger="",
+                    service=service,
+                    message=text,
+                    text=block[0].text.strip(),
+                )
+            )
+            service = ""
+        block.clear()
+
+    output = ""  # the service of the log a typed grep, tail or cat reads
+    printed_at = 0
+    for m in sorted(messages, key=lambda m: m.line):
+        if any(first <= m.line <= last for first, last in covered):
+            flush()
+            service = output = ""
+            continue
+        if output:
+            # What the command printed: its lines follow it (a blank line after
+            # the command at most); "..." is the poster's cut between two.
+            step = 2 if printed_at == output_start else 1
+            if m.line <= printed_at + step and m.kind != "command":
+                printed_at = m.line
+                # A line the parser read as a client's own log line lost its
+                # level with its prefix: not a record of unknown level.
+                if m.kind not in ("elision", "debug") and m.text.strip():
+                    service = output
+                    block.append(m)
+                    flush()
+                continue
+            output = ""
+        command = _READS_LOG.match(m.text)
+        named = _NAMED_LOG.search(m.text)
+        if command is not None and named is not None:
+            flush()
+            output = service_of_path(named.group(1))
+            output_start = printed_at = m.line
+            service = ""
+            continue
+        quoted = m.text[:1] in " \t" and m.text.strip()
+        if quoted and service:
+            if block and (m.line != block[-1].line + 1 or len(block) >= _QUOTED_LINES):
+                flush()
+                continue
+            block.append(m)
+            continue
+        flush()
+        named = _NAMED_LOG.search(m.text)
+        if named is not None and not quoted:
+            service = service_of_path(named.group(1))
+    flush()
+    return out
 
 
 def _may_be(text: str) -> bool:

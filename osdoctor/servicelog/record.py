@@ -17,11 +17,12 @@ traceback, ``AUDIT`` was INFO, ``WARN`` is WARNING)."""
 LEVELS: tuple[Level, ...] = get_args(Level)
 _RANK: dict[str, int] = {level: rank for rank, level in enumerate(LEVELS)}
 
-RecordFormat = Literal["oslo", "json", "apache", "uwsgi", "haproxy", "nginx", "python"]
+RecordFormat = Literal["oslo", "json", "apache", "uwsgi", "haproxy", "nginx", "python", "bare"]
 """How the record was written: oslo.log's text formats (behind any journald,
 syslog, container or grep prefix), JSON (oslo.log's JSONFormatter, kolla's
 fluentd records), an Apache/httpd ``[wsgi:error]`` line, uWSGI's own lines,
-HAProxy's log, nginx's error log, or a bare Python traceback."""
+HAProxy's log, nginx's error log, a bare Python traceback, or a message
+quoted without its prefix under the name of the log it came from."""
 RECORD_FORMATS: tuple[RecordFormat, ...] = get_args(RecordFormat)
 
 #: Frames kept per record at most (the innermost ones: where it failed).

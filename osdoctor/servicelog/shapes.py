@@ -67,11 +67,21 @@ _APACHE = regex.compile(
     r"(?: \[pid (\d+)(?::tid \d+)?\])?(?: \[(?:remote|client) [^\]]*\])? ?(.*)"
 )
 _GREP = regex.compile(r"(?:[\w./\-]*/)?([\w.\-]+\.log(?:\.\d+)?):(?:\d+:)?(?=\S)")
+#: ``grep -n`` over one file: the line number (``-`` on a context line) before an
+#: ISO time.
+_GREP_LINE = regex.compile(r"\d+[:-](?=\d{4}-\d\d-\d\d[ T]\d\d:)")
 _ANSI = regex.compile(r"\x1b\[[0-9;]*m")
 
 # -- what the service wrote ------------------------------------------------------
 _OSLO = regex.compile(_ISO + r" (\d+) (" + _LEVEL_WORDS + r") ([\w.\-]+)(?: (.*))?")
 _LEVEL_FIRST = regex.compile(r"(" + _LEVEL_WORDS + r") ([a-z_][\w.\-]*)(?: (.*))?")
+#: The services' format before oslo.log (Essex to Grizzly, 2012-2013):
+#: ``%(asctime)s %(levelname)8s [%(name)s] %(message)s``, no pid, the level padded.
+_LEGACY = regex.compile(
+    r"(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d) +("
+    + _LEVEL_WORDS
+    + r") \[([a-z_][\w.\-]*)\] ?(.*)"
+)
 _NGINX = regex.compile(
     r"(\d{4})/(\d\d)/(\d\d) (\d\d):(\d\d):(\d\d) \[(\w+)\] (\d+)#\d+: (?:\*\d+ )?(.*)"
 )
@@ -104,6 +114,13 @@ _HAPROXY_EVENT = regex.compile(
 _REQUEST_ID = regex.compile(r"\breq-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
 _BARE_UUID = regex.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 _INSTANCE = regex.compile(r"\[instance: [0-9a-f-]{36}\] ")
+#: What oslo.log writes after a DEBUG record's message: its
+#: ``logging_debug_format_suffix``, ``%(funcName)s %(pathname)s:%(lineno)d`` by
+#: default, devstack's ``{{(pid=%(process)d) ...}}`` (``from (pid=...) ...``
+#: before 2017).
+_DEBUG_SUFFIX = regex.compile(
+    r" (?:\{\{\(pid=\d+\) [\w<>]+ \S+\.py:\d+\}\}|(?:from \(pid=\d+\) )?[\w<>]+ /\S+\.py:\d+)$"
+)
 
 #: First words of the loggers whose level-first lines (``ERROR nova.api.openstack
 #: [...] ...``) are a service's: the services, and the libraries they log through.
@@ -234,8 +251,12 @@ def unwrap(text: str) -> Line:
             text = rest
             continue
         if first.isdigit():
-            if _OSLO.match(text) or _NGINX.match(text):
+            if _OSLO.match(text) or _NGINX.match(text) or _LEGACY.match(text):
                 break
+            m = _GREP_LINE.match(text)
+            if m is not None:
+                text = text[m.end() :]
+                continue
             m = _CRI.match(text)
             if m is not None:
                 line.stamp = line.stamp or _iso_stamp(m.groups()[:8])
@@ -277,6 +298,11 @@ def head(text: str, line: Line | None = None) -> Head | None:
         if m is not None:
             g = m.groups()
             return _oslo_head(_iso_stamp(g[:8]), int(g[8]), g[9], g[10], g[11] or "")
+        m = _LEGACY.match(text)
+        if m is not None:
+            y, mo, d, h, mi, s, level_word, logger, rest = m.groups()
+            stamp = Stamp(epoch(int(y), int(mo), int(d), int(h), int(mi), int(s)))
+            return _oslo_head(stamp, None, level_word, logger, rest)
         m = _NGINX.match(text)
         if m is not None:
             y, mo, d, h, mi, s, level, pid, message = m.groups()
@@ -355,6 +381,8 @@ def _oslo_head(
                 _read_context(found, inside)
     if found.message.startswith("[instance: "):
         found.message = _INSTANCE.sub("", found.message, count=1)
+    if found.level == "DEBUG":
+        found.message = _DEBUG_SUFFIX.sub("", found.message, count=1)
     return found
 
 

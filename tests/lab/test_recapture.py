@@ -10,6 +10,7 @@ ephemeral 127.0.0.1 port; only the cases of the selected tests are captured
 
 from __future__ import annotations
 
+import functools
 import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -25,9 +26,15 @@ from osdoctor.lab.wheels import WheelMissing, find_wheel
 from osdoctor.lint import compare, fixture_trace
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "logs"
-#: One worker runs this module (``--dist loadgroup``): the captures are made once,
-#: a few at a time, by the one ``fresh`` fixture, not again by each worker.
-pytestmark = pytest.mark.xdist_group("recapture")
+#: The captures are the suite's largest cost, so they are dealt into GROUPS halves
+#: (``--dist loadgroup`` gives each half to one worker): each worker captures its
+#: half once, a few at a time, and no case is captured twice.
+GROUPS = 2
+Captured = dict[str, tuple[CaptureResult, Path]]
+
+
+def _group(case_id: str) -> int:
+    return case_ids().index(case_id) % GROUPS
 
 
 def selected_case_ids(session: pytest.Session) -> set[str]:
@@ -40,29 +47,58 @@ def selected_case_ids(session: pytest.Session) -> set[str]:
     return ids
 
 
+class Recaptures:
+    """The fresh captures of this worker, made a group at a time when a test of
+    that group first asks for one."""
+
+    def __init__(self, wanted: set[str], out: Path) -> None:
+        self._wanted, self._out = wanted, out
+        self._groups: dict[int, Captured] = {}
+
+    def __getitem__(self, case_id: str) -> tuple[CaptureResult, Path]:
+        return self.of_group(_group(case_id))[case_id]
+
+    def __contains__(self, case_id: object) -> bool:
+        return isinstance(case_id, str) and case_id in self.of_group(_group(case_id))
+
+    def of_group(self, group: int) -> Captured:
+        if group not in self._groups:
+            self._groups[group] = self._capture(group)
+        return self._groups[group]
+
+    def _capture(self, group: int) -> Captured:
+        out = self._out
+        cases = [
+            case
+            for case in select_cases([])
+            if case.id in self._wanted and _group(case.id) == group and _wheels_here(case)
+        ]
+
+        def one(case: Case) -> tuple[str, tuple[CaptureResult, Path]]:
+            result = capture_case(case, out / "logs", port=0, workroot=out / "work" / case.id)
+            return case.id, (result, out / "logs" / f"{case.id}.log")
+
+        with ThreadPoolExecutor(max_workers=3) as pool:
+            return dict(pool.map(one, cases))
+
+
 @pytest.fixture(scope="module")
-def fresh(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> dict[str, tuple[CaptureResult, Path]]:
+def fresh(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Recaptures:
     if not (client_bin_dir() / "openstack").is_file():
         pytest.fail("the lab needs the real clients: pip install -e '.[lab]'")
-    out = tmp_path_factory.mktemp("recapture")
-    wanted = selected_case_ids(request.session)
-    cases = [case for case in select_cases([]) if case.id in wanted and _wheels_here(case)]
-
-    def one(case: object) -> tuple[str, tuple[CaptureResult, Path]]:
-        from osdoctor.lab.case import Case
-
-        assert isinstance(case, Case)
-        result = capture_case(case, out / "logs", port=0, workroot=out / "work" / case.id)
-        return case.id, (result, out / "logs" / f"{case.id}.log")
-
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        return dict(pool.map(one, cases))
+    return Recaptures(selected_case_ids(request.session), tmp_path_factory.mktemp("recapture"))
 
 
+@functools.cache
 def case_ids() -> list[str]:
     return [case.id for case in select_cases([])]
+
+
+def grouped_case_ids() -> list[object]:
+    return [
+        pytest.param(case_id, marks=pytest.mark.xdist_group(f"recapture-{_group(case_id)}"))
+        for case_id in case_ids()
+    ]
 
 
 def _wheels_here(case: Case) -> bool:
@@ -84,10 +120,8 @@ def test_every_case_has_a_committed_fixture() -> None:
         assert (FIXTURES / f"{case_id}.expected.yaml").is_file(), case_id
 
 
-@pytest.mark.parametrize("case_id", case_ids())
-def test_fresh_capture_explains_like_the_committed_fixture(
-    case_id: str, fresh: dict[str, tuple[CaptureResult, Path]]
-) -> None:
+@pytest.mark.parametrize("case_id", grouped_case_ids())
+def test_fresh_capture_explains_like_the_committed_fixture(case_id: str, fresh: Recaptures) -> None:
     expected = yaml.safe_load((FIXTURES / f"{case_id}.expected.yaml").read_text())
     if case_id not in fresh:
         # Its wheel is not here: the committed capture is checked for what it claims,
