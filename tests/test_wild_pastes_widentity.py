@@ -98,6 +98,11 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "generic.endpoint-not-found",
         ["catalog has no endpoint", "volumev2"],
     ),
+    "glanceclient-2016-image-create-authentication-failure-keystone-500": (
+        # glance's command, Keystone's 500 to the token request.
+        "generic.server-error",
+        ["Keystone failed (500)"],
+    ),
 }
 SUCCESSES: list[str] = []
 
@@ -175,25 +180,6 @@ def test_keystoneclients_sentence_over_three_lines_is_one_config_error(
     )
     report = diagnose(parse_path(paste), kb)
     assert_names_the_cause(report, "generic.auth-not-configured", ["or credentials, --os-username"])
-
-
-def test_keystoneclients_authentication_failure_names_keystone_not_the_command(
-    kb: KnowledgeBase, tmp_path: Path
-) -> None:
-    """A second paste (https://github.com/OpenStackCookbook/OpenStackCookbook/issues/67):
-    glance's command, Keystone's 500 to the token request."""
-    paste = tmp_path / "cookbook.log"
-    paste.write_text(
-        "vagrant@controller:~$ glance image-create --name='Ubuntu 14.04 x86_64 Server' "
-        "--disk-format=qcow2 --container-format=bare --is-public True < "
-        "trusty-server-cloudimg-amd64-disk1.img\n"
-        "Authentication failure: An unexpected error prevented the server from "
-        "fulfilling your request. (HTTP 500)\n"
-        "vagrant@controller:~$ \n",
-        encoding="utf-8",
-    )
-    report = diagnose(parse_path(paste), kb)
-    assert_names_the_cause(report, "generic.server-error", ["Keystone failed (500)"])
 
 
 @pytest.mark.parametrize(
