@@ -44,6 +44,11 @@ The shapes, and who prints them:
 - glanceclient and ceilometerclient: ``Error communicating with <url> <reason>``
   (no answer), ``HTTPNotFound (HTTP 404) <message>`` (ceilometer), ``HTTP 404 Not
   Found: <message>`` (glance).
+- Go clients (gophercloud: terraform, exporters, Kubernetes' cloud provider):
+  net/http's ``Get "<url>": dial tcp <addr>: connect: connection refused``
+  (unquoted URL before Go 1.14), ``dial tcp: lookup <host> ...: no such host``,
+  ``x509: certificate signed by unknown authority``, ``http: server gave HTTP
+  response to HTTPS client``, often inside the tool's own words.
 - swiftclient: ``<Auth|Account|Container|Object> <METHOD> failed: <url> <status>
   <reason>  [first 60 chars of response] <body>``, then ``Failed Transaction ID:
   tx...``.
@@ -63,7 +68,18 @@ The shapes, and who prints them:
 - Configuration the client lacks: ``Missing value auth-url required for auth
   plugin password`` (osc-lib), ``Missing parameter(s): `` with the missing
   options on the next lines (osc 1.x-2.x), ``You must provide a username via
-  either --os-username or env[OS_USERNAME]`` (nova, cinder, heat, neutron).
+  either --os-username or env[OS_USERNAME]`` (nova, cinder, heat, neutron),
+  ``Expecting authentication method via`` and its indented lines, ``Expecting an
+  auth URL via either --os-auth-url or env[OS_AUTH_URL]`` (keystoneclient 0.x).
+- The service's own 401, as the shells of glance, heat, ceilometer and ironic
+  (2012-2016) word it once the command's call was refused: ``Invalid OpenStack
+  Identity credentials.`` (after the HTTP layer's ``Request returned failure
+  status 401.``): the token the client got from Keystone was refused by the
+  service. novaclient's ``Invalid OpenStack Nova credentials.`` (2011-2016) wraps
+  its own authenticate(): Keystone refused the credentials (Ansible's nova
+  modules and shade add ``: <message>``). keystoneclient's session prefixes what
+  Keystone answered the token request with ``Authentication failure: `` (glance,
+  2014-2016), its v2 client anything else with ``Authorization Failed: ``.
 - Versions: ``Invalid client version '3'. must be one of: ...`` (novaclient's
   and cinderclient's ``get_client_class``), ``Invalid client version '3'. Major
   part should be '2'`` (novaclient 2.x api_versions).
@@ -81,7 +97,8 @@ from typing import Literal, get_args
 from osdoctor import regex
 from osdoctor.facts import faults
 from osdoctor.facts.model import ClientError, ExceptionFact, Failure, Fault, Transport
-from osdoctor.facts.names import PROJECT_TYPES
+from osdoctor.facts.names import PROJECT_TYPES, service_name
+from osdoctor.facts.transport import classify as classify_transport
 from osdoctor.parse.wraps import FOLD_MIN, starts_line, unfold
 
 Role = Literal[
@@ -169,6 +186,12 @@ _SUMMARY = regex.compile(
 _CEILOMETER = regex.compile(
     r"^(?P<cls>HTTP[A-Z]\w+) \(HTTP (?P<status>\d{3})\)(?: (?P<words>.+))?$"
 )
+# The shells' "except exc.Unauthorized" around the command's own calls.
+_SERVICE_401 = regex.compile(r"^Invalid OpenStack Identity credentials\.?$")
+# keystoneclient's AuthorizationFailure around the token request: Keystone's words.
+_KEYSTONE_AUTH = regex.compile(r"^(?:Authentication failure|Authorization Failed): (?P<rest>.+)$")
+# novaclient's "except exc.Unauthorized" around its authenticate(): Keystone's 401.
+_KEYSTONE_401 = regex.compile(r"^Invalid OpenStack Nova credentials\.?(?::? (?P<said>.+))?$")
 _GLANCE = regex.compile(r"^HTTP (?P<status>[1-5]\d\d)(?: [A-Z][\w -]*?)?: (?P<words>.+)$")
 # webob's plain-text error body, as glanceclient prints it: "410 Gone" and, on the
 # next line, the service's words (joined by ``read_lines``).
@@ -182,6 +205,12 @@ _STATUS_LINE = regex.compile(
 _USAGE = regex.compile(r"^(?P<prog>[a-z][\w.\-]*(?: [a-z][\w\-]*){0,4}): error: (?P<why>.+)$")
 _COMMUNICATING = regex.compile(
     r"^(?:SSL )?Error communicating with (?P<url>https?://\S+?):? (?P<reason>.+)$"
+)
+# Go's url.Error: "<Method> <url>: <net error>", inside whatever the tool says around it.
+_GO_NET = regex.compile(
+    r"\b(?:Get|Post|Put|Patch|Delete|Head) \"?(?P<url>https?://[^\s\"]*)\"?: "
+    r"(?P<reason>(?:dial tcp|read tcp|write tcp|x509: |tls: |http: server gave|net/http: |"
+    r"EOF\b|context deadline)[^\n]*)"
 )
 _CONNECTION_TO = regex.compile(r"^Connection to (?P<svc>\w+) failed: (?P<reason>.+)$")
 _NO_ANSWER = regex.compile(
@@ -222,7 +251,8 @@ _REQUEST_IDS = regex.compile(r"^Neutron server returns request_ids: \[(?P<ids>[^
 _TRANSACTION = regex.compile(r"^Failed Transaction ID: (?P<tx>\S+)")
 _CONFIG = regex.compile(
     r"^Missing value [\w-]+ required for auth plugin \w+|^Missing parameter\(s\):|"
-    r"^You must provide (?:a |an |either )|^Expecting (?:an auth URL|a password|a username)|"
+    r"^You must provide (?:a |an |either )|"
+    r"^Expecting (?:an auth URL|a password|a username|authentication method via)|"
     r"^Auth plugin requires parameters which were not given|"
     r"^Set a cloud-name with --os-cloud|^Cloud \S+ was not found\.?$|"
     r"^Could not find requested endpoint in Service Catalog|"
@@ -279,7 +309,9 @@ _ERRORS = regex.compile(
     r"^Unable to find \w+ with (?:name|id|name or id) |^Multiple \w+ matches found for |"
     r"^\w+ \S+ failed to reach (?:state|target provision state) |^Stack \S+ [A-Z]+_FAILED$|"
     r"^(?:Failed to validate|Error parsing template|Could not fetch contents for) |"
-    r"^Endpoint for \S+ not found|^\w+: '[^']+' is not an? \w+ command"
+    r"^Endpoint for \S+ not found|^\w+: '[^']+' is not an? \w+ command|"
+    # openstacksdk's NotSupported when no version document answered
+    r"^The [\w-]+ service for \S+ exists but does not have any supported versions"
 )
 #: Python's built-in exceptions a client raises by mistake, named as a class.
 _PYTHON_TYPE = regex.compile(
@@ -302,6 +334,9 @@ _HINTS = (
     "Missing",
     "must provide",
     "Expecting",
+    "Invalid OpenStack",
+    "dial tcp",
+    "x509: ",
     "Invalid client",
     "version",
     "()",
@@ -327,6 +362,7 @@ _HINTS = (
     "command",
     "OpenStack API ",
     "status-code=",
+    "supported versions",
 )
 
 
@@ -467,6 +503,19 @@ def _read(line: int, text: str, rest: str, depth: int) -> Printed | None:
             status=int(m.group("status")),
             url=m.group("url"),
         )
+    if _SERVICE_401.match(rest):
+        return _refusal(line, text, rest.rstrip("."), status=401)
+    m = _KEYSTONE_AUTH.match(rest)
+    if m is not None and depth < 3:
+        inner_auth = _read(line, text, m.group("rest"), depth + 1)
+        if inner_auth is not None and inner_auth.role in ("refusal", "transport"):
+            inner_auth.service = inner_auth.service or "keystone"
+            return inner_auth
+    m = _KEYSTONE_401.match(rest)
+    if m is not None:
+        found = _refusal(line, text, m.group("said") or rest.rstrip("."), status=401)
+        found.service = "keystone"
+        return found
     m = _CEILOMETER.match(rest)
     if m is not None:
         words = (m.group("words") or "").removeprefix("ERROR ").strip() or m.group("cls")
@@ -476,6 +525,9 @@ def _read(line: int, text: str, rest: str, depth: int) -> Printed | None:
     m = _COMMUNICATING.match(rest) or _NO_ANSWER.match(rest)
     if m is not None:
         return Printed(line, text, rest, "transport", url=m.group("url").rstrip(":"))
+    m = _GO_NET.search(rest) if "tcp" in rest or "http" in rest else None
+    if m is not None:
+        return Printed(line, text, rest[m.start() :], "transport", url=m.group("url"))
     m = _CONNECTION_TO.match(rest)
     if m is not None:
         return Printed(line, text, rest, "transport", service=m.group("svc"))
@@ -555,7 +607,8 @@ def read_lines(items: list[tuple[int, str]]) -> list[Printed]:
             if m is not None:
                 last.request_id = last.request_id or m.group("tx")
                 continue
-            if last.role == "config" and last.words.endswith(":") and stripped:
+            if last.role == "config" and stripped and last.words.endswith((":", " via", ",")):
+                # the options it lists, or the rest of keystoneclient's sentence
                 last.words = f"{last.words} {stripped}"
                 continue
         found = read[at]
@@ -670,8 +723,12 @@ def client_error(items: list[tuple[int, str]], found: ClientError | None) -> Sta
             best.text.startswith(found.text[:40]) or whole.startswith(found.text[:40])
         ):
             found.text = whole
+        elif best.role == "config" and len(best.words) > len(found.text):
+            found.text = best.words  # with the lines it goes on on
         return Stated(found, best, summaries)
     text = _without_error_prefix(best.text)
+    if best.role == "config" and len(best.words) > len(text):
+        text = best.words  # with the lines it goes on on
     return Stated(ClientError(text, best.line, best.error_class), best, summaries)
 
 
@@ -691,6 +748,9 @@ def refine(failure: Failure, stated: Stated) -> None:
             failure.fault = Fault(printed.words, "printed", printed.fault_type)
     if printed.role == "transport" and failure.kind == "client":
         failure.kind = "transport"
+        if failure.transport is None and _GO_NET.search(printed.words):
+            # Go's words name the cause in its own way: classified as the others are
+            failure.transport = classify_transport(printed.words, printed.url)
         failure.transport = failure.transport or Transport(
             "connection", "", "", printed.url, printed.words.partition(": ")[2] or printed.words
         )
@@ -698,8 +758,10 @@ def refine(failure: Failure, stated: Stated) -> None:
     if printed.url and not failure.url:
         failure.url = printed.url
     named = service_named(printed)
-    if named and not failure.service:
-        failure.service = named
+    if named and (not failure.service or named == "identity"):
+        # words that name Keystone as the one that answered (the token request a
+        # client's shell wraps) outrank the command's own service
+        failure.service, failure.service_name = named, service_name(named)
     for summary in stated.summaries:
         failure.evidence.append((summary.line, summary.text[:200]))
 

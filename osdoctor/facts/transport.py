@@ -14,6 +14,7 @@ from osdoctor.facts.model import Transport, TransportClass
 from osdoctor.model import TransportKind
 from osdoctor.parse import transport as parsed
 
+_NO_HOST = regex.compile(r"https?://:(\d+)")
 _HOST = regex.compile(r"host='(?P<host>[^']+)',\s*port=(?P<port>[^)\s,]+)")
 _URL = regex.compile(
     # A host the poster replaced with "<API host>" is still one host.
@@ -84,6 +85,9 @@ def _transport(cause: parsed.Cause, message: str, url: str) -> Transport:
         u = _URL.match(target)
         if u:
             host, port = u.group("host"), u.group("port") or ""
+        else:
+            bare = _NO_HOST.match(target)  # "http://:9292/...": a port and no host
+            port = bare.group(1) if bare else port
     if target and not port:
         port = "443" if target.startswith("https:") else "80"
     d = _DETAIL.search(message)

@@ -34,7 +34,7 @@ from osdoctor.model import (
     TransportError,
     line_quote,
 )
-from osdoctor.parse import commands, escaped, legacy, wrappers, wraps
+from osdoctor.parse import commands, escaped, legacy, sentences, wrappers, wraps
 from osdoctor.parse.bodies import BodyCollector, HeatResponseCollector
 from osdoctor.parse.clients import (
     BAREMETAL_SHELL,
@@ -116,6 +116,9 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         self._curls: dict[str, Curl | None] = {}
         self._exchange_count = 0
         self._wrapped: tuple[int, str, float | None, int] | None = None
+        # A client's sentence a paste word-wrapped: its first line, text so far,
+        # time, pieces (see ``parse.sentences``).
+        self._sentence: tuple[int, str, float | None, int] | None = None
         self._widths: dict[int, int] = {}
         self._keep = Retention(
             self.trace,
@@ -369,6 +372,49 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
 
     def _read(self, number: int, text: str, time: float | None) -> None:
         """A line's text, redacted: part of the record being gathered, or a new one."""
+        if self._sentence is not None and self._join_sentence(text):
+            return
+        if self._collector is None and self._wrapped is None and sentences.opens(text):
+            self._sentence = (number, text, time, 1)
+            return
+        self._read_line(number, text, time)
+
+    def _join_sentence(self, text: str) -> bool:
+        """Join a client's sentence that a paste word-wrapped (see
+        ``parse.sentences``); True when ``text`` was its continuation."""
+        assert self._sentence is not None
+        number, held, time, parts = self._sentence
+        if (
+            parts < sentences.MAX_PIECES
+            and sentences.goes_on(text)
+            and not is_record_start(text)
+            and not is_elision(text)
+        ):
+            joined = sentences.join(held, text)
+            if sentences.still_open(joined):
+                self._sentence = (number, joined, time, parts + 1)
+            else:
+                self._sentence = None
+                for line in sentences.lines_of(redact_line(joined)):
+                    self._read_line(number, line, time)
+            return True
+        self._release_sentence()
+        return False
+
+    def _release_sentence(self) -> None:
+        """The sentence gathered so far, read as it stands (the paste cut it there)."""
+        held = self._sentence
+        if held is not None:
+            self._sentence = None
+            number, text, time, parts = held
+            if parts == 1:
+                self._read_line(number, text, time)
+                return
+            for line in sentences.lines_of(redact_line(text)):
+                self._read_line(number, line, time)
+
+    def _read_line(self, number: int, text: str, time: float | None) -> None:
+        """One logical line of the client's, whole."""
         if self._wrapped is not None and self._join_wrapped(text):
             return
         collector = self._collector
@@ -392,6 +438,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
 
     def _elision(self, number: int, text: str) -> None:
         """A gap the poster left: whatever record was open is cut there."""
+        self._release_sentence()
         if self._wrapped is not None:
             number_w, held, time_w, _parts = self._wrapped
             self._wrapped = None
@@ -405,6 +452,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
 
     def _server_line(self, number: int, text: str, message: str) -> None:
         """A service's own log line: kept as such, its traceback gathered apart."""
+        self._release_sentence()
         if self._collector is not None:
             self._end_collector()
         text = self._redacted(text)
@@ -449,6 +497,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
 
     def finish(self) -> Trace:
         self._release()
+        self._release_sentence()
         if self._server_tb is not None:
             self._end_server_traceback()
         if self.trace.client == "unknown":
@@ -790,10 +839,19 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
             return
         recognised = commands.recognise(text)
         if recognised is not None:
+            rest = ""
+            cut = sentences.after_command(text)
+            if cut is not None:
+                # The client's first words, pasted on the command's own line.
+                alone = commands.recognise(text[:cut].rstrip())
+                if alone is not None:
+                    recognised, text, rest = alone, text[:cut].rstrip(), text[cut:]
             command, client, _prompted = recognised
             note_command(self.trace, number, command, client, text)
             self._continued = command.endswith("\\")
             self._message(number, "command", text)
+            if rest:
+                self._dispatch(number, rest, time)
             return
         self._message(number, classify(text), text)
 

@@ -6,7 +6,9 @@ Unable to establish connection to URL: HTTPSConnectionPool(...): Max retries
 exceeded ... (Caused by NewConnectionError(...: [Errno 110] Connection timed
 out))``), and each library version words them differently
 (``NewConnectionError``, ``ConnectTimeoutError``, ``NameResolutionError``,
-``[Errno -2]``, ``SSLError`` with ``wrong version number``, ``ProxyError``).
+``[Errno -2]``, ``SSLError`` with ``wrong version number``, ``ProxyError``);
+Go's net/http words them its own way (``no such host``, ``x509: certificate
+signed by unknown authority``, ``server gave HTTP response to HTTPS client``).
 The kinds are what an operator acts on: nothing listening, a firewall
 dropping packets, a name that does not resolve, a certificate not trusted,
 https spoken to a plain-HTTP port, a proxy in the way. The most specific
@@ -45,7 +47,9 @@ _KINDS: list[tuple[Cause, regex.Pattern[str]]] = [
         "tls-version",
         regex.compile(
             r"wrong version number|WRONG_VERSION_NUMBER|"
-            r"unknown protocol|record layer failure",
+            r"unknown protocol|record layer failure|"
+            r"first record does not look like a TLS handshake|"
+            r"server gave HTTP response to HTTPS client",
             re.I,
         ),
     ),
@@ -54,7 +58,8 @@ _KINDS: list[tuple[Cause, regex.Pattern[str]]] = [
         regex.compile(
             r"CERTIFICATE_VERIFY_FAILED|certificate verify failed|"
             r"self[- ]signed certificate|unable to get local issuer|"
-            r"hostname .* doesn't match|certificate is not valid for",
+            r"hostname .* doesn't match|certificate is not valid for|"
+            r"x509: certificate (?:signed by unknown authority|is valid for|has expired)",
             re.I,
         ),
     ),
@@ -63,7 +68,8 @@ _KINDS: list[tuple[Cause, regex.Pattern[str]]] = [
         regex.compile(
             r"NameResolutionError|Failed to resolve|Name or service not known|"
             r"nodename nor servname|Temporary failure in name resolution|"
-            r"getaddrinfo failed|No address associated|\[Errno -[235]\]",
+            r"getaddrinfo failed|No address associated|\[Errno -[235]\]|"
+            r"\blookup \S+ on \S+: no such host|: no such host\b|server misbehaving",
             re.I,
         ),
     ),
