@@ -88,6 +88,17 @@ LOST_PAST_200 = {
     "generic.proxy-tunnel-403": "'Tunnel connection failed: 403'",
     "generic.timeout": "'Attempt N of N' of the retry lines",
     "generic.tls-wrong-version": "the SSL error's reason",
+    # Neutron's and Cinder's words after openstacksdk's "<Error> for url: <url>, ".
+    "generic.osc-floating-ip-set-400-no-gateway.plain": "Neutron's words after the URL",
+    "generic.osc-floating-ip-set-404-external-not-reachable": "Neutron's fault, a JSON body cut",
+    "generic.osc-floating-ip-set-404-external-not-reachable.plain": "Neutron's words after the URL",
+    "generic.osc-router-remove-subnet-409-in-use-by-floating-ip": (
+        "Neutron's fault, a JSON body cut"
+    ),
+    "generic.osc-router-remove-subnet-409-in-use-by-floating-ip.plain": (
+        "Neutron's words after the URL"
+    ),
+    "generic.snapshot-create-in-use.plain": "Cinder's words after the URL",
     # swift's Etag and X-Trans-Id headers, late in the RESP line.
     "osc.object-upload.uploaded": "Etag and X-Trans-Id headers",
     "osc.object-upload.uploaded-local-path": "Etag and X-Trans-Id headers",

@@ -105,6 +105,17 @@ def _gist(report: Report, shift: int = 0, first: int = 0) -> tuple[Any, ...]:
     )
 
 
+def _masks_at_least(together: str | None, apart: str | None) -> bool:
+    """The command of a run read after others is the one read alone, or masks more
+    of it: a value an earlier run masked (osc-lib's START line masks a secret
+    option's value up to the next option, ``--user-data cloud.yaml web``) stays
+    masked in every run after it."""
+    if together is None or apart is None:
+        return together == apart
+    pattern = ".+?".join(re.escape(part) for part in together.split("***"))
+    return re.fullmatch(pattern, apart) is not None
+
+
 def _diagnose_all(data: bytes, kb: KnowledgeBase) -> list[tuple[RunSummary, Report]]:
     seen: list[tuple[RunSummary, Report]] = []
     read_runs(
@@ -133,7 +144,9 @@ def test_concatenated_fixtures_give_one_run_each_as_alone(
         last = first + piece.count(b"\n") - 1
         alone = diagnose(parse_stream(io.BytesIO(piece), name), kb)
         assert (summary.first, summary.last) == (first, last), name
-        assert _gist(report, first=first) == _gist(alone, first - 1), name
+        together, apart = _gist(report, first=first), _gist(alone, first - 1)
+        assert together[1:] == apart[1:], name
+        assert _masks_at_least(together[0], apart[0]), name
         # Evidence from before the run is an earlier run's resource or command.
         earlier = {r.line for r in report.trace.earlier_resources}
         earlier |= {f.line for r in report.trace.earlier_resources for f in r.fields}

@@ -116,7 +116,8 @@ def unbox(text: str) -> str:
     body = text.rstrip()
     if all(c in _BORDER_CHARS for c in body):
         return text.translate(_BOX_BORDER)
-    if text[0] in "│┃║":
+    if text[0] in "│┃║" and body[-1:] in ("│", "┃", "║"):
+        # A row is closed on the right; terraform's "│ Error: ..." box is not a table.
         return text.translate(_BOX_ROW)
     return text
 

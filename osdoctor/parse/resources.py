@@ -553,6 +553,8 @@ def _blocks(messages: list[Message], commands: set[int]) -> Iterator[tuple[str, 
             continue
         text = m.text
         kind = _form_of(m, form, depth)
+        if form == "yaml" and kind != "yaml" and block and _folded_on(block[-1].text, text):
+            kind = "yaml"  # an indented value a terminal folded back to column 0
         if kind == "json":
             depth += text.count("{") + text.count("[") - text.count("}") - text.count("]")
         gap = bool(block) and m.line > block[-1].last_line + 1 and kind != "table"
@@ -620,7 +622,7 @@ def read_resources(trace: Trace) -> list[Resource]:
         elif form == "table":
             reader.table(block, command)
         elif form == "yaml":
-            reader.yaml(block, command)
+            reader.yaml(_unfolded_yaml(block), command)
         elif form == "shell":
             reader.shell(block, command)
         elif form == "json":
@@ -648,6 +650,31 @@ def _refolded(lines: list[Message], count: int) -> list[Message]:
 #: The piece after a fold inside a sentence: a word, or the space the fold fell on.
 _GOES_ON = regex.compile(r"^ ?[a-z(]")
 _ENDS_SENTENCE = ".!?:;,\"')]}|"
+
+
+def _folded_on(last: str, text: str) -> bool:
+    """Whether ``text`` is the rest of ``last``, an indented YAML value a terminal
+    folded: it stops inside a sentence and the next piece goes on in lower case at
+    column 0, where YAML would have it end the block."""
+    return (
+        last[:1] in (" ", "\t")
+        and len(last) >= _FOLD_MIN
+        and last[-1:] not in _ENDS_SENTENCE
+        and _GOES_ON.match(text) is not None
+        and _YAML_KEY.match(text) is None
+    )
+
+
+def _unfolded_yaml(block: list[Message]) -> list[Message]:
+    """A YAML block with each folded value joined back (``_folded_on``)."""
+    out: list[Message] = []
+    for m in block:
+        prev = out[-1] if out else None
+        if prev is not None and _folded_on(prev.text, m.text):
+            out[-1] = Message(prev.line, prev.kind, prev.text + m.text, last_line=m.line)
+            continue
+        out.append(m)
+    return out if len(out) != len(block) else block
 
 
 def _unfolded_block(block: list[Message]) -> list[Message]:
