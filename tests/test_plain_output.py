@@ -451,3 +451,26 @@ def test_a_resource_condition_matches_a_field_and_its_siblings(kb: KnowledgeBase
         {"resource": {"field": "state", "matches": "^down$", "with": {"binary": "nova-scheduler"}}}
     )
     assert match_all([up], ctx) is None
+
+
+@pytest.mark.parametrize("what", ["server", "volume"])
+def test_one_target_of_a_delete_leads_with_its_own_reason(what: str, kb: KnowledgeBase) -> None:
+    """ "1 of 1 servers failed to delete" is osc's summary of the one reason printed
+    above it: the service's words lead, not the summary."""
+    reason = {
+        "server": "Instance 3f1c2b4a-1111-4222-8333-944455556666 is locked (HTTP 409)",
+        "volume": "Invalid volume: Volume status must be available or error or "
+        "error_restoring or error_extending or error_managing and must not be migrating, "
+        "attached, belong to a group, have snapshots or be disassociated from "
+        "snapshots after volume transfer. (HTTP 400)",
+    }[what]
+    report = _explain(
+        f"$ openstack {what} delete web-2\n"
+        f"Failed to delete {what} with name or ID 'web-2': {reason} "
+        "(Request-ID: req-0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d)\n"
+        f"1 of 1 {what}s failed to delete.\n",
+        kb,
+    )
+    first = next(f for f in report.findings if f.severity == "error")
+    assert first.id != "osc.multi-delete-all-failed"
+    assert ("locked" if what == "server" else "refused") in first.title
