@@ -4,18 +4,14 @@ that cause, and every renderer takes the report."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
-from osdoctor.model import Report
-from osdoctor.render.json_report import render_json
-from osdoctor.render.markdown import render_markdown
-from osdoctor.render.text import render_text
 from tests.helpers.causes import assert_names_the_cause
+from tests.helpers.wild_pastes import pinned_cause_tests
 
 WILD = Path(__file__).resolve().parent / "fixtures" / "wild"
 
@@ -90,21 +86,9 @@ def kb() -> KnowledgeBase:
     return load_knowledge(user=False)
 
 
-def _report(name: str, kb: KnowledgeBase) -> Report:
-    return diagnose(parse_path(WILD / f"{name}.log"), kb)
-
-
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_first_finding_names_the_established_cause(name: str, kb: KnowledgeBase) -> None:
-    rule, words = CASES[name]
-    assert_names_the_cause(_report(name, kb), rule, words)
-
-
-@pytest.mark.parametrize("name", sorted([*CASES, *SUCCESSES]))
-def test_every_format_renders_without_a_traceback(name: str, kb: KnowledgeBase) -> None:
-    report = _report(name, kb)
-    assert render_text(report) and render_markdown(report)
-    assert json.loads(render_json(report))["outcome"] == report.outcome
+test_first_finding_names_the_established_cause, test_every_format_renders_without_a_traceback = (
+    pinned_cause_tests(CASES, SUCCESSES)
+)
 
 
 # A show as the Rust osc prints it (comfy-table's UTF8_FULL_CONDENSED preset), and

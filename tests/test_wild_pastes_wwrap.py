@@ -6,7 +6,6 @@ error finding names that cause, and every renderer takes the report.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -14,10 +13,7 @@ import pytest
 from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.model import Report
-from osdoctor.render.json_report import render_json
-from osdoctor.render.markdown import render_markdown
-from osdoctor.render.text import render_text
-from tests.helpers.causes import assert_names_the_cause
+from tests.helpers.wild_pastes import pinned_cause_tests
 
 WILD = Path(__file__).resolve().parent / "fixtures" / "wild"
 
@@ -75,14 +71,13 @@ def kb() -> KnowledgeBase:
     return load_knowledge(user=False)
 
 
+test_first_finding_names_the_established_cause, test_every_format_renders_without_a_traceback = (
+    pinned_cause_tests(CASES, SUCCESSES)
+)
+
+
 def _report(name: str, kb: KnowledgeBase) -> Report:
     return diagnose(parse_path(WILD / f"{name}.log"), kb)
-
-
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_first_finding_names_the_established_cause(name: str, kb: KnowledgeBase) -> None:
-    rule, words = CASES[name]
-    assert_names_the_cause(_report(name, kb), rule, words)
 
 
 def test_a_pipe_after_the_command_is_not_the_clients() -> None:
@@ -94,10 +89,3 @@ def test_a_url_the_service_quotes_is_not_the_failing_call(kb: KnowledgeBase) -> 
     report = _report("ansible-2017-glance-copy-from-400-external-sources-unsupported", kb)
     assert report.facts is not None and report.facts.failure is not None
     assert "httpd.pharmb.io" not in report.facts.failure.url
-
-
-@pytest.mark.parametrize("name", sorted([*CASES, *SUCCESSES]))
-def test_every_format_renders_without_a_traceback(name: str, kb: KnowledgeBase) -> None:
-    report = _report(name, kb)
-    assert render_text(report) and render_markdown(report)
-    assert json.loads(render_json(report))["outcome"] == report.outcome
