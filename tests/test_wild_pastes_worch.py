@@ -7,9 +7,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from tests.helpers.wild_pastes import pinned_cause_tests
 
 WILD = Path(__file__).resolve().parent / "fixtures" / "wild"
@@ -62,11 +59,6 @@ CASES: dict[str, tuple[str, list[str]]] = {
     ),
 }
 SUCCESSES: list[str] = []
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_knowledge(user=False)
 
 
 test_first_finding_names_the_established_cause, test_every_format_renders_without_a_traceback = (

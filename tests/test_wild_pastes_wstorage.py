@@ -8,10 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from osdoctor.diagnose import parse_path
-from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from tests.helpers.wild_pastes import pinned_cause_tests
 
 WILD = Path(__file__).resolve().parent / "fixtures" / "wild"
@@ -64,11 +61,6 @@ CASES: dict[str, tuple[str, list[str]]] = {
     ),
 }
 SUCCESSES: list[str] = []
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_knowledge(user=False)
 
 
 test_first_finding_names_the_established_cause, test_every_format_renders_without_a_traceback = (
