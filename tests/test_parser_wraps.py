@@ -99,6 +99,7 @@ LOST_PAST_200 = {
         "Neutron's words after the URL"
     ),
     "generic.snapshot-create-in-use.plain": "Cinder's words after the URL",
+    "generic.conflict-in-use-volume": "Cinder's words, late in its body",
     # swift's Etag and X-Trans-Id headers, late in the RESP line.
     "osc.object-upload.uploaded": "Etag and X-Trans-Id headers",
     "osc.object-upload.uploaded-local-path": "Etag and X-Trans-Id headers",
