@@ -27,6 +27,8 @@ MATCHES = {
     "(a weaker match)",
     "pasted": "having been pasted beside the client's output, without a request id "
     "(a weaker match)",
+    "alone": "being the only failure in a paste of the service's log, with no client "
+    "output to tie it to (a weaker match)",
 }
 #: The placeholders a ``server`` condition always gives (empty when unknown).
 NAMES = (
@@ -91,6 +93,9 @@ def values(joined: Joined, trace: Trace | None = None, failing: str = "") -> dic
     service = service or (failing if failing != "the service" else "")
     weak = not joined.by_id
     frame = _frame(r.innermost_frame)
+    tie: str = joined.kind
+    if tie == "pasted" and trace is not None and trace.command is None and not trace.exchanges:
+        tie = "alone"  # a service log pasted on its own: no client's output beside it
     return {
         "server_service": service,
         "server_logger": r.logger,
@@ -102,8 +107,8 @@ def values(joined: Joined, trace: Trace | None = None, failing: str = "") -> dic
         "server_where": r.where,
         "server_frame": frame,
         "server_frame_note": f" Its traceback ends in {frame}." if frame else "",
-        "server_match": MATCHES[joined.kind],
-        "server_match_note": f" (tied by {MATCHES[joined.kind]})" if weak else "",
+        "server_match": MATCHES[tie],
+        "server_match_note": f" (tied by {MATCHES[tie]})" if weak else "",
         "server_peer": peer_named(f"{r.message}\n{r.exception_message}"),
         "server_request_id": joined.request_id or r.request_id,
         "server_host": r.host,

@@ -265,3 +265,18 @@ def test_an_error_near_a_4xx_by_time_alone_does_not_take_the_lead(
     assert [j.kind for j in report.facts.server if j.record.level == "ERROR"] == ["time"]
     assert report.findings[0].id == "generic.not-found", report.findings[0].id
     assert "server.service-error" not in [f.id for f in report.findings + report.outranked]
+
+
+@pytest.mark.parametrize("name", ["devstack-journal", "haproxy", "keystone-apache-error"])
+def test_a_service_log_pasted_alone_is_explained_by_its_own_error(name: str) -> None:
+    """No client output beside it: its ERROR record is the failure, and the report
+    says the tie is that, not a client's output it was never beside."""
+    report = diagnose(
+        parse_path(FIXTURES / "servicelogs" / f"{name}.log"), load_knowledge(user=False)
+    )
+    assert report.outcome == "failure"
+    first = next(f for f in report.findings if f.severity == "error")
+    assert first.id.startswith("server.")
+    text = " ".join(render_text(report).split())
+    assert "no client output to tie it to" in text
+    assert "pasted beside the client's output" not in text
