@@ -395,8 +395,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 self._sentence = (number, joined, time, parts + 1)
             else:
                 self._sentence = None
-                for line in sentences.lines_of(redact_line(joined)):
-                    self._read_line(number, line, time)
+                self._read_sentence(number, joined, time)
             return True
         self._release_sentence()
         return False
@@ -409,9 +408,14 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
             number, text, time, parts = held
             if parts == 1:
                 self._read_line(number, text, time)
-                return
-            for line in sentences.lines_of(redact_line(text)):
-                self._read_line(number, line, time)
+            else:
+                self._read_sentence(number, text, time)
+
+    def _read_sentence(self, number: int, text: str, time: float | None) -> None:
+        """A sentence joined from pieces, redacted again whole (a secret the wrap
+        split), then read as the lines it holds."""
+        for line in sentences.lines_of(redact_line(text)):
+            self._read_line(number, line, time)
 
     def _read_line(self, number: int, text: str, time: float | None) -> None:
         """One logical line of the client's, whole."""
