@@ -14,11 +14,11 @@ from osdoctor.kb.index import atoms_of, index_for
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.kb.matcher import NO_BRANCH, match_scenario
 from osdoctor.kb.nearest import nearest
+from osdoctor.kb.runbook_pages import rule_page
 from osdoctor.kb.schema import Rule
 from osdoctor.kb.targets import target_exchanges
 from osdoctor.kb.text_placeholders import fill
 from osdoctor.model import Evidence, Finding, Outcome, Report, ScenarioMatch, Severity, Trace
-from osdoctor.runbook.pages import rule_page
 
 _SEVERITY_ORDER: dict[Severity, int] = {"error": 0, "warning": 1, "info": 2}
 _MAX_EVIDENCE = 12

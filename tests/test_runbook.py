@@ -13,11 +13,11 @@ import pytest
 
 from osdoctor.cli import main
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
+from osdoctor.kb.runbook_pages import rule_page, scenario_page
 from osdoctor.lint import default_fixtures_dir
 from osdoctor.runbook.build import build_runbook
 from osdoctor.runbook.excerpts import collect
 from osdoctor.runbook.markdown_pages import INDEX
-from osdoctor.runbook.pages import rule_page, scenario_page
 from osdoctor.runbook.write import MARKER, RunbookError, write_runbook
 from osdoctor.secrets.redact import contains_secret, redact_text
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from osdoctor import regex
 from osdoctor.counts import counted
 from osdoctor.facts import report_facts
+from osdoctor.kb.runbook_pages import branch_anchor, scenario_page
 from osdoctor.model import Exchange, Finding, NearMiss, Report, ScenarioMatch
 from osdoctor.render.rows import RowBuilder, TimelineRow, status_text
-from osdoctor.runbook.pages import branch_anchor, scenario_page
 
 WHY_NOT = "Why not another documented path"
 #: What every view says for a run whose command line the log does not show.

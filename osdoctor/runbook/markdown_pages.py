@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from osdoctor.kb.loader import KnowledgeBase
+from osdoctor.kb.runbook_pages import branch_anchor, rule_page, scenario_page
 from osdoctor.kb.schema import CLIENTS, Branch, Rule, Scenario
 from osdoctor.kb.text_placeholders import shown
 from osdoctor.render.commonmark import cell, code, step, text
@@ -24,7 +25,6 @@ from osdoctor.runbook.knowledge import (
     unbound_rules,
 )
 from osdoctor.runbook.mermaid import scenario_mermaid
-from osdoctor.runbook.pages import branch_anchor, rule_page, scenario_page
 
 INDEX = "index.md"
 GENERATED = (
