@@ -37,9 +37,9 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_explain import (  # noqa: E402
+from benchmarks.bench_explain import (  # noqa: E402
     LOGS,
     SMALL,
     baseline,

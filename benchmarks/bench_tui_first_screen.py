@@ -28,11 +28,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-for folder in (ROOT, ROOT / "benchmarks"):
-    if str(folder) not in sys.path:
-        sys.path.insert(0, str(folder))
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
-from bench_explain import build_log  # noqa: E402
+from benchmarks.bench_explain import build_log  # noqa: E402
 
 
 async def first_screen(log: Path, size: tuple[int, int], full: bool) -> None:
