@@ -39,6 +39,7 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
             "osdoctor.redact",
             "osdoctor.cmdline",
             "osdoctor.paths",
+            "osdoctor.servicetable",
             "osdoctor.progress",
             "osdoctor.headers",
             "osdoctor.sessionfile",

@@ -24,6 +24,7 @@ from osdoctor.kb.schema import (
     build_scenario,
 )
 from osdoctor.kb.yamlfile import Node, YamlError
+from osdoctor.servicetable import check as check_services
 
 
 def builtin_dir() -> Path:
@@ -80,7 +81,9 @@ class KnowledgeBase:
             )
         body = Node({k: v for k, v in doc.items() if k != "kind"})
         body.line = doc.line
-        if kind == "scenario":
+        if kind == "services":
+            self._check_services(doc, path, origin)
+        elif kind == "scenario":
             self._add_scenario(build_scenario(body, path, self.issues), path, origin)
         elif kind == "rule":
             self._add_any_rule(body, path, origin)
@@ -89,8 +92,20 @@ class KnowledgeBase:
                 self._add_any_rule(item, path, origin)
         else:
             self.issues.append(
-                Issue(path, doc.line, f"kind '{kind}' is not scenario, rule or rules")
+                Issue(path, doc.line, f"kind '{kind}' is not scenario, rule, rules or services")
             )
+
+    def _check_services(self, doc: Node, path: str, origin: str) -> None:
+        """The services table is read by the parser on its own (``servicetable``), before
+        any knowledge loads: here it is only checked, so that ``kb lint`` names a bad
+        entry with its line. A user's folder cannot replace it."""
+        if origin != "built-in":
+            self.issues.append(
+                Issue(path, doc.line, "only the built-in services table is read", "warning")
+            )
+            return
+        for line, message in check_services(doc):
+            self.issues.append(Issue(path, line, message))
 
     def _add_scenario(self, scenario: Scenario | None, path: str, origin: str) -> None:
         if scenario is None:

@@ -1,0 +1,117 @@
+"""The services table (``knowledge/services.yaml``): valid by its schema and by
+``kb lint``, read the same from the cache as from the file, and right where the old
+copies disagreed."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+
+from osdoctor import servicetable
+from osdoctor.kb.loader import KnowledgeBase
+from osdoctor.kb.yamlfile import load_yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "knowledge" / "services.yaml"
+SCHEMA = json.loads((ROOT / "osdoctor" / "schemas" / "services.schema.json").read_text())
+
+
+def _doc() -> Any:
+    return yaml.safe_load(DATA.read_text(encoding="utf-8"))
+
+
+def test_the_file_follows_its_schema_and_the_check() -> None:
+    jsonschema.validate(_doc(), SCHEMA)
+    assert servicetable.check(_doc()) == []
+
+
+@pytest.mark.parametrize(
+    ("edit", "says"),
+    [
+        (lambda d: d["services"]["compute"].pop("project"), "field 'project' is required"),
+        (lambda d: d["services"]["compute"].update(port=[8774]), "unknown field 'port'"),
+        (lambda d: d["services"]["compute"].update(ports=["8774"]), "'ports' is a list of int"),
+        (
+            lambda d: d["services"]["shared-file-system"].update(aliases=["volume"]),
+            "'volume' already names service 'block-storage'",
+        ),
+        (
+            lambda d: d["services"]["image"].update(ports=[8774]),
+            "port 8774 is already service 'compute's",
+        ),
+    ],
+)
+def test_a_bad_entry_is_rejected_by_schema_and_check(edit: Any, says: str) -> None:
+    doc = _doc()
+    edit(doc)
+    messages = [message for _line, message in servicetable.check(doc)]
+    assert any(says in m for m in messages), messages
+    if "already" not in says:  # a name or port given twice is beyond a JSON schema
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(doc, SCHEMA)
+    with pytest.raises(servicetable.ServiceTableError, match=says.replace("'", ".")):
+        servicetable.build(doc)
+
+
+def test_kb_lint_names_the_file_and_line_of_a_bad_entry(tmp_path: Path) -> None:
+    bad = tmp_path / "services.yaml"
+    bad.write_text(
+        "kind: services\nservices:\n  compute:\n    project: Nova\n    code: nova\n"
+        "  image:\n    project: Glance\n    prots: [9292]\n",
+        encoding="utf-8",
+    )
+    kb = KnowledgeBase()
+    kb.add_document(str(bad), load_yaml(bad), "built-in")
+    assert [(i.line, i.message, i.severity) for i in kb.issues] == [
+        (7, "service 'image': unknown field 'prots'", "error"),
+        (7, "service 'image': field 'code' is required (text)", "error"),
+    ]
+
+
+def test_the_built_in_knowledge_holds_the_table_without_an_issue() -> None:
+    kb = KnowledgeBase()
+    kb.add_document(str(DATA), load_yaml(DATA), "built-in")
+    assert kb.issues == []
+
+
+def test_a_second_read_comes_from_the_private_cache(tmp_path: Path) -> None:
+    data = tmp_path / "services.yaml"
+    data.write_text(DATA.read_text(encoding="utf-8"), encoding="utf-8")
+    first = servicetable.read(data)
+    cached = list(Path(os.environ["OSDOCTOR_HOME"], "cache").glob("services-*.json"))
+    assert len(cached) == 1
+    assert cached[0].stat().st_mode & 0o077 == 0
+    assert json.loads(cached[0].read_text()) == first == _doc()
+    assert servicetable.read(data) == first
+    data.write_text(DATA.read_text(encoding="utf-8").replace("Nova", "Nova!"), encoding="utf-8")
+    assert servicetable.read(data)["services"]["compute"]["project"] == "Nova!"
+
+
+def test_the_lookups_follow_the_authority() -> None:
+    table = servicetable.table()
+    assert table.official("volumev3") == table.official("volume") == "block-storage"
+    assert table.official("sharev2") == "shared-file-system"
+    assert table.official("not-a-service") == "not-a-service"
+    assert [table.type_at_port(p) for p in ("8776", "8786", "13000", "5050")] == [
+        "block-storage",
+        "shared-file-system",
+        "identity",
+        "baremetal-introspection",
+    ]
+    assert table.type_at_port("1") == ""
+    assert table.families()["cinder"] == (
+        "block-storage",
+        "volume",
+        "volumev2",
+        "volumev3",
+        "block-store",
+    )
+    assert table.peer_at_port("5672") == "RabbitMQ"
+    cinder = table.of_code("cinder")
+    assert cinder is not None and cinder.catalog_name == "cinderv3"
