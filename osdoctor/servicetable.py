@@ -28,6 +28,7 @@ from typing import Any
 #: The fields a service may have, and whether each is a list (else text).
 FIELDS: Mapping[str, bool] = {
     "aliases": True,
+    "usual_type": False,
     "project": False,
     "code": False,
     "ports": True,
@@ -54,6 +55,8 @@ class Service:
     code: str
     """The project's own name: its ``/etc`` folder, policy namespace, logger prefix."""
     aliases: tuple[str, ...] = ()
+    usual: str = ""
+    """The alias most catalogs list it under, when not its type (``volume``)."""
     ports: tuple[int, ...] = ()
     path_roots: tuple[str, ...] = ()
     api_daemon: str = ""
@@ -61,6 +64,13 @@ class Service:
     """The name devstack registers it under in the catalog (its code when not given)."""
     stub_path: str = ""
     """Where the lab's stub cloud mounts it by default ("" when it does not)."""
+
+    @property
+    def usual_type(self) -> str:
+        """The type the facts name it by when no catalog says: its usual alias, else
+        its type. A next step's ``openstack endpoint list --service`` must name what
+        the user's catalog has, and most still have ``volume`` or ``sharev2``."""
+        return self.usual or self.type
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -169,6 +179,9 @@ def check(doc: Any) -> list[tuple[int, str]]:
                 )
             elif not is_list and not isinstance(value, str):
                 problems.append((line(body), f"{where}: field '{key}' is text"))
+        usual = body.get("usual_type")
+        if usual is not None and usual not in (body.get("aliases") or []):
+            problems.append((line(body), f"{where}: usual_type '{usual}' is not an alias"))
         for name in (stype, *(body.get("aliases") or [])):
             if name in seen:
                 problems.append(
@@ -202,6 +215,7 @@ def build(doc: Any) -> ServiceTable:
             project=body["project"],
             code=body["code"],
             aliases=tuple(body.get("aliases") or ()),
+            usual=body.get("usual_type", ""),
             ports=tuple(body.get("ports") or ()),
             path_roots=tuple(body.get("path_roots") or ()),
             api_daemon=body.get("api_daemon", ""),

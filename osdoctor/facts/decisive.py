@@ -29,11 +29,12 @@ from osdoctor.facts.model import (
     Transport,
 )
 from osdoctor.facts.names import (
-    PROJECT_TYPES,
     is_version_root,
     resource_of,
     service_for,
     service_name,
+    type_of_project,
+    usual_type,
     versions_in,
 )
 from osdoctor.facts.quotes import LineWords
@@ -666,7 +667,7 @@ def _text_failure(
         says = _SERVICE_SAYS.search(t)
         if says:
             project = says.group("name") or says.group("cls")
-            stype = PROJECT_TYPES.get(project.lower(), stype)
+            stype = type_of_project(project) or stype
     if not stype:
         qm = _QUOTA_CLASS.search(context)  # a relayed quota error names its service's class
         stype = _QUOTA_SERVICE[qm.group(1) or qm.group(2)] if qm else stype
@@ -677,8 +678,7 @@ def _text_failure(
     pm = _POLICY_SERVICE.search(text) if text else None
     if pm:
         target = pm.group("target")
-        known = target if target in PROJECT_TYPES.values() else PROJECT_TYPES.get(target)
-        stype = _POLICY_ALIASES.get(target) or known or stype
+        stype = _POLICY_ALIASES.get(target) or usual_type(target) or stype
     if fault is not None and fault.shape in ("neutron", "ironic"):
         stype = "network" if fault.shape == "neutron" else "baremetal"
     if text.startswith("Unexpected API Error") or "Unexpected API Error" in context:
