@@ -126,11 +126,19 @@ class ServiceTable:
         return self._by_root.get(root)
 
     def families(self) -> dict[str, tuple[str, ...]]:
-        """Each project's own name and every type its services answer for."""
+        """The projects whose own logs osdoctor reads (those with an ``api_daemon``),
+        by their own name, and every type their services answer for."""
+        read = {s.code for s in self.services if s.api_daemon}
         out: dict[str, tuple[str, ...]] = {}
         for service in self.services:
-            out[service.code] = out.get(service.code, ()) + service.names
+            if service.code in read:
+                out[service.code] = out.get(service.code, ()) + service.names
         return out
+
+    def project_at_port(self, port: str) -> str:
+        """The project, or other program (RabbitMQ), at this well-known port, or ""."""
+        service = self._by_port.get(port)
+        return service.project if service is not None else self.peer_at_port(port)
 
     def peer_at_port(self, port: str) -> str:
         """The name of the non-OpenStack program at this port, or ""."""
