@@ -1,4 +1,5 @@
-"""The OpenStack services osdoctor knows, read from ``knowledge/services.yaml``.
+"""The OpenStack services osdoctor knows, read from ``knowledge/services.yaml``,
+and the words a service refuses a request in, which the facts and the rules share.
 
 Which project runs a service type, which types are aliases of one another
 (volumev3 of block-storage), which ports and path prefixes say a service: the
@@ -19,6 +20,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -79,10 +81,23 @@ class Service:
 
 
 @dataclass(frozen=True, slots=True)
+class Refusal:
+    """A service's refusal in words no successful run prints."""
+
+    words: str
+    """A regular expression."""
+    status: int | None = None
+    """The status the words stand for when a paste lost its ``(HTTP nnn)``."""
+    rule: str = ""
+    """The rule that reads the same words (``kb lint`` checks a symptom matches)."""
+
+
+@dataclass(frozen=True, slots=True)
 class ServiceTable:
     services: tuple[Service, ...]
     peers: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     """Other programs a service's log may point at by port (RabbitMQ, MySQL...)."""
+    refusals: tuple[Refusal, ...] = ()
     _by_name: dict[str, Service] = field(default_factory=dict, repr=False)
     _by_port: dict[str, Service] = field(default_factory=dict, repr=False)
     _by_code: dict[str, Service] = field(default_factory=dict, repr=False)
@@ -155,9 +170,11 @@ def check(doc: Any) -> list[tuple[int, str]]:
 
     if not isinstance(doc, Mapping):
         return [(1, "the services file holds a mapping with 'services:'")]
-    unknown = set(doc) - {"kind", "services", "peers"}
+    unknown = set(doc) - {"kind", "services", "peers", "refusals"}
     if unknown:
-        problems.append((line(doc), f"unknown keys {sorted(unknown)}: kind, services, peers"))
+        problems.append(
+            (line(doc), f"unknown keys {sorted(unknown)}: kind, services, peers, refusals")
+        )
     services = doc.get("services")
     if not isinstance(services, Mapping) or not services:
         return [*problems, (line(doc), "'services' maps each official type to its fields")]
@@ -209,6 +226,32 @@ def check(doc: Any) -> list[tuple[int, str]]:
         isinstance(v, list) and all(isinstance(p, int) for p in v) for v in peers.values()
     ):
         problems.append((line(doc), "'peers' maps a program's name to its list of ports"))
+    problems += _check_refusals(doc.get("refusals") or [], line(doc))
+    return problems
+
+
+def _check_refusals(refusals: Any, doc_line: int) -> list[tuple[int, str]]:
+    if not isinstance(refusals, list):
+        return [(doc_line, "'refusals' is a list of {words, status, rule}")]
+    problems: list[tuple[int, str]] = []
+    for number, item in enumerate(refusals, 1):
+        where = f"refusal {number}"
+        at = int(getattr(item, "line", 0)) or doc_line
+        if not isinstance(item, Mapping) or not isinstance(item.get("words"), str):
+            problems.append((at, f"{where}: a mapping with 'words' (a regular expression)"))
+            continue
+        extra = set(item) - {"words", "status", "rule"}
+        if extra:
+            problems.append((at, f"{where}: unknown field '{sorted(extra)[0]}'"))
+        try:
+            re.compile(item["words"])
+        except re.error as exc:
+            problems.append((at, f"{where}: 'words' is not a regular expression: {exc}"))
+        status = item.get("status")
+        if status is not None and not (isinstance(status, int) and 400 <= status < 600):
+            problems.append((at, f"{where}: 'status' is an error status (4xx or 5xx)"))
+        if not isinstance(item.get("rule", ""), str):
+            problems.append((at, f"{where}: 'rule' is a rule id"))
     return problems
 
 
@@ -233,7 +276,11 @@ def build(doc: Any) -> ServiceTable:
         for stype, body in doc["services"].items()
     )
     peers = {str(k): tuple(v) for k, v in (doc.get("peers") or {}).items()}
-    return ServiceTable(services, peers)
+    refusals = tuple(
+        Refusal(item["words"], item.get("status"), item.get("rule", ""))
+        for item in doc.get("refusals") or []
+    )
+    return ServiceTable(services, peers, refusals)
 
 
 def source() -> Path:

@@ -27,7 +27,7 @@ def _doc() -> Any:
 
 
 def test_the_file_follows_its_schema_and_the_check() -> None:
-    jsonschema.validate(_doc(), SCHEMA)
+    jsonschema.validate(_doc(), SCHEMA, format_checker=jsonschema.FormatChecker())
     assert servicetable.check(_doc()) == []
 
 
@@ -58,7 +58,7 @@ def test_a_bad_entry_is_rejected_by_schema_and_check(edit: Any, says: str) -> No
     assert any(says in m for m in messages), messages
     if "already" not in says and "usual" not in says:  # beyond a JSON schema
         with pytest.raises(jsonschema.ValidationError):
-            jsonschema.validate(doc, SCHEMA)
+            jsonschema.validate(doc, SCHEMA, format_checker=jsonschema.FormatChecker())
     with pytest.raises(servicetable.ServiceTableError, match=says.replace("'", ".")):
         servicetable.build(doc)
 
@@ -127,3 +127,41 @@ def test_the_lookups_follow_the_authority() -> None:
     assert table.peer_at_port("5672") == "RabbitMQ"
     cinder = table.of_code("cinder")
     assert cinder is not None and cinder.catalog_name == "cinderv3"
+
+
+def test_a_refusal_is_read_by_the_rule_it_names(tmp_path: Path) -> None:
+    """kb lint holds the facts' refusal words and the rule's symptoms together."""
+    from osdoctor.kb.loader import load_knowledge
+
+    kb = load_knowledge(user=False)
+    assert [i for i in kb.issues if "refusal" in i.message] == []
+    named = {rule for _p, _l, _w, rule in kb.refusals}
+    assert {"known.no-valid-host", "known.quota-exceeded-for"} <= named
+    kb.refusals.append((str(DATA), 9, "No valid host was found", "known.quota-exceeded-for"))
+    kb.refusals.append((str(DATA), 10, "x", "known.no-such-rule"))
+    kb.check_references()
+    assert [(i.line, i.message) for i in kb.issues if "refusal" in i.message] == [
+        (
+            9,
+            "refusal 'No valid host was found': no symptom of rule known.quota-exceeded-for "
+            "has these words (the facts and the rule would read different words)",
+        ),
+        (10, "refusal 'x': no rule 'known.no-such-rule'"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("refusal", "says"),
+    [
+        ({"words": "(unclosed"}, "'words' is not a regular expression"),
+        ({"words": "x", "status": 200}, "'status' is an error status"),
+        ({"word": "x"}, "a mapping with 'words'"),
+    ],
+)
+def test_a_bad_refusal_is_rejected(refusal: dict[str, Any], says: str) -> None:
+    doc = _doc()
+    doc["refusals"].append(refusal)
+    messages = [message for _line, message in servicetable.check(doc)]
+    assert any(says in m for m in messages), messages
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(doc, SCHEMA, format_checker=jsonschema.FormatChecker())

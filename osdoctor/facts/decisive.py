@@ -40,6 +40,7 @@ from osdoctor.facts.names import (
 from osdoctor.facts.quotes import LineWords
 from osdoctor.model import Exchange, Frame, Message, Trace
 from osdoctor.parse.http_text import split_url
+from osdoctor.servicetable import table
 
 _REQUEST_ID = regex.compile(r"\b(req-[0-9a-f]{8}-[0-9a-f-]{27,})\b")
 # Swift's (and radosgw's) transaction id, which it returns as its request id.
@@ -64,20 +65,10 @@ _CLIENT_FAILED = regex.compile(
     r"endpoint for \S+ service(?: in \S+ region)? not found"
 )
 # A service's refusal quoted in any printed line, a table cell or a wrapper's report
-# included: words no successful run prints.
-_REFUSAL = regex.compile(
-    r"Policy doesn't allow \S+ to be performed|\bis disallowed by policy|"
-    r"No valid host was found|Quota exceeded for \w|exceeded for quota\b|"
-    # the words of Cinder's, Manila's and Nova's Invalid* exceptions (400), which
-    # wrappers and libraries print without the status: "Invalid volume: Volume ..."
-    r"\bInvalid (?:volume|snapshot|backup|share|share snapshot|volume type|input received): \w|"
-    r"\bVolume status must be available or error\b"
-)
-_INVALID = regex.compile(
-    r"\bInvalid (?:volume|snapshot|backup|share|share snapshot|volume type|input received): \w|"
-    # Cinder's delete refusal, which a wrapper may quote without its "Invalid volume: "
-    r"\bVolume status must be available or error\b"
-)
+# included: words no successful run prints (``refusals`` in knowledge/services.yaml).
+_REFUSAL = regex.compile("|".join(r.words for r in table().refusals))
+# The refusals that stand for a 400: the words of Invalid* exceptions.
+_INVALID = regex.compile("|".join(r.words for r in table().refusals if r.status == 400))
 # The status a refusal's words stand for when the paste lost the "(HTTP nnn)".
 _WORD_STATUS = (
     (regex.compile(r"Policy doesn't allow|is disallowed by policy|exceptions\.Forbidden'"), 403),

@@ -8,6 +8,7 @@ rule cannot silently replace a built-in one.
 from __future__ import annotations
 
 import contextlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,8 @@ class KnowledgeBase:
     """Rules taken out of service (``status: removed``): their ids stay taken."""
     issues: list[Issue] = field(default_factory=list)
     sources: list[Path] = field(default_factory=list)
+    refusals: list[tuple[str, int, str, str]] = field(default_factory=list)
+    """(path, line, words, rule) of the services table's refusals that name a rule."""
     index: Any = field(default=None, repr=False, compare=False)
     """What its rules and branches require (``kb.index``), built on first use."""
 
@@ -104,8 +107,14 @@ class KnowledgeBase:
                 Issue(path, doc.line, "only the built-in services table is read", "warning")
             )
             return
-        for line, message in check_services(doc):
+        problems = check_services(doc)
+        for line, message in problems:
             self.issues.append(Issue(path, line, message))
+        if not problems:
+            for item in doc.get("refusals") or []:
+                if item.get("rule"):
+                    line = getattr(item, "line", doc.line)
+                    self.refusals.append((path, line, item["words"], item["rule"]))
 
     def _add_scenario(self, scenario: Scenario | None, path: str, origin: str) -> None:
         if scenario is None:
@@ -152,7 +161,21 @@ class KnowledgeBase:
         self.removed[rule.id] = rule
 
     def check_references(self) -> None:
-        """Cross-document checks: scenarios and branches that rules name exist."""
+        """Cross-document checks: scenarios and branches that rules name exist, and a
+        refusal of the services table is read by the rule it names."""
+        for path, line, words, rid in self.refusals:
+            named = self.rules.get(rid)
+            if named is None:
+                self.issues.append(Issue(path, line, f"refusal '{words}': no rule '{rid}'"))
+            elif not any(re.search(words, symptom) for symptom in named.symptoms):
+                self.issues.append(
+                    Issue(
+                        path,
+                        line,
+                        f"refusal '{words}': no symptom of rule {rid} has these words "
+                        "(the facts and the rule would read different words)",
+                    )
+                )
         for gone in self.removed.values():
             if gone.replaced_by is not None and gone.replaced_by not in self.rules:
                 self.issues.append(
