@@ -23,9 +23,8 @@ import os
 import re
 import zlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 #: The fields a service may have, and whether each is a list (else text).
 FIELDS: Mapping[str, bool] = {
@@ -47,9 +46,12 @@ class ServiceTableError(ValueError):
     """The services file is missing or does not hold a valid table."""
 
 
-@dataclass(frozen=True, slots=True)
-class Service:
-    """One service: its official type and what else names it."""
+class Service(NamedTuple):
+    """One service: its official type and what else names it.
+
+    The table's records are named tuples, not dataclasses: a dataclass compiles its
+    methods when its module is imported, which ``osdoctor explain`` would pay at
+    every start for a table it only reads."""
 
     type: str
     project: str
@@ -80,8 +82,7 @@ class Service:
         return (self.type, *self.aliases)
 
 
-@dataclass(frozen=True, slots=True)
-class Refusal:
+class Refusal(NamedTuple):
     """A service's refusal in words no successful run prints."""
 
     words: str
@@ -92,18 +93,25 @@ class Refusal:
     """The rule that reads the same words (``kb lint`` checks a symptom matches)."""
 
 
-@dataclass(frozen=True, slots=True)
 class ServiceTable:
-    services: tuple[Service, ...]
-    peers: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
-    """Other programs a service's log may point at by port (RabbitMQ, MySQL...)."""
-    refusals: tuple[Refusal, ...] = ()
-    _by_name: dict[str, Service] = field(default_factory=dict, repr=False)
-    _by_port: dict[str, Service] = field(default_factory=dict, repr=False)
-    _by_code: dict[str, Service] = field(default_factory=dict, repr=False)
-    _by_root: dict[str, Service] = field(default_factory=dict, repr=False)
+    """The services, indexed by every name, port and path root that says one."""
 
-    def __post_init__(self) -> None:
+    __slots__ = ("services", "peers", "refusals", "_by_name", "_by_port", "_by_code", "_by_root")
+
+    def __init__(
+        self,
+        services: tuple[Service, ...],
+        peers: Mapping[str, tuple[int, ...]] | None = None,
+        refusals: tuple[Refusal, ...] = (),
+    ) -> None:
+        self.services = services
+        self.peers: Mapping[str, tuple[int, ...]] = peers or {}
+        """Other programs a service's log may point at by port (RabbitMQ, MySQL...)."""
+        self.refusals = refusals
+        self._by_name: dict[str, Service] = {}
+        self._by_port: dict[str, Service] = {}
+        self._by_code: dict[str, Service] = {}
+        self._by_root: dict[str, Service] = {}
         for service in self.services:
             for name in service.names:
                 self._by_name.setdefault(name, service)
@@ -160,9 +168,11 @@ class ServiceTable:
         return next((name for name, ports in self.peers.items() if port in map(str, ports)), "")
 
 
-def check(doc: Any) -> list[tuple[int, str]]:
+def check(doc: Any, patterns: bool = True) -> list[tuple[int, str]]:
     """What is wrong with a parsed services file, as (line, message); empty when valid.
-    Lines come from mappings that carry them (``kb lint`` parses with lines), else 0."""
+    Lines come from mappings that carry them (``kb lint`` parses with lines), else 0.
+    ``patterns=False`` leaves the refusals' expressions uncompiled: loading at start-up
+    does not pay for them (their first use compiles them, and ``kb lint`` checks them)."""
     problems: list[tuple[int, str]] = []
 
     def line(node: Any) -> int:
@@ -226,11 +236,11 @@ def check(doc: Any) -> list[tuple[int, str]]:
         isinstance(v, list) and all(isinstance(p, int) for p in v) for v in peers.values()
     ):
         problems.append((line(doc), "'peers' maps a program's name to its list of ports"))
-    problems += _check_refusals(doc.get("refusals") or [], line(doc))
+    problems += _check_refusals(doc.get("refusals") or [], line(doc), patterns)
     return problems
 
 
-def _check_refusals(refusals: Any, doc_line: int) -> list[tuple[int, str]]:
+def _check_refusals(refusals: Any, doc_line: int, patterns: bool) -> list[tuple[int, str]]:
     if not isinstance(refusals, list):
         return [(doc_line, "'refusals' is a list of {words, status, rule}")]
     problems: list[tuple[int, str]] = []
@@ -244,7 +254,8 @@ def _check_refusals(refusals: Any, doc_line: int) -> list[tuple[int, str]]:
         if extra:
             problems.append((at, f"{where}: unknown field '{sorted(extra)[0]}'"))
         try:
-            re.compile(item["words"])
+            if patterns:
+                re.compile(item["words"])
         except re.error as exc:
             problems.append((at, f"{where}: 'words' is not a regular expression: {exc}"))
         status = item.get("status")
@@ -257,7 +268,7 @@ def _check_refusals(refusals: Any, doc_line: int) -> list[tuple[int, str]]:
 
 def build(doc: Any) -> ServiceTable:
     """The table of a valid parsed file (see ``check``)."""
-    problems = check(doc)
+    problems = check(doc, patterns=False)
     if problems:
         raise ServiceTableError("; ".join(message for _line, message in problems))
     services = tuple(
