@@ -24,10 +24,13 @@ PACKAGE = ROOT / "osdoctor"
 #: Literals that hold such words for another reason, by (file, name bound): each says why.
 ALLOWED: dict[tuple[str, str], str] = {
     ("osdoctor/parse/commands.py", "_NOUNS"): "the nouns of openstack's commands",
-    ("osdoctor/parse/resources.py", "_LEGACY_TYPES"): "the resource a legacy client acts on",
+    (
+        "osdoctor/parse/printed_resources.py",
+        "_LEGACY_TYPES",
+    ): "the resource a legacy client acts on",
     ("osdoctor/parse/services.py", "_KNOWN"): "path patterns when no catalog says",
-    ("osdoctor/facts/names.py", "_AGENTS"): "patterns over User-Agents and command words",
-    ("osdoctor/facts/names.py", "_COMMANDS"): "patterns over the command line",
+    ("osdoctor/facts/known_names.py", "_AGENTS"): "patterns over User-Agents and command words",
+    ("osdoctor/facts/known_names.py", "_COMMANDS"): "patterns over the command line",
 }
 
 

@@ -36,8 +36,8 @@ from oslo_log import formatters
 from oslo_log import log as oslo_log
 
 from osdoctor.lab import fakes
+from osdoctor.lab.case_placeholders import expand_text
 from osdoctor.lab.logspec import LogSpec, Raised
-from osdoctor.lab.placeholders import expand_text
 from osdoctor.servicetable import table
 
 #: Where installed service code lives on the hosts the logs pretend to come from.
