@@ -38,6 +38,7 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
             "osdoctor.paths",
             "osdoctor.progress",
             "osdoctor.regex",
+            "osdoctor.servicetable",
             "osdoctor.render.next_steps",
             "osdoctor.run",
             "osdoctor.run.programs",

@@ -30,16 +30,18 @@ from osdoctor.facts.facts_model import (
 )
 from osdoctor.facts.fullest import fullest, looks_cut
 from osdoctor.facts.known_names import (
-    PROJECT_TYPES,
     is_version_root,
     resource_of,
     service_for,
     service_name,
+    type_of_project,
+    usual_type,
     versions_in,
 )
 from osdoctor.facts.quotes import LineWords
 from osdoctor.model import Exchange, Frame, Message, Trace
 from osdoctor.parse.http_text import split_url
+from osdoctor.servicetable import table
 
 _REQUEST_ID = regex.compile(r"\b(req-[0-9a-f]{8}-[0-9a-f-]{27,})\b")
 # Swift's (and radosgw's) transaction id, which it returns as its request id.
@@ -64,20 +66,10 @@ _CLIENT_FAILED = regex.compile(
     r"endpoint for \S+ service(?: in \S+ region)? not found"
 )
 # A service's refusal quoted in any printed line, a table cell or a wrapper's report
-# included: words no successful run prints.
-_REFUSAL = regex.compile(
-    r"Policy doesn't allow \S+ to be performed|\bis disallowed by policy|"
-    r"No valid host was found|Quota exceeded for \w|exceeded for quota\b|"
-    # the words of Cinder's, Manila's and Nova's Invalid* exceptions (400), which
-    # wrappers and libraries print without the status: "Invalid volume: Volume ..."
-    r"\bInvalid (?:volume|snapshot|backup|share|share snapshot|volume type|input received): \w|"
-    r"\bVolume status must be available or error\b"
-)
-_INVALID = regex.compile(
-    r"\bInvalid (?:volume|snapshot|backup|share|share snapshot|volume type|input received): \w|"
-    # Cinder's delete refusal, which a wrapper may quote without its "Invalid volume: "
-    r"\bVolume status must be available or error\b"
-)
+# included: words no successful run prints (``refusals`` in knowledge/services.yaml).
+_REFUSAL = regex.compile("|".join(r.words for r in table().refusals))
+# The refusals that stand for a 400: the words of Invalid* exceptions.
+_INVALID = regex.compile("|".join(r.words for r in table().refusals if r.status == 400))
 # The status a refusal's words stand for when the paste lost the "(HTTP nnn)".
 _WORD_STATUS = (
     (regex.compile(r"Policy doesn't allow|is disallowed by policy|exceptions\.Forbidden'"), 403),
@@ -667,7 +659,7 @@ def _text_failure(
         says = _SERVICE_SAYS.search(t)
         if says:
             project = says.group("name") or says.group("cls")
-            stype = PROJECT_TYPES.get(project.lower(), stype)
+            stype = type_of_project(project) or stype
     if not stype:
         qm = _QUOTA_CLASS.search(context)  # a relayed quota error names its service's class
         stype = _QUOTA_SERVICE[qm.group(1) or qm.group(2)] if qm else stype
@@ -678,8 +670,7 @@ def _text_failure(
     pm = _POLICY_SERVICE.search(text) if text else None
     if pm:
         target = pm.group("target")
-        known = target if target in PROJECT_TYPES.values() else PROJECT_TYPES.get(target)
-        stype = _POLICY_ALIASES.get(target) or known or stype
+        stype = _POLICY_ALIASES.get(target) or usual_type(target) or stype
     if fault is not None and fault.shape in ("neutron", "ironic"):
         stype = "network" if fault.shape == "neutron" else "baremetal"
     if text.startswith("Unexpected API Error") or "Unexpected API Error" in context:

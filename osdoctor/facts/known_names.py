@@ -1,5 +1,8 @@
 """Names an operator recognises: which project runs a service, what a path is about,
-which client versions wrote the log."""
+which client versions wrote the log.
+
+Services, their projects, ports and path roots come from ``knowledge/services.yaml``;
+what is here reads a client's words (its User-Agent, its command line)."""
 
 from __future__ import annotations
 
@@ -7,104 +10,8 @@ import re
 
 from osdoctor import regex
 from osdoctor.parse.http_text import split_url
+from osdoctor.servicetable import table
 
-SERVICE_NAMES = {
-    "identity": "Keystone",
-    "compute": "Nova",
-    "network": "Neutron",
-    "image": "Glance",
-    "volume": "Cinder",
-    "volumev2": "Cinder",
-    "volumev3": "Cinder",
-    "block-storage": "Cinder",
-    "orchestration": "Heat",
-    "baremetal": "Ironic",
-    "object-store": "Swift",
-    "placement": "Placement",
-    "dns": "Designate",
-    "key-manager": "Barbican",
-    "load-balancer": "Octavia",
-    "metric": "Gnocchi",
-    "alarming": "Aodh",
-    "shared-file-system": "Manila",
-    "sharev2": "Manila",
-    "container-infra": "Magnum",
-    "workflow": "Mistral",
-    "messaging": "Zaqar",
-    "clustering": "Senlin",
-    "baremetal-introspection": "Ironic Inspector",
-    "platform": "StarlingX sysinv",
-    "metering": "Ceilometer",
-}
-#: The catalog type of the service each project runs (a name a client's words give).
-PROJECT_TYPES = {
-    "ironic": "baremetal",
-    "nova": "compute",
-    "neutron": "network",
-    "keystone": "identity",
-    "glance": "image",
-    "cinder": "volume",
-    "heat": "orchestration",
-    "swift": "object-store",
-    "barbican": "key-manager",
-    "designate": "dns",
-    "octavia": "load-balancer",
-    "gnocchi": "metric",
-    "placement": "placement",
-    "magnum": "container-infra",
-    "ceilometer": "metering",
-}
-#: The project's own name, as its configuration folder (``/etc/nova``) and policy
-#: namespace use it.
-SERVICE_PROJECTS = {
-    "identity": "keystone",
-    "compute": "nova",
-    "network": "neutron",
-    "image": "glance",
-    "volume": "cinder",
-    "volumev2": "cinder",
-    "volumev3": "cinder",
-    "block-storage": "cinder",
-    "orchestration": "heat",
-    "baremetal": "ironic",
-    "object-store": "swift",
-    "placement": "placement",
-    "dns": "designate",
-    "key-manager": "barbican",
-    "load-balancer": "octavia",
-    "metric": "gnocchi",
-    "alarming": "aodh",
-    "shared-file-system": "manila",
-    "sharev2": "manila",
-    "container-infra": "magnum",
-    "workflow": "mistral",
-    "messaging": "zaqar",
-    "clustering": "senlin",
-    "baremetal-introspection": "ironic-inspector",
-    "platform": "sysinv",
-}
-_PORTS = {
-    "5000": "identity",
-    "35357": "identity",
-    "8774": "compute",
-    "9696": "network",
-    "9292": "image",
-    "8776": "volume",
-    "8004": "orchestration",
-    "6385": "baremetal",
-    "8080": "object-store",
-    "8778": "placement",
-    "9001": "dns",
-    "9311": "key-manager",
-    "9876": "load-balancer",
-    "8041": "metric",
-    "8042": "alarming",
-    "8786": "sharev2",
-    "9511": "container-infra",
-    "8989": "workflow",
-    "5050": "baremetal-introspection",
-    "8777": "metering",
-}
 # A User-Agent's product (``python-barbicanclient/5.0``, ``cgtsclient``) or the
 # command's own words (``openstack secret list``, ``gnocchi resource list``) that say
 # which CLI this is, and so which service. Only the program and the sub-command
@@ -148,25 +55,6 @@ _COMMANDS = [
     (regex.compile(r"^ceilometer\b"), "metering"),
     (regex.compile(r"^(?:magnum\b|openstack coe\b)"), "container-infra"),
 ]
-# The first word of a URL path where devstack and many deployments mount each API
-# behind one web server (``/compute/v2.1``, ``/identity/v3``, ``/volume/v3``).
-_PATH_ROOTS = {
-    "compute": "compute",
-    "identity": "identity",
-    "image": "image",
-    "volume": "volume",
-    "networking": "network",
-    "network": "network",
-    "placement": "placement",
-    "heat-api": "orchestration",
-    "baremetal": "baremetal",
-    "load-balancer": "load-balancer",
-    "key-manager": "key-manager",
-    "dns": "dns",
-    "container-infra": "container-infra",
-    "share": "shared-file-system",
-    "metric": "metric",
-}
 # openstack's options before the command words (``--os-auth-url URL``, ``--insecure``).
 _GLOBAL_OPTIONS = regex.compile(
     r"\s+(?:--os-[\w-]+(?:=\S+|\s+(?!-)\S+)?|--(?:insecure|debug|verbose)|-v+)"
@@ -199,12 +87,11 @@ def service_for(service: str | None, url: str, agent: str = "", command: str = "
         return service
     if url:
         base, path, _query = split_url(url)
-        found = _PORTS.get(base.rpartition(":")[2], "")
-        if found:
-            return found
-        root = path.lstrip("/").partition("/")[0]
-        if root in _PATH_ROOTS:
-            return _PATH_ROOTS[root]
+        named = table().at_port(base.rpartition(":")[2]) or table().at_path_root(
+            path.lstrip("/").partition("/")[0]
+        )
+        if named is not None:
+            return named.usual_type
     if command.startswith("openstack -"):
         command = " ".join(_GLOBAL_OPTIONS.sub(" ", command).split())
     for rx, stype in _COMMANDS:
@@ -278,7 +165,29 @@ def service_name(stype: str) -> str:
     """``Neutron`` for network; the type itself when no project is known for it."""
     if not stype:
         return "the service"
-    return SERVICE_NAMES.get(stype, stype)
+    service = table().get(stype)
+    return service.project if service is not None else stype
+
+
+def service_project(stype: str) -> str:
+    """The project's own name, as its configuration folder (``/etc/nova``) and policy
+    namespace use it; "" when no project is known for the type."""
+    service = table().get(stype)
+    return service.code if service is not None else ""
+
+
+def type_of_project(name: str) -> str:
+    """The usual type of the service a project runs, by a name a client's words give
+    (``Cinder``, ``cinder``); "" when it names no project."""
+    service = table().of_code(name.lower())
+    return service.usual_type if service is not None else ""
+
+
+def usual_type(name: str) -> str:
+    """The usual type of a type, an alias of one or a project's name (``volume`` of
+    ``block-storage``, ``volumev3`` or ``cinder``); "" when it is none of them."""
+    service = table().get(name) or table().of_code(name)
+    return service.usual_type if service is not None else ""
 
 
 def singular(word: str) -> str:

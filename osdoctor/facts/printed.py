@@ -97,7 +97,7 @@ from typing import Literal, get_args
 from osdoctor import regex
 from osdoctor.facts import fault_text as faults
 from osdoctor.facts.facts_model import ClientError, ExceptionFact, Failure, Fault, Transport
-from osdoctor.facts.known_names import PROJECT_TYPES, service_name
+from osdoctor.facts.known_names import service_name, type_of_project
 from osdoctor.facts.no_answer import classify as classify_transport
 from osdoctor.parse.wraps import FOLD_MIN, starts_line, unfold
 
@@ -682,7 +682,7 @@ def decisive(errors: list[Printed]) -> Printed | None:
 
 def service_named(printed: Printed) -> str:
     """The catalog type of the service the line names, or ""."""
-    return PROJECT_TYPES.get(printed.service.lower(), "")
+    return type_of_project(printed.service)
 
 
 def _without_error_prefix(text: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from osdoctor import regex
 from osdoctor.facts import server
 from osdoctor.facts.facts_model import Facts, Failure, TransportClass
-from osdoctor.facts.known_names import SERVICE_PROJECTS
+from osdoctor.facts.known_names import service_project
 
 _SHORT = 140
 
@@ -244,7 +244,7 @@ def values(facts: Facts) -> dict[str, str]:
                 "endpoint": f.endpoint,
                 "service_type": f.service or "unknown",
                 "service_name": f.service_name or "the service",
-                "service_project": SERVICE_PROJECTS.get(f.service, ""),
+                "service_project": service_project(f.service),
                 "resource": f.resource,
                 "request_id": f.request_id,
                 "inner": f.inner,

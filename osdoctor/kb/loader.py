@@ -8,6 +8,7 @@ rule cannot silently replace a built-in one.
 from __future__ import annotations
 
 import contextlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from osdoctor.kb.schema import (
     build_scenario,
 )
 from osdoctor.kb.yamlfile import Node, YamlError
+from osdoctor.servicetable import check as check_services
 
 
 def builtin_dir() -> Path:
@@ -44,6 +46,8 @@ class KnowledgeBase:
     """Rules taken out of service (``status: removed``): their ids stay taken."""
     issues: list[Issue] = field(default_factory=list)
     sources: list[Path] = field(default_factory=list)
+    refusals: list[tuple[str, int, str, str]] = field(default_factory=list)
+    """(path, line, words, rule) of the services table's refusals that name a rule."""
     index: Any = field(default=None, repr=False, compare=False)
     """What its rules and branches require (``kb.index``), built on first use."""
 
@@ -80,7 +84,9 @@ class KnowledgeBase:
             )
         body = Node({k: v for k, v in doc.items() if k != "kind"})
         body.line = doc.line
-        if kind == "scenario":
+        if kind == "services":
+            self._check_services(doc, path, origin)
+        elif kind == "scenario":
             self._add_scenario(build_scenario(body, path, self.issues), path, origin)
         elif kind == "rule":
             self._add_any_rule(body, path, origin)
@@ -89,8 +95,26 @@ class KnowledgeBase:
                 self._add_any_rule(item, path, origin)
         else:
             self.issues.append(
-                Issue(path, doc.line, f"kind '{kind}' is not scenario, rule or rules")
+                Issue(path, doc.line, f"kind '{kind}' is not scenario, rule, rules or services")
             )
+
+    def _check_services(self, doc: Node, path: str, origin: str) -> None:
+        """The services table is read by the parser on its own (``servicetable``), before
+        any knowledge loads: here it is only checked, so that ``kb lint`` names a bad
+        entry with its line. A user's folder cannot replace it."""
+        if origin != "built-in":
+            self.issues.append(
+                Issue(path, doc.line, "only the built-in services table is read", "warning")
+            )
+            return
+        problems = check_services(doc)
+        for line, message in problems:
+            self.issues.append(Issue(path, line, message))
+        if not problems:
+            for item in doc.get("refusals") or []:
+                if item.get("rule"):
+                    line = getattr(item, "line", doc.line)
+                    self.refusals.append((path, line, item["words"], item["rule"]))
 
     def _add_scenario(self, scenario: Scenario | None, path: str, origin: str) -> None:
         if scenario is None:
@@ -137,7 +161,21 @@ class KnowledgeBase:
         self.removed[rule.id] = rule
 
     def check_references(self) -> None:
-        """Cross-document checks: scenarios and branches that rules name exist."""
+        """Cross-document checks: scenarios and branches that rules name exist, and a
+        refusal of the services table is read by the rule it names."""
+        for path, line, words, rid in self.refusals:
+            named = self.rules.get(rid)
+            if named is None:
+                self.issues.append(Issue(path, line, f"refusal '{words}': no rule '{rid}'"))
+            elif not any(re.search(words, symptom) for symptom in named.symptoms):
+                self.issues.append(
+                    Issue(
+                        path,
+                        line,
+                        f"refusal '{words}': no symptom of rule {rid} has these words "
+                        "(the facts and the rule would read different words)",
+                    )
+                )
         for gone in self.removed.values():
             if gone.replaced_by is not None and gone.replaced_by not in self.rules:
                 self.issues.append(

@@ -16,46 +16,29 @@ from typing import Any
 
 from osdoctor.lab import fakes
 from osdoctor.lab.case_placeholders import expand_text
-from osdoctor.lab.config import CatalogEntry, Fault, StubConfig
+from osdoctor.lab.config import FAULT_STYLES, CatalogEntry, Fault, StubConfig
 from osdoctor.lab.fault_bodies import JSON, fault_body
 from osdoctor.lab.logspec import LogSpec
-
-#: The fault style of each service type's error bodies.
-FAULT_STYLE: Mapping[str, str] = {
-    "identity": "keystone",
-    "orchestration": "heat",
-    "compute": "nova",
-    "network": "neutron",
-    "baremetal": "ironic",
-    "volumev3": "cinder",
-    "block-storage": "cinder",
-    "placement": "placement",
-    "dns": "designate",
-    "key-manager": "barbican",
-    "load-balancer": "octavia",
-}
-
-SERVICE_NAMES: Mapping[str, str] = {
-    "identity": "keystone",
-    "orchestration": "heat",
-    "compute": "nova",
-    "image": "glance",
-    "network": "neutron",
-    "object-store": "swift",
-    "baremetal": "ironic",
-    "volumev3": "cinderv3",
-    "block-storage": "cinderv3",
-    "placement": "placement",
-    "dns": "designate",
-    "key-manager": "barbican",
-    "load-balancer": "octavia",
-}
+from osdoctor.servicetable import table
 
 IRONIC_VERSION_HEADER = "X-OpenStack-Ironic-API-Version"
 IRONIC_MIN_HEADER = "X-OpenStack-Ironic-API-Minimum-Version"
 IRONIC_MAX_HEADER = "X-OpenStack-Ironic-API-Maximum-Version"
 
 _VERSION_SEGMENT = re.compile(r"/v\d[^/]*")
+
+
+def fault_style(kind: str) -> str:
+    """The style of a service type's error bodies: its project's, where the lab knows
+    that project's faults (``nova``, ``cinder``), else ``plain``."""
+    service = table().get(kind)
+    return service.code if service is not None and service.code in FAULT_STYLES else "plain"
+
+
+def catalog_name(kind: str) -> str:
+    """The name a service type has in the stub's catalog, as devstack registers it."""
+    service = table().get(kind)
+    return service.catalog_name if service is not None else kind
 
 
 @dataclass(slots=True)
@@ -165,7 +148,7 @@ class Cloud:
     def not_found(self, path: str) -> Reply:
         """The 404 the service owning ``path`` would give for an unknown resource."""
         kind = self.service_of(path)
-        style = FAULT_STYLE.get(kind or "", "plain")
+        style = fault_style(kind or "")
         body, content_type = fault_body(
             Fault(style=style, message="The resource could not be found."), 404
         )
@@ -190,16 +173,17 @@ class Cloud:
             return None
         root = service_root(self.prefixes[kind]).rstrip("/")
         rest = path[len(root) :].strip("/")
+        # Each project's version documents, by its own name (knowledge/services.yaml).
         documents = {
-            "compute": self._compute,
-            "image": self._image,
-            "network": self._network,
-            "block-storage": self._volume,
-            "volumev3": self._volume,
-            "orchestration": self._orchestration,
-            "baremetal": self._baremetal,
+            "nova": self._compute,
+            "glance": self._image,
+            "neutron": self._network,
+            "cinder": self._volume,
+            "heat": self._orchestration,
+            "ironic": self._baremetal,
         }
-        make = documents.get(kind)
+        service = table().get(kind)
+        make = documents.get(service.code) if service is not None else None
         return make(root, rest) if make else None
 
     def ironic_guard(self, path: str, headers: Mapping[str, str]) -> Reply | None:
@@ -324,7 +308,7 @@ class Cloud:
                     ],
                     "id": _stable_id("service", kind),
                     "type": kind,
-                    "name": SERVICE_NAMES.get(kind, kind),
+                    "name": catalog_name(kind),
                 }
             )
         return entries

@@ -14,6 +14,7 @@ from typing import Any
 from osdoctor.lab import fakes
 from osdoctor.lab.case_placeholders import expand_text
 from osdoctor.lab.logspec import LogSpec, LogSpecError, parse_log
+from osdoctor.servicetable import table
 
 #: The fake secrets a case may name as the password the stub accepts.
 _FAKE_VALUES = {
@@ -25,17 +26,10 @@ _FAKE_VALUES = {
     "random_key": fakes.RANDOM_KEY,
 }
 
-#: Service type -> path prefix under the stub's base URL, as put in the catalog.
-#: ``{project_id}`` is replaced by the fake project's id.
-DEFAULT_SERVICES: Mapping[str, str] = {
-    "identity": "/identity",
-    "orchestration": "/heat-api/v1/{project_id}",
-    "compute": "/compute/v2.1",
-    "image": "/image",
-    "network": "/networking",
-    "object-store": "/swift/v1/AUTH_{project_id}",
-    "baremetal": "/baremetal",
-}
+#: Service type -> path prefix under the stub's base URL, as put in the catalog
+#: (``stub_path`` in knowledge/services.yaml). ``{project_id}`` is replaced by the
+#: fake project's id.
+DEFAULT_SERVICES: Mapping[str, str] = {s.type: s.stub_path for s in table().services if s.stub_path}
 
 FAULT_STYLES = (
     "heat",

@@ -38,6 +38,7 @@ from oslo_log import log as oslo_log
 from osdoctor.lab import fakes
 from osdoctor.lab.case_placeholders import expand_text
 from osdoctor.lab.logspec import LogSpec, Raised
+from osdoctor.servicetable import table
 
 #: Where installed service code lives on the hosts the logs pretend to come from.
 SITE = "/usr/lib/python3/dist-packages"
@@ -54,12 +55,13 @@ class Daemon:
     """The logger of its records when a case names none."""
 
 
-#: What answers each catalog type, and the daemons a case may name.
+#: The daemons a case may name; a catalog type stands for its API daemon
+#: (``api_daemon`` in knowledge/services.yaml).
 DAEMONS: Mapping[str, Daemon] = {
-    "identity": Daemon(
+    "keystone": Daemon(
         "keystone", "keystone/keystone.log", 1101, "keystone.server.flask.application"
     ),
-    "compute": Daemon("nova-api", "nova/nova-api.log", 2101, "nova.api.openstack.wsgi"),
+    "nova-api": Daemon("nova-api", "nova/nova-api.log", 2101, "nova.api.openstack.wsgi"),
     "nova-scheduler": Daemon(
         "nova-scheduler", "nova/nova-scheduler.log", 2201, "nova.scheduler.manager"
     ),
@@ -67,54 +69,47 @@ DAEMONS: Mapping[str, Daemon] = {
         "nova-conductor", "nova/nova-conductor.log", 2301, "nova.conductor.manager"
     ),
     "nova-compute": Daemon("nova-compute", "nova/nova-compute.log", 2401, "nova.compute.manager"),
-    "placement": Daemon("placement-api", "placement/placement-api.log", 2501, "placement.handler"),
-    "image": Daemon("glance-api", "glance/glance-api.log", 3101, "glance.api.v2.images"),
-    "network": Daemon("neutron-server", "neutron/server.log", 4101, "neutron.api.v2.resource"),
+    "placement-api": Daemon(
+        "placement-api", "placement/placement-api.log", 2501, "placement.handler"
+    ),
+    "glance-api": Daemon("glance-api", "glance/glance-api.log", 3101, "glance.api.v2.images"),
+    "neutron-server": Daemon(
+        "neutron-server", "neutron/server.log", 4101, "neutron.api.v2.resource"
+    ),
     "neutron-openvswitch-agent": Daemon(
         "neutron-openvswitch-agent",
         "neutron/openvswitch-agent.log",
         4201,
         "neutron.plugins.ml2.drivers.openvswitch.agent.ovs_neutron_agent",
     ),
-    "block-storage": Daemon(
-        "cinder-api", "cinder/cinder-api.log", 5101, "cinder.api.openstack.wsgi"
-    ),
+    "cinder-api": Daemon("cinder-api", "cinder/cinder-api.log", 5101, "cinder.api.openstack.wsgi"),
     "cinder-scheduler": Daemon(
         "cinder-scheduler", "cinder/cinder-scheduler.log", 5201, "cinder.scheduler.manager"
     ),
     "cinder-volume": Daemon(
         "cinder-volume", "cinder/cinder-volume.log", 5301, "cinder.volume.manager"
     ),
-    "orchestration": Daemon("heat-api", "heat/heat-api.log", 6101, "heat.common.wsgi"),
-    "baremetal": Daemon("ironic-api", "ironic/ironic-api.log", 7101, "ironic.api.method"),
-    "object-store": Daemon("swift-proxy-server", "swift/proxy-server.log", 8101, "proxy-server"),
+    "heat-api": Daemon("heat-api", "heat/heat-api.log", 6101, "heat.common.wsgi"),
+    "ironic-api": Daemon("ironic-api", "ironic/ironic-api.log", 7101, "ironic.api.method"),
+    "swift-proxy-server": Daemon(
+        "swift-proxy-server", "swift/proxy-server.log", 8101, "proxy-server"
+    ),
 }
-_ALIASES = {"volume": "block-storage", "volumev2": "block-storage", "volumev3": "block-storage"}
-#: HAProxy's name for each API's frontend and backend (kolla-ansible's).
-_BACKENDS = {
-    "identity": "keystone_internal",
-    "compute": "nova_api",
-    "image": "glance_api",
-    "network": "neutron_server",
-    "block-storage": "cinder_api",
-    "orchestration": "heat_api",
-    "baremetal": "ironic_api",
-    "object-store": "swift_proxy_server",
-    "placement": "placement_api",
-}
+#: HAProxy's name for an API's frontend and backend, where kolla-ansible's is not the
+#: API daemon's name (``nova_api``).
+_BACKENDS = {"keystone": "keystone_internal"}
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 def daemon_of(service: str) -> Daemon:
-    """The daemon a catalog type or daemon name stands for."""
-    key = _ALIASES.get(service, service)
-    found = DAEMONS.get(key)
-    if found is None:
-        for daemon in DAEMONS.values():
-            if daemon.name == key:
-                return daemon
-        raise KeyError(service)
-    return found
+    """The daemon a catalog type (or an alias of one) or a daemon name stands for."""
+    return DAEMONS[_api_daemon(service)]
+
+
+def _api_daemon(service: str) -> str:
+    """The name of the daemon that answers a catalog type; a daemon's name as it is."""
+    known = table().get(service)
+    return known.api_daemon if known is not None and known.api_daemon else service
 
 
 def _config() -> cfg.ConfigOpts:
@@ -314,12 +309,11 @@ class ServiceLogs:
         number: int,
     ) -> None:
         """The line the service's WSGI layer writes for each request, where it writes one."""
-        key = _ALIASES.get(service, service)
-        line = _ACCESS.get(key)
+        line = _ACCESS.get(_api_daemon(service))
         if line is None:
             return
         logger, fmt = line
-        daemon = daemon_of(key)
+        daemon = daemon_of(service)
         version = _header(headers, "OpenStack-API-Version").rpartition(" ")[2] or "2.1"
         with self._lock:
             when = BASE + number / 100.0 + self._tick()
@@ -346,8 +340,8 @@ class ServiceLogs:
         """What the load balancer in front of the API writes for an answer of its own:
         HAProxy's HTTP log line (and its health check's verdict, once), or
         nginx's error log line."""
-        key = _ALIASES.get(service, service)
-        backend = _BACKENDS.get(key, key.replace("-", "_"))
+        daemon = _api_daemon(service)
+        backend = _BACKENDS.get(daemon, daemon.replace("-", "_"))
         with self._lock:
             when = BASE + self._tick()
             stamp = time.gmtime(when)
@@ -396,10 +390,11 @@ def _header(headers: Mapping[str, str], name: str) -> str:
     return next((v for k, v in headers.items() if k.lower() == lname), "")
 
 
-#: The access lines: logger, and the lines written (``%`` formats over the request).
+#: The access lines each API daemon writes: logger, and the lines written (``%``
+#: formats over the request).
 _ACCESS: Mapping[str, tuple[str, tuple[str, ...]]] = {
     # nova/api/openstack/requestlog.py
-    "compute": (
+    "nova-api": (
         "nova.api.openstack.requestlog",
         (
             '%(client)s "%(method)s %(uri)s" status: %(status)s len: %(length)s '
@@ -407,7 +402,7 @@ _ACCESS: Mapping[str, tuple[str, tuple[str, ...]]] = {
         ),
     ),
     # neutron/wsgi.py (eventlet's log_format as neutron sets it)
-    "network": (
+    "neutron-server": (
         "neutron.wsgi",
         (
             '%(client)s "%(method)s %(uri)s HTTP/1.1" status: %(status)s  len: %(length)s '
@@ -415,7 +410,7 @@ _ACCESS: Mapping[str, tuple[str, tuple[str, ...]]] = {
         ),
     ),
     # eventlet.wsgi's default format, which glance-api keeps
-    "image": (
+    "glance-api": (
         "eventlet.wsgi.server",
         (
             '%(client)s - - [%(date)s] "%(method)s %(uri)s HTTP/1.1" %(status)s %(length)s '
@@ -423,7 +418,7 @@ _ACCESS: Mapping[str, tuple[str, tuple[str, ...]]] = {
         ),
     ),
     # cinder/api/openstack/wsgi.py
-    "block-storage": (
+    "cinder-api": (
         "cinder.api.openstack.wsgi",
         ("%(method)s %(url)s", "%(url)s returned with HTTP %(status)s"),
     ),

@@ -2,7 +2,7 @@
 
 The token's catalog says it exactly when the log has it. When it does not (a
 log cut before authentication, a ``--os-endpoint`` run), well-known path
-prefixes and ports decide.
+prefixes and the default ports (``knowledge/services.yaml``) decide.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 
 from osdoctor import regex
 from osdoctor.parse.http_text import split_url
+from osdoctor.servicetable import table
 
 # (pattern on the URL path, service type). The first group is the prefix to strip.
 _KNOWN: list[tuple[regex.Pattern[str], str]] = [
@@ -52,26 +53,6 @@ _KNOWN: list[tuple[regex.Pattern[str], str]] = [
         "baremetal",
     ),
 ]
-_PORTS = {
-    "5000": "identity",
-    "35357": "identity",
-    "8004": "orchestration",
-    "8774": "compute",
-    "9292": "image",
-    "9696": "network",
-    "8080": "object-store",
-    "6385": "baremetal",
-    "8776": "block-storage",
-    "8041": "metric",
-    "8042": "alarming",
-    "8778": "placement",
-    "9311": "key-manager",
-    "9876": "load-balancer",
-    "9001": "dns",
-    "8786": "shared-file-system",
-    "9511": "container-infra",
-    "13000": "identity",
-}
 
 
 class ServiceMap:
@@ -121,7 +102,7 @@ class ServiceMap:
                     prefix = m.group(1) or ""
                 return stype, path[len(prefix) :] or "/"
         port = base.rpartition(":")[2]
-        return _PORTS.get(port), path
+        return table().type_at_port(port) or None, path
 
 
 def _catalog_urls(token: Any) -> list[tuple[str, str]]:

@@ -11,6 +11,7 @@ The logger is the most precise; shared libraries (``oslo_db``,
 from __future__ import annotations
 
 from osdoctor import regex
+from osdoctor.servicetable import table
 
 #: Logger prefixes and the service that writes them, most precise first.
 _LOGGERS: tuple[tuple[str, str], ...] = (
@@ -109,51 +110,8 @@ _PROGRAMS = {
     "nginx": "",
     "journal": "",
 }
-#: Catalog service types each family of services answers for.
-FAMILIES: dict[str, tuple[str, ...]] = {
-    "nova": ("compute",),
-    "placement": ("placement",),
-    "keystone": ("identity",),
-    "glance": ("image",),
-    "neutron": ("network",),
-    "cinder": ("block-storage", "volume", "volumev2", "volumev3"),
-    "heat": ("orchestration", "cloudformation"),
-    "ironic": ("baremetal",),
-    "swift": ("object-store",),
-    "octavia": ("load-balancer",),
-    "designate": ("dns",),
-    "barbican": ("key-manager",),
-    "manila": ("shared-file-system", "sharev2"),
-}
-#: The well-known API ports, for a record that names another service's endpoint.
-_PORTS = {
-    "9292": "Glance",
-    "9696": "Neutron",
-    "8778": "Placement",
-    "8776": "Cinder",
-    "5000": "Keystone",
-    "35357": "Keystone",
-    "8774": "Nova",
-    "8004": "Heat",
-    "6385": "Ironic",
-    "8080": "Swift",
-    "9876": "Octavia",
-    "5672": "RabbitMQ",
-    "3306": "MySQL",
-    "5432": "PostgreSQL",
-    "11211": "memcached",
-    "16509": "libvirt",
-}
-#: The service names a URL path says (an endpoint behind a path prefix: ``/identity``).
-_PATH_WORDS = {
-    "identity": "Keystone",
-    "image": "Glance",
-    "networking": "Neutron",
-    "network": "Neutron",
-    "placement": "Placement",
-    "volume": "Cinder",
-    "compute": "Nova",
-}
+#: Catalog service types each family of services answers for (``knowledge/services.yaml``).
+FAMILIES: dict[str, tuple[str, ...]] = table().families()
 #: Every daemon name the tables know.
 _DAEMONS = frozenset(
     {s for _p, s in _LOGGERS}
@@ -248,8 +206,10 @@ def peer_named(text: str) -> str:
     (``http://10.0.0.5:9292`` is Glance); "" when none says."""
     for m in _URL.finditer(text):
         port, path = m.group("port"), (m.group("path") or "").strip("/")
-        if port in _PORTS:
-            return _PORTS[port]
-        if path in _PATH_WORDS:
-            return _PATH_WORDS[path]
+        named = table().project_at_port(port) if port else ""
+        if named:
+            return named
+        mounted = table().at_path_root(path)
+        if mounted is not None:
+            return mounted.project
     return ""
