@@ -9,11 +9,11 @@ wcwidth, wrapt, psutil and oslo.config read a variable each, and the
 interpreter itself reads ``PYTHON*``, the locale and ``TZ`` as it starts. So a
 server runs in a slot, a home and work dir of its own that each run it forks
 uses too (a case leases a slot for its run, and the slot is emptied for it),
-and it is started with the environment of its first run; a later run whose
+and it is started with the environment of its first run; a run whose
 environment differs from that one in anything but what the clients read only
-as they run (``RUNTIME_ONLY``: ``OS_*`` and the proxies) is exec'd as before,
-and so is a run that imports something else (a case's ``wheels`` on
-``PYTHONPATH``) or runs in a network namespace of its own.
+as they run (``RUNTIME_ONLY``: ``OS_*`` and the proxies) gets a server of its
+own. A run that imports from elsewhere (a case's ``wheels`` or its own
+``PYTHONPATH``) or runs in a network namespace of its own is exec'd as before.
 
 The lab's capture (``osdoctor lab capture``, which writes the fixtures) execs
 every client, as a user's shell does; the tests' recapture forks, and
@@ -42,6 +42,10 @@ from osdoctor.lab import forkserver
 
 #: Environment variables the clients read only while they run (after import).
 RUNTIME_ONLY = re.compile(r"OS_\w+|(?i:https?_proxy|no_proxy|all_proxy)")
+#: What changes where the interpreter imports from: a run with one is exec'd.
+IMPORT_PATH = frozenset(
+    {"PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE", "PYTHONPLATLIBDIR", "PYTHONSTARTUP"}
+)
 #: Seconds a server gets to import its client.
 START_TIMEOUT = 120.0
 SERVER = str(Path(forkserver.__file__))
@@ -210,12 +214,15 @@ class Slot:
                     entry.unlink()
 
     def server(self, script: Path, env: Mapping[str, str], prefix: Sequence[str]) -> Server | None:
-        """The server of ``script`` here, started with ``env`` if there is none
-        yet; None when ``env`` differs from its own in what an import may read."""
-        server = self.servers.get(str(script))
-        if server is None:
-            server = self.servers[str(script)] = Server(script, env, self.work, prefix)
-        return server if server.env == import_time_env(env) else None
+        """The server of ``script`` here for what of ``env`` an import may read,
+        started for it if there is none yet; None when ``env`` changes where
+        the modules are imported from (their files may change from run to run)."""
+        if any(key in IMPORT_PATH for key in env):
+            return None
+        key = json.dumps([str(script), sorted(import_time_env(env).items())])
+        if key not in self.servers:
+            self.servers[key] = Server(script, env, self.work, prefix)
+        return self.servers[key]
 
     def close(self) -> None:
         for server in self.servers.values():

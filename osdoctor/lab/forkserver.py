@@ -35,8 +35,11 @@ if __name__ == "__main__":
     # As for the console script run directly: its folder first on the path, never
     # this file's (the lab's own modules would shadow the client's).
     sys.path[0] = os.path.dirname(sys.argv[2])
+    # and its own name while it is imported (cliff's App.NAME is read from it then)
+    sys.argv[0] = sys.argv[2]
 
 import array  # noqa: E402
+import gc  # noqa: E402
 import importlib  # noqa: E402
 import json  # noqa: E402
 import signal  # noqa: E402
@@ -231,6 +234,10 @@ def main() -> tuple[Any, ModuleType]:
     server_args = list(sys.argv[1:])
     entry = importlib.import_module(module)
     control = socket.socket(fileno=control_fd)
+    # What the imports left is kept out of the collector's sight: each child
+    # would otherwise walk (and so copy, page by page) all of it again.
+    gc.collect()
+    gc.freeze()
     sys.stdout.flush()
     sys.stderr.flush()
     run = serve(control)

@@ -37,6 +37,7 @@ CASES = (
     "generic.swift-list-no-object-store",  # swift
     "generic.locked-server-lock-then-reboot",  # then:
     "osc.auth.secret-configuration-yaml",  # OS_CLOUD and a clouds.yaml
+    "generic.osc-command-unknown-removed",  # the program's name, read at import
 )
 
 _NEUTRAL = [
