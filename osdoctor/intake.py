@@ -6,7 +6,7 @@ read into the parser, with one wording for what cannot be read.
 that it can show as they come and can follow as it grows (``LogReader``).
 Both read blocks of whole lines through the parser's fast path, cut over-long
 lines at ``parse.lines.MAX_LINE``, decode and clean alike, recognise a session
-by ``osdoctor.sessionfile``, and say the same words for a missing, private or
+by ``osdoctor.run.sessionfile``, and say the same words for a missing, private or
 unreadable file (``LogInputError``).
 """
 
@@ -24,9 +24,9 @@ from osdoctor.parse.lines import MAX_LINE, decode_line, read_blocks
 from osdoctor.parse.parser import Parser
 from osdoctor.parse.wraps import sniff, widths_of_file
 from osdoctor.progress import CountingReader, Progress
+from osdoctor.run.sessionfile import data_fd, is_session
 from osdoctor.servicelog.attach import ServiceLogs
 from osdoctor.servicelog.sources import beside
-from osdoctor.sessionfile import data_fd, is_session
 
 #: Bytes read at once from a saved log (see ``LogReader.read_blocks``).
 BLOCK = 1 << 20
@@ -146,7 +146,7 @@ class LogReader:
         self.index = index
         self.parser = parser
         self.window: tuple[int, int] | None = None
-        """The first and last lines of one run of a multi-run log (``osdoctor.runs``):
+        """The first and last lines of one run of a multi-run log (``osdoctor.runs.log_runs``):
         only they reach the parser; every line is still indexed."""
         self.number = 0
         self.stdout: list[int] = []

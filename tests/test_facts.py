@@ -11,14 +11,14 @@ import pytest
 
 from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.facts import facts_of
-from osdoctor.facts.faults import from_body, in_text
+from osdoctor.facts.fault_text import from_body, in_text
 from osdoctor.facts.fullest import fullest
-from osdoctor.facts.transport import classify, of_exchange
+from osdoctor.facts.no_answer import classify, of_exchange
 from osdoctor.kb.conditions import Condition, ConditionError, Context
 from osdoctor.kb.loader import load_knowledge
 from osdoctor.model import Trace
 from osdoctor.parse.parser import Parser
-from osdoctor.parse.transport import finer_kind, kind_of, transport_failure
+from osdoctor.parse.transport_kind import finer_kind, kind_of, transport_failure
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 

@@ -14,7 +14,7 @@ from osdoctor.parse.lines import text_lines
 from osdoctor.parse.parser import Parser
 from osdoctor.parse.paste import is_elision, unpaste
 from osdoctor.parse.prefixes import PrefixStripper
-from osdoctor.parse.transport import transport_failure
+from osdoctor.parse.transport_kind import transport_failure
 
 NOVA_2013_REQ = (
     'REQ: curl -i http://127.0.0.1:5000/v2.0/tokens -X POST -H "Content-Type: '

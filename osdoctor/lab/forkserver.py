@@ -14,7 +14,7 @@ Ctrl-C's death by SIGINT, ``atexit`` and the flush of its streams) as it ends
 an exec'd client.
 
 Between the server and each client sits one more fork, the client's watcher
-(as ``osdoctor.watcher`` is for an exec'd client): it reaps the client,
+(as ``osdoctor.run.watcher`` is for an exec'd client): it reaps the client,
 reports its wait status, and ends the client's whole group should the server
 go; the server goes when the lab does (its control socket reads the end of
 file), however the lab dies.

@@ -9,7 +9,7 @@ from osdoctor.model import Body, Request, Response
 from osdoctor.parse import commands, escaped, legacy
 from osdoctor.parse.clients import note_command
 from osdoctor.parse.http_text import split_url
-from osdoctor.parse.messages import classify
+from osdoctor.parse.printed_messages import classify
 from osdoctor.parse.records import Records
 
 
