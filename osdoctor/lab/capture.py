@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import yaml
 
@@ -49,6 +49,7 @@ from osdoctor.lab import fakes
 from osdoctor.lab.case import Case, Expectation
 from osdoctor.lab.case_placeholders import expand, expand_text
 from osdoctor.lab.config import BALANCER_STYLES
+from osdoctor.lab.forking import ForkedProcess, ForkServerError, ForkServers, Server, Slot
 from osdoctor.lab.stub import RecordedRequest, Stub
 from osdoctor.lab.wheels import WheelMissing, find_wheel, unpack, user_site
 from osdoctor.run.runner import start_watched
@@ -236,12 +237,11 @@ class _Output:
     """What the client has printed so far, read on a thread of its own, with an
     event set at each piece (and at the end) that the capture waits on."""
 
-    def __init__(self, process: subprocess.Popen[bytes], wake: threading.Event) -> None:
+    def __init__(self, pipe: IO[bytes], wake: threading.Event) -> None:
         self.data = bytearray()
         self.ended = threading.Event()
         self._wake = wake
-        assert process.stdout is not None
-        self._pipe = process.stdout
+        self._pipe = pipe
         self._thread = threading.Thread(target=self._read, name="osdoctor-lab-output", daemon=True)
         self._thread.start()
 
@@ -267,20 +267,30 @@ def _run(
     interrupt: str = "int",
     until: Callable[[bytearray], bool] | None = None,
     wake: threading.Event | None = None,
+    server: Server | None = None,
 ) -> tuple[int | None, bool, bytes]:
     """Run the client; interrupt it (SIGINT, or SIGTERM for ``term``) once
     ``until(output so far)`` holds, or after ``timeout`` seconds at the latest.
     ``until`` is asked after each piece of output and each time ``wake`` is set
     (by the stub, when a request comes). A client killed by a signal gets the
-    status a shell reports, 128+N."""
+    status a shell reports, 128+N. With ``server``, the client is forked by it
+    (``argv`` then starts with the console script) instead of exec'd."""
     wake = wake or threading.Event()
-    # As osdoctor runs a client: nothing it starts outlives the lab, and the
-    # signals below go to its whole group, as a terminal's Ctrl-C would.
-    watched = start_watched(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=cwd, session=False
-    )
-    process = watched.process
-    output = _Output(process, wake)
+    process: subprocess.Popen[bytes] | ForkedProcess
+    if server is not None:
+        process, read = server.start(argv, env, cwd)
+        group = process.pid
+        pipe: IO[bytes] = open(read, "rb", buffering=0)  # noqa: SIM115 (closed by finish)
+    else:
+        # As osdoctor runs a client: nothing it starts outlives the lab, and the
+        # signals below go to its whole group, as a terminal's Ctrl-C would.
+        watched = start_watched(
+            argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=cwd, session=False
+        )
+        process, group = watched.process, watched.pid
+        assert watched.process.stdout is not None
+        pipe = watched.process.stdout
+    output = _Output(pipe, wake)
     deadline = time.monotonic() + timeout
     interrupted = False
     while not output.ended.is_set():
@@ -298,14 +308,14 @@ def _run(
         # signal that lands while the client runs a finaliser is only printed as
         # ignored), and the kill only after that.
         for _ in range(2):
-            _signal_group(watched.pid, signal.SIGTERM if interrupt == "term" else signal.SIGINT)
+            _signal_group(group, signal.SIGTERM if interrupt == "term" else signal.SIGINT)
             try:
                 process.wait(timeout=INTERRUPT_GRACE)
                 break
             except subprocess.TimeoutExpired:
                 continue
         else:
-            _signal_group(watched.pid, signal.SIGKILL)
+            _signal_group(group, signal.SIGKILL)
     process.wait()
     data = output.finish()
     code = process.returncode
@@ -401,10 +411,13 @@ def capture_case(
     port: int = 0,
     workroot: Path = DEFAULT_WORKROOT,
     plain_only: bool = False,
+    servers: ForkServers | None = None,
 ) -> CaptureResult:
     """Run one case and write ``<id>.log`` and ``<id>.expected.yaml`` into ``out_dir``
     (and its ``<id>.plain.*`` when it asks for a plain run too; ``plain_only``: only
-    those, the debug capture left as it is)."""
+    those, the debug capture left as it is). With ``servers``, the clients are
+    forked by fork servers where that is faithful (``osdoctor.lab.forking``), in
+    their slots' dirs rather than under ``workroot``."""
     for command in (case.command, *case.then):
         if not (client_bin_dir() / command[0]).is_file():
             raise CaptureError(
@@ -426,8 +439,8 @@ def capture_case(
         if plain_only:
             if case.plain is None:
                 raise CaptureError(f"{case.id}: the case asks for no plain run (plain:)")
-            return _capture_run(case, out_dir, port, workroot, wheels, debug=False)
-        return _capture_case(case, out_dir, port, workroot, wheels)
+            return _capture_run(case, out_dir, port, workroot, wheels, False, servers)
+        return _capture_case(case, out_dir, port, workroot, wheels, servers)
 
 
 @contextlib.contextmanager
@@ -481,10 +494,11 @@ def _capture_case(
     port: int,
     workroot: Path,
     wheels: list[Path] | None = None,
+    servers: ForkServers | None = None,
 ) -> CaptureResult:
-    result = _capture_run(case, out_dir, port, workroot, wheels, debug=case.debug)
+    result = _capture_run(case, out_dir, port, workroot, wheels, case.debug, servers)
     if case.plain is not None:
-        plain = _capture_run(case, out_dir, port, workroot, wheels, debug=False)
+        plain = _capture_run(case, out_dir, port, workroot, wheels, False, servers)
         result = dataclasses.replace(result, plain=plain)
     return result
 
@@ -503,8 +517,26 @@ def _capture_run(
     workroot: Path,
     wheels: list[Path] | None,
     debug: bool,
+    servers: ForkServers | None = None,
 ) -> CaptureResult:
-    home, work = _prepare_dirs(case, workroot)
+    # What cannot be forked faithfully is exec'd: a case's wheels change what is
+    # imported, and a server cannot sit in the namespace of an isolated run.
+    if servers is None or wheels or case.network == "isolated":
+        return _capture_in(case, out_dir, port, workroot, wheels, debug, None)
+    with servers.slot() as slot:
+        return _capture_in(case, out_dir, port, workroot, wheels, debug, slot)
+
+
+def _capture_in(
+    case: Case,
+    out_dir: Path,
+    port: int,
+    workroot: Path,
+    wheels: list[Path] | None,
+    debug: bool,
+    slot: Slot | None,
+) -> CaptureResult:
+    home, work = (slot.home, slot.work) if slot is not None else _prepare_dirs(case, workroot)
     wake = threading.Event()
     stub = Stub(case.stub, port=port, on_request=lambda request: wake.set())
     try:
@@ -523,14 +555,16 @@ def _capture_run(
             args, env = prepare_run(step, stub.values, home, work, wheels)
             program = client_bin_dir() / command[0]
             isolation = isolation_prefix() if case.network == "isolated" else ()
+            server = _server(slot, program, env)
             exit_code, interrupted, output = _run(
-                [*isolation, *no_aslr_prefix(), str(program), *flags, *args],
+                [*(() if server else (*isolation, *no_aslr_prefix())), str(program), *flags, *args],
                 env,
                 work,
                 case.timeout,
                 case.interrupt,
                 until=functools.partial(interrupt_due, stub),
                 wake=wake,
+                server=server,
             )
             argv = (command[0], *flags, *(neutral.text(arg) for arg in args))
             runs.append(argv)
@@ -564,6 +598,16 @@ def _capture_run(
         encoding="utf-8",
     )
     return result
+
+
+def _server(slot: Slot | None, program: Path, env: Mapping[str, str]) -> Server | None:
+    """The slot's fork server for this run, if it can fork it faithfully."""
+    if slot is None:
+        return None
+    try:
+        return slot.server(program, env, no_aslr_prefix())
+    except ForkServerError as error:
+        raise CaptureError(str(error)) from None
 
 
 def describe(result: CaptureResult) -> list[str]:

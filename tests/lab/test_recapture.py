@@ -22,6 +22,7 @@ from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.kb.loader import load_knowledge
 from osdoctor.lab.capture import CaptureResult, capture_case, client_bin_dir
 from osdoctor.lab.case import Case, select_cases
+from osdoctor.lab.forking import ForkServers
 from osdoctor.lab.wheels import WheelMissing, find_wheel
 from osdoctor.lint import compare, fixture_trace
 
@@ -75,10 +76,15 @@ class Recaptures:
         ]
 
         def one(case: Case) -> tuple[str, tuple[CaptureResult, Path]]:
-            result = capture_case(case, out / "logs", port=0, workroot=out / "work" / case.id)
+            result = capture_case(
+                case, out / "logs", port=0, workroot=out / "work" / case.id, servers=servers
+            )
             return case.id, (result, out / "logs" / f"{case.id}.log")
 
-        with ThreadPoolExecutor(max_workers=3) as pool:
+        # The clients are forked by servers that imported them once (the imports
+        # were most of each run's cost); test_forkserver.py shows that changes
+        # nothing they print.
+        with ForkServers(out / f"fork-{group}") as servers, ThreadPoolExecutor(3) as pool:
             return dict(pool.map(one, cases))
 
 
