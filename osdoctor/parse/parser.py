@@ -13,14 +13,12 @@ bodies (``responses``, ``bodies``), connection lines (``connections``),
 tracebacks (``tracebacks``), printed messages (``messages``), who ran what
 (``clients``), older shapes (``legacy_records``). What is kept of a log that
 grows without bound is ``retention``'s; the fast path over the rounds of a long
-wait is ``rounds``' template, engaged from ``feed_block``.
+wait is ``rounds``' template, engaged from the line source (``line_source``).
 """
 
 from __future__ import annotations
 
-import itertools
 from collections import deque
-from collections.abc import Iterable
 
 from osdoctor import regex
 from osdoctor.counts import counted
@@ -46,7 +44,6 @@ from osdoctor.parse.clients import (
 from osdoctor.parse.connections import URLLIB3_CUT, ConnectionReader
 from osdoctor.parse.http_text import Curl, split_url
 from osdoctor.parse.legacy_records import LegacyReader
-from osdoctor.parse.lines import Line, decode_line, is_clean, with_more
 from osdoctor.parse.messages import classify, join_wrapped_messages
 from osdoctor.parse.paste import BOX_FIRST, is_elision, unbox, unpaste
 from osdoctor.parse.prefixes import PrefixStripper
@@ -81,7 +78,7 @@ _NEGOTIATED = regex.compile(r"Negotiated API version is (\S+)")
 _TEMPLATE_LINES = 64
 #: Debug messages kept at most (the first ones).
 _MAX_DEBUG_MESSAGES = 20000
-__all__ = ["FOLD_KEEP", "KEEP_FIRST", "KEEP_LAST", "Parser", "parse_lines"]
+__all__ = ["FOLD_KEEP", "KEEP_FIRST", "KEEP_LAST", "Parser"]
 #: The retention limits a parser is made with (see ``parse.retention``); a test may
 #: lower them here for the parsers it makes.
 _DROP_AT_ONCE = DROP_AT_ONCE
@@ -99,10 +96,18 @@ _ELISION_FIRST = frozenset(".[-(<\u2026")
 
 
 class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, RoundPath):
-    """Feed it lines with :meth:`feed`; read :attr:`trace` at any time."""
+    """Feed it lines with :meth:`feed`, end with :meth:`finish`; read :attr:`trace`
+    at any time. Its lines come from the line source (``parse.line_source``),
+    which also drives the fast path over rounds (``RoundPath``)."""
 
-    def __init__(self, source: str = "-") -> None:
-        self.trace = Trace(source=source)
+    def __init__(
+        self, source: str = "-", widths: wraps.Widths | None = None, after: int = 0
+    ) -> None:
+        """A parser of the log ``source`` names; ``widths``, what the input's head
+        says of its line lengths; ``after``, the line the lines fed follow (a run
+        that begins in the middle of a log keeps the log's own line numbers).
+        Made by ``osdoctor.intake`` only."""
+        self.trace = Trace(source=source, line_count=after)
         self._strip = PrefixStripper()
         self._services = ServiceMap()
         self._pending: deque[Exchange] = deque(maxlen=32)
@@ -132,7 +137,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 _DROP_AT_ONCE,
             ),
         )
-        # The fast path over a folded run (see ``feed_blocks`` and ``parse.rounds``).
+        # The fast path over a folded run (see ``parse.line_source`` and ``parse.rounds``).
         self._recent: deque[tuple[int, str, str]] = deque(maxlen=_TEMPLATE_LINES)
         self._template: RoundTemplate | None = None
         self._skipped: deque[tuple[bytes, int, int, int]] = deque()
@@ -140,16 +145,16 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         self._skipped_rounds = 0
         self._engaged = False
         self._replaying = False
-        self._number = 0
+        self._number = after
         self._model: list[Exchange] = []
         self._repeat: Message | None = None
         #: Rounds matched whole by the fast path rather than read line by line.
         self.matched_rounds = 0
         #: The width the input was folded at, when known before it is fed (see
         #: ``parse.wraps``): lines of that width are joined with the next one.
-        self.wrap_width: int | None = None
+        self.wrap_width: int | None = widths.fold if widths is not None else None
         #: The width its lines were cut at: a line that long lost its end.
-        self.cut_width: int | None = None
+        self.cut_width: int | None = widths.cut if widths is not None else None
         # A logical line being gathered from its wrapped pieces.
         self._held: list[str] | None = None
         self._held_at = (0, 0)  # (first line, last line)
@@ -178,85 +183,9 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         self._pem.carry_on(previous._pem)
 
     # -- input -------------------------------------------------------------
-    def set_widths(self, widths: wraps.Widths) -> None:
-        """What the input's head says of its line lengths, before it is fed."""
-        self.wrap_width, self.cut_width = widths.fold, widths.cut
-
-    def start_at(self, number: int) -> None:
-        """Number the lines fed next after line ``number``: a run that begins in the
-        middle of a log keeps the log's own line numbers (see ``osdoctor.runs``)."""
-        self._number = self.trace.line_count = number
-
-    def feed_all(self, lines: Iterable[Line]) -> Trace:
-        for line in lines:
-            self.feed_text(line.number, line.text, line.cut, line.time)
-        return self.finish()
-
-    def feed_numbered(self, lines: Iterable[tuple[int, str, int]]) -> Trace:
-        """Every line of a whole file read one by one (see ``lines.read_numbered``): the
-        reference the block path (``feed_blocks``) must agree with."""
-        feed = self.feed_text
-        for number, text, cut in lines:
-            feed(number, text, cut)
-        return self.finish()
-
-    def feed_blocks(self, blocks: Iterable[tuple[bytes, int, str]]) -> Trace:
-        """The fast path for a whole file: undecoded blocks of whole lines (see
-        ``lines.read_blocks``)."""
-        carry = b""
-        for (data, cut, head), more in with_more(blocks):
-            if cut:
-                self.feed_block(carry)
-                carry = b""
-                self._number += 1
-                self.feed_text(self._number, head, cut)
-            else:
-                carry = self.feed_block(carry + data if carry else data, more=more)
-        return self.finish()
-
-    def feed_block(self, data: bytes, more: bool = False) -> bytes:
-        """Feed whole lines, each ending in ``\\n``, numbered after those fed before.
-
-        Lines are decoded and fed one by one, except in the middle of a
-        folded polling run, where whole rounds are matched and counted (see
-        ``parse.rounds``). With ``more``, a round that the block may have cut
-        is given back, undecided: pass it again in front of the next block.
-        """
-        feed = self.feed_text
-        number = self._number
-        pos, end = 0, len(data)
-        # A folded paste is read line by line: its pieces are joined first.
-        clean = is_clean(data) and self.wrap_width is None
-        if not clean and self._engaged:
-            self._disengage(number)
-        carry = b""
-        while pos < end:
-            template = self._template
-            if clean and (
-                self._engaged
-                or (template is not None and template.leads(data, pos) and self._may_skip(template))
-            ):
-                pos, number, wait = self._skip_rounds(data, pos, number, more)
-                if wait:
-                    carry = data[pos:]
-                    break
-                if pos >= end:
-                    break
-            nl = data.find(b"\n", pos)
-            if nl < 0:
-                nl = end  # a last line without its newline
-            number += 1
-            # A clean block's lines need no cleaning once decoded (see ``decode_line``).
-            line = data[pos:nl]
-            feed(number, line.decode("utf-8", "replace") if clean else decode_line(line))
-            pos = nl + 1
-        self._number = number
-        return carry
-
-    def feed(self, line: Line) -> None:
-        self.feed_text(line.number, line.text, line.cut, line.time)
-
-    def feed_text(self, number: int, raw: str, cut: int = 0, time: float | None = None) -> None:
+    def feed(self, number: int, raw: str, cut: int = 0, time: float | None = None) -> None:
+        """One line: its number in the log, its text, the bytes cut off its end
+        (see ``parse.line_source``), its time in a live run."""
         self.trace.line_count = self._number = number
         if raw[:1] in BOX_FIRST:
             raw = unbox(raw)
@@ -914,18 +843,3 @@ def _looks_wrapped(text: str) -> bool:
     if " -d '" in text:
         return False
     return text.count('"') % 2 == 1 or not text.endswith('"')
-
-
-def parse_lines(lines: Iterable[Line], source: str = "-") -> Trace:
-    """Parse a whole sequence of lines, its head looked at first for a fold width."""
-    it = iter(lines)
-    head: list[Line] = []
-    size = 0
-    for line in it:
-        head.append(line)
-        size += len(line.text) + 1
-        if size >= wraps.SNIFF_BYTES:
-            break
-    parser = Parser(source)
-    parser.set_widths(wraps.detect_widths(line.text for line in head))
-    return parser.feed_all(itertools.chain(head, it))
