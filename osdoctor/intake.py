@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import itertools
 import sys
-from collections.abc import Callable, Iterable, MutableSequence
+from collections.abc import Callable, Iterable, Iterator, MutableSequence
+from contextlib import contextmanager
 from itertools import accumulate, repeat
 from operator import add
 from pathlib import Path
@@ -132,24 +133,44 @@ def parse_fixture(log: Path) -> Trace:
     return trace
 
 
+@contextmanager
+def opened(source: str) -> Iterator[BinaryIO]:
+    """The bytes of the log named on the command line (``-`` is standard input);
+    ``LogInputError``, in the one wording of ``read_error``, when it cannot be
+    opened. What fails while it is read is the caller's to word alike."""
+    if source == "-":
+        if sys.stdin.isatty():
+            raise LogInputError(NO_LOG_GIVEN)
+        yield sys.stdin.buffer
+        return
+    try:
+        if Path(source).is_dir():
+            raise IsADirectoryError(source)
+        stream = Path(source).open("rb")
+    except OSError as exc:
+        raise LogInputError(read_error(source, exc)) from None
+    with stream:
+        yield stream
+
+
 def read_log(source: str) -> Trace:
     """Parse the log named on the command line (``-`` for standard input), with a
     progress line on the terminal while a big one is read; LogInputError when it
     cannot be read."""
     progress: Progress | None = None
     try:
-        if source == "-":
-            if sys.stdin.isatty():
-                raise LogInputError(NO_LOG_GIVEN)
-            if sys.stderr.isatty():
-                progress = Progress(sys.stderr, "osdoctor: reading standard input", None)
-            return parse_stream(sys.stdin.buffer, "-", progress)
-        path = Path(source)
-        if path.is_dir():
-            raise IsADirectoryError(source)
-        if sys.stderr.isatty():
-            progress = Progress(sys.stderr, f"osdoctor: reading {path.name}", path.stat().st_size)
-        return parse_path(path, progress)
+        with opened(source) as stream:
+            if source == "-":
+                name = "-"
+                if sys.stderr.isatty():
+                    progress = Progress(sys.stderr, "osdoctor: reading standard input", None)
+            else:
+                path = Path(source)
+                name = str(path)
+                if sys.stderr.isatty():
+                    size = path.stat().st_size
+                    progress = Progress(sys.stderr, f"osdoctor: reading {path.name}", size)
+            return parse_stream(stream, name, progress)
     except OSError as exc:
         raise LogInputError(read_error(source, exc)) from None
     finally:
