@@ -67,6 +67,7 @@ from osdoctor.parse.round_path import RoundPath
 from osdoctor.parse.rounds import RoundTemplate
 from osdoctor.parse.services import ServiceMap
 from osdoctor.parse.tracebacks import FRAME_ANY, TracebackCollector, from_service
+from osdoctor.parse.unanswered import UnansweredReader
 from osdoctor.redact import PemMasker, SecretMemory, redact_line
 from osdoctor.scrub import scrub_trace
 
@@ -109,6 +110,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         Made by ``osdoctor.intake`` only."""
         self.trace = Trace(source=source, line_count=after)
         self._strip = PrefixStripper()
+        self._unanswered = UnansweredReader()
         self._services = ServiceMap()
         self._pending: deque[Exchange] = deque(maxlen=32)
         self._last: Exchange | None = None
@@ -600,9 +602,11 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                     ex.response.last_line = number
                 self.trace.openstack_lines += 1
                 return
-            if text.startswith("Request to ") and text.endswith(" timed out"):
-                self._transport(number, text[11:-10], "timeout", text)
-                return
+            if text.startswith("Request to "):
+                unanswered = self._unanswered.feed(number, text)
+                if unanswered is not None:
+                    self._place_unanswered(unanswered)
+                    return
             if text.startswith("Request returned failure status"):
                 self.trace.openstack_lines += 1
         elif c == "h":
@@ -670,11 +674,15 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 self._refine_discovery(text)
         elif c == "U":
             if text.startswith("Unable to establish connection to "):
-                self._named_transport(number, text)
+                unanswered = self._unanswered.feed(number, text)
+                if unanswered is not None:
+                    self._place_unanswered(unanswered)
                 return
         elif c == "S":
             if text.startswith("SSL exception connecting to "):
-                self._named_transport(number, text)
+                unanswered = self._unanswered.feed(number, text)
+                if unanswered is not None:
+                    self._place_unanswered(unanswered)
                 return
             if text.startswith("START with options:"):
                 self._message(number, "debug", start_command(self.trace, number, text[19:].strip()))
