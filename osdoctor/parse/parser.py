@@ -43,6 +43,7 @@ from osdoctor.parse.clients import (
 )
 from osdoctor.parse.connections import URLLIB3_CUT, ConnectionReader
 from osdoctor.parse.http_text import Curl, split_url
+from osdoctor.parse.httplib_lines import HttplibReader
 from osdoctor.parse.legacy_records import LegacyReader
 from osdoctor.parse.messages import classify, join_wrapped_messages
 from osdoctor.parse.paste import BOX_FIRST, is_elision, unbox, unpaste
@@ -111,6 +112,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         self.trace = Trace(source=source, line_count=after)
         self._strip = PrefixStripper()
         self._unanswered = UnansweredReader()
+        self._httplib = HttplibReader()
         self._services = ServiceMap()
         self._pending: deque[Exchange] = deque(maxlen=32)
         self._last: Exchange | None = None
@@ -625,7 +627,9 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                         self._urllib3_cut(number, m, time)
                         return
             if text.startswith("header: "):
-                self._httplib_header(number, text[8:])
+                header = self._httplib.feed(number, text)
+                if header is not None:
+                    self._place_httplib(header, time)
                 return
         elif c == '"':
             m = legacy.BARE_URLLIB3.match(text)
@@ -634,13 +638,15 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 return
         elif c == "s":
             if text.startswith("send: "):
-                self._httplib_send(number, text[6:], time)
+                sent = self._httplib.feed(number, text)
+                if sent is not None:
+                    self._place_httplib(sent, time)
                 return
         elif c == "r":
             if text.startswith("reply: "):
-                reply = legacy.parse_reply(text)
+                reply = self._httplib.feed(number, text)
                 if reply is not None:
-                    self._httplib_reply(number, *reply)
+                    self._place_httplib(reply, time)
                     return
         elif c == "c":
             if text.startswith("curl -"):
