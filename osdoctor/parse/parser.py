@@ -33,6 +33,7 @@ from osdoctor.model import (
     line_quote,
 )
 from osdoctor.parse import commands, escaped, legacy, sentences, wrappers, wraps
+from osdoctor.parse.answer_lines import AnswerReader
 from osdoctor.parse.bodies import BodyCollector, HeatResponseCollector
 from osdoctor.parse.clients import (
     BAREMETAL_SHELL,
@@ -113,6 +114,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         self._strip = PrefixStripper()
         self._unanswered = UnansweredReader()
         self._httplib = HttplibReader()
+        self._answers = AnswerReader()
         self._services = ServiceMap()
         self._pending: deque[Exchange] = deque(maxlen=32)
         self._last: Exchange | None = None
@@ -578,31 +580,17 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         if self._gopher is not None and (self._depth or not escaped.looks_escaped(text)):
             self._gopher_body(number, text)
         if c == "R":
-            if text.startswith("RESP:{") or text.startswith("RESP:CaseInsensitiveDict("):
-                self._resp_line(number, text[5:])
-                return
+            if text.startswith("RESP"):
+                answer = self._answers.feed(number, text)
+                if answer is not None:
+                    self._place_answer(answer)
+                    return
             if text.startswith("REQ: "):
                 if _looks_wrapped(text):
                     # A paste wrapped the line: the rest follows on the next lines.
                     self._wrapped = (number, text[5:], time, 1)
                     return
                 self._request(number, text[5:], time)
-                return
-            if text.startswith("RESP BODY:"):
-                self._resp_body(number, text[10:].lstrip(" "))
-                return
-            if text.startswith("RESP: "):
-                self._resp_line(number, text[6:])
-                return
-            if text.startswith("RESP STATUS: "):
-                self._resp_status(number, text[13:])
-                return
-            if text.startswith("RESP HEADERS: "):
-                ex = self._last
-                if ex is not None and ex.response is not None:
-                    ex.response.raw_headers = text[14:]
-                    ex.response.last_line = number
-                self.trace.openstack_lines += 1
                 return
             if text.startswith("Request to "):
                 unanswered = self._unanswered.feed(number, text)
