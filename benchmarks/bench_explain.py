@@ -9,7 +9,7 @@ Prints figures, asserts nothing (timing goals are not tests):
 - two floors beside it, what any pure-Python explain with today's redaction
   pays whatever its parser: the trigger words searched for in the file at C
   speed, and the stateless redaction of the lines that hold one;
-- the safety net's cost (``osdoctor.keymaterial``: values masked by their shape,
+- the safety net's cost (``osdoctor.secrets.keymaterial``: values masked by their shape,
   whatever their name): explain, the parser alone and the stateless redaction
   again with it switched off, in this benchmark only;
 - start-up: explain on a small fixture against ``openstack --version``;
@@ -164,7 +164,7 @@ def floors(path: Path) -> tuple[float, float]:
     a child forked after this process had held a whole file would start with
     that peak RSS, and the explain runs measured after it with it."""
     sys.path.insert(0, str(ROOT))
-    from osdoctor.redact import _TRIGGERS, redact_line
+    from osdoctor.secrets.redact import _TRIGGERS, redact_line
 
     words = [w.encode() for w in _TRIGGERS]
     start = time.perf_counter()
@@ -185,7 +185,7 @@ def floors(path: Path) -> tuple[float, float]:
 #: explain costs without it (the benchmark's own switch, not osdoctor's).
 _WITHOUT_NET = (
     "import sys\n"
-    "import osdoctor.redact as r\n"
+    "import osdoctor.secrets.redact as r\n"
     "r.key_material_spans = lambda line: []\n"
     "r.next_run = lambda text, pos: -1\n"
     "from osdoctor.main import main\n"
@@ -196,7 +196,7 @@ _WITHOUT_NET = (
 def without_safety_net() -> Callable[[], None]:
     """Switch the safety net off in this process; returns what turns it on again."""
     sys.path.insert(0, str(ROOT))
-    import osdoctor.redact as redact
+    import osdoctor.secrets.redact as redact
 
     names = vars(redact)
     saved = {name: names[name] for name in ("key_material_spans", "next_run")}
@@ -360,7 +360,7 @@ def tui_first_screen(log: Path, env: dict[str, str]) -> None:
         "from pathlib import Path\n"
         "from osdoctor.tui.app import OsdoctorApp\n"
         "from textual.widgets import OptionList\n"
-        "from osdoctor.tui.screens.runs import RunsScreen\n"
+        "from osdoctor.tui.screens.runs_list import RunsScreen\n"
         "from osdoctor.tui.widgets.timeline import Timeline\n"
         "def shown(app):\n"
         "    # (rows on the first screen, all read): a log of many runs opens on its list\n"

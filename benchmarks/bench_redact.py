@@ -12,7 +12,7 @@ and on lines with no trigger word at all.
 With LOG files, their lines are measured too. First it prints how long one
 3 MB line takes (a ``START with options`` line of repeated ``--pass x``, and
 other shapes, the safety net's among them): every rule is linear, so each is
-well under a second. Then what the safety net (``osdoctor.keymaterial``) costs:
+well under a second. Then what the safety net (``osdoctor.secrets.keymaterial``) costs:
 the same lines redacted with it switched off, in this benchmark only.
 """
 
@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from osdoctor.redact import redact_line, redact_lines, redact_text
+from osdoctor.secrets.redact import redact_line, redact_lines, redact_text
 
 SHA = "{SHA256}da0248ded026b8b0709554ec1f7a4347338e4e119eab1095638636b547001d66"
 UA = "openstacksdk/4.22.0 keystoneauth1/5.18.1 python-requests/2.34.2 CPython/3.11.7"
@@ -137,7 +137,7 @@ def report_huge() -> None:
 def report_safety_net(name: str, lines: list[str]) -> None:
     """Lines per second with the safety net and without it, measured in turns
     (with, without, with...) so that a load on the machine weighs on both alike."""
-    import osdoctor.redact as redact
+    import osdoctor.secrets.redact as redact
 
     names = vars(redact)
     saved = {key: names[key] for key in ("key_material_spans", "next_run")}

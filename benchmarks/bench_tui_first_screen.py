@@ -40,7 +40,7 @@ async def first_screen(log: Path, size: tuple[int, int], full: bool) -> None:
     from textual.widgets import OptionList
 
     from osdoctor.tui.app import OsdoctorApp
-    from osdoctor.tui.screens.runs import RunsScreen
+    from osdoctor.tui.screens.runs_list import RunsScreen
     from tests.tui.screen import screen_text
 
     began, cpu_began = time.perf_counter(), time.process_time()

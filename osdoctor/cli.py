@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
     from osdoctor.kb.loader import KnowledgeBase
     from osdoctor.model import Report, Trace
-    from osdoctor.runner import OutputLine
+    from osdoctor.run.runner import OutputLine
     from osdoctor.servicelog.attach import ServiceLogs
 
 
@@ -97,8 +97,8 @@ def _service_logs(words: list[str]) -> ServiceLogs | None:
 
 def cmd_explain(args: argparse.Namespace) -> int:
     with _lasting():
-        from osdoctor.batch import Options, explain_logs, parse_choice
         from osdoctor.diagnose import diagnose
+        from osdoctor.runs.batch import Options, explain_logs, parse_choice
         from osdoctor.servicelog.attach import split_words, worth_joining
         from osdoctor.servicelog.sources import ServiceLogError
 
@@ -119,7 +119,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         kb = load_kb(args.kb, user=not args.no_user_kb)
     anon = None
     if args.anonymize:
-        from osdoctor.anonymize import Anonymizer
+        from osdoctor.secrets.anonymize import Anonymizer
 
         anon = Anonymizer()
 
@@ -135,7 +135,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
     jobs = args.jobs
     if jobs is None:
-        from osdoctor.forkmap import cpus
+        from osdoctor.runs.forkmap import cpus
 
         jobs = cpus()
     if jobs >= 2 and anon is None:
@@ -263,13 +263,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
     if not args.no_tui:
         return _screen(args, command=cmd, assume_yes=args.yes, service_log=args.service_log or [])
-    from osdoctor.cmdline import client_name, command_text, destructive_word, insert_debug
     from osdoctor.diagnose import diagnose
-    from osdoctor.live import LiveTrace
-    from osdoctor.runner import CommandError, Stopped, run_foreground
+    from osdoctor.run.cmdline import client_name, command_text, destructive_word, insert_debug
+    from osdoctor.run.live import LiveTrace
+    from osdoctor.run.runner import CommandError, Stopped, run_foreground
+    from osdoctor.run.session import SessionFileError, start_session
     from osdoctor.servicelog.attach import worth_joining
     from osdoctor.servicelog.sources import ServiceLogError
-    from osdoctor.session import SessionFileError, start_session
 
     try:
         service_logs = _service_logs(args.service_log or [])
@@ -378,7 +378,7 @@ def _render(report: Report, args: argparse.Namespace) -> str:
 
         return render_json(report)
     if args.format == "markdown":
-        from osdoctor.render.markdown import render_markdown
+        from osdoctor.render.markdown_report import render_markdown
 
         return render_markdown(report, why_not=args.why_not)
     from osdoctor.render.text import render_text

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from osdoctor.facts import Facts
-from osdoctor.facts.names import command_words
+from osdoctor.facts.known_names import command_words
 from osdoctor.facts.quotes import LineWords
 
 # Reading a log is the intake's; these stay importable from here, beside diagnose.
@@ -14,9 +14,9 @@ from osdoctor.kb.index import atoms_of, index_for
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.kb.matcher import NO_BRANCH, match_scenario
 from osdoctor.kb.nearest import nearest
-from osdoctor.kb.placeholders import fill
 from osdoctor.kb.schema import Rule
 from osdoctor.kb.targets import target_exchanges
+from osdoctor.kb.text_placeholders import fill
 from osdoctor.model import Evidence, Finding, Outcome, Report, ScenarioMatch, Severity, Trace
 from osdoctor.runbook.pages import rule_page
 

@@ -6,7 +6,7 @@ read into the parser, with one wording for what cannot be read.
 that it can show as they come and can follow as it grows (``LogReader``).
 Both give the log's bytes to the one line source (``parse.line_source``), which
 cuts over-long lines, decodes and cleans them alike and takes the parser's fast
-path; both recognise a session by ``osdoctor.sessionfile``, and say the same
+path; both recognise a session by ``osdoctor.run.sessionfile``, and say the same
 words for a missing, private or unreadable file (``LogInputError``).
 """
 
@@ -27,9 +27,9 @@ from osdoctor.parse.lines import Line
 from osdoctor.parse.parser import Parser
 from osdoctor.parse.wraps import SNIFF_BYTES, Widths, detect_widths, sniff, widths_of_file
 from osdoctor.progress import CountingReader, Progress
+from osdoctor.run.sessionfile import data_fd, is_session
 from osdoctor.servicelog.attach import ServiceLogs
 from osdoctor.servicelog.sources import beside
-from osdoctor.sessionfile import data_fd, is_session
 
 #: Bytes read at once from a saved log (see ``LogReader.read_blocks``).
 BLOCK = 1 << 20
@@ -220,7 +220,7 @@ class LogReader:
         self.parser = parser
         self.lines = LineSource(parser, wrap_width)
         self.window: tuple[int, int] | None = None
-        """The first and last lines of one run of a multi-run log (``osdoctor.runs``):
+        """The first and last lines of one run of a multi-run log (``osdoctor.runs.log_runs``):
         only they reach the parser; every line is still indexed."""
         self.number = 0
         self.stdout: list[int] = []

@@ -51,7 +51,7 @@ def explain_log(
     every machine of a cluster explains alike)."""
     from osdoctor.diagnose import diagnose
     from osdoctor.render.jsonl import run_dict
-    from osdoctor.runs import RunSummary, read_runs
+    from osdoctor.runs.log_runs import RunSummary, read_runs
 
     if not isinstance(data, bytes | bytearray | memoryview):
         raise TypeError(f"explain_log reads bytes, not {type(data).__name__}")

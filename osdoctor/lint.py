@@ -22,12 +22,12 @@ from osdoctor.kb.conditions import Context, match_all
 from osdoctor.kb.holes import holes
 from osdoctor.kb.loader import KnowledgeBase, builtin_dir
 from osdoctor.kb.matcher import branch_values
-from osdoctor.kb.placeholders import captures, render, template_problems
 from osdoctor.kb.schema import Issue, RemovedRule, Rule, completeness_issues
+from osdoctor.kb.text_placeholders import captures, render, template_problems
 from osdoctor.kb.yamlfile import YamlError, load_yaml
 from osdoctor.model import Report, Trace
 from osdoctor.runbook.seeds import seed_issues
-from osdoctor.runs import RunSummary, read_runs_of_path
+from osdoctor.runs.log_runs import RunSummary, read_runs_of_path
 
 
 @dataclass(slots=True)

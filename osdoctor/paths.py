@@ -53,7 +53,7 @@ def cache_dir() -> Path:
 
 
 def sessions_dir() -> Path:
-    """Recorded runs (see ``osdoctor.session``)."""
+    """Recorded runs (see ``osdoctor.run.session``)."""
     return data_dir() / "sessions"
 
 

@@ -115,7 +115,7 @@ def runs_text(path: Path) -> str:
     from osdoctor.console import load_kb
     from osdoctor.diagnose import diagnose
     from osdoctor.render.json_report import render_json
-    from osdoctor.runs import parse_run, read_runs_of_path
+    from osdoctor.runs.log_runs import parse_run, read_runs_of_path
 
     kb = load_kb(None, user=False)
     out: list[str] = []

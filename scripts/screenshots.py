@@ -22,10 +22,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from osdoctor.diagnose import parse_path  # noqa: E402
-from osdoctor.runner import OutputLine, Run, RunResult  # noqa: E402
+from osdoctor.run.runner import OutputLine, Run, RunResult  # noqa: E402
 from osdoctor.tui.app import OsdoctorApp  # noqa: E402
-from osdoctor.tui.messages import RunFinished, RunStarted  # noqa: E402
 from osdoctor.tui.widgets.timeline import Timeline  # noqa: E402
+from osdoctor.tui.worker_messages import RunFinished, RunStarted  # noqa: E402
 from osdoctor.tui.workers import LiveSource, knowledge  # noqa: E402
 from tests.tui.screen import settle  # noqa: E402
 

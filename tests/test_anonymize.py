@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from osdoctor.anonymize import Anonymizer, anonymize_text
+from osdoctor.secrets.anonymize import Anonymizer, anonymize_text
 
 STACK_ID = "3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b"
 PROJECT_ID = "e1b2c3d4e5f60718293a4b5c6d7e8f90"

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from osdoctor.anonymize import Anonymizer
 from osdoctor.diagnose import diagnose
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.model import Report, Trace
 from osdoctor.render.json_report import render_json
-from osdoctor.render.markdown import render_markdown
+from osdoctor.render.markdown_report import render_markdown
 from osdoctor.render.text import render_text
-from osdoctor.runs import read_runs_of_path
+from osdoctor.runs.log_runs import read_runs_of_path
+from osdoctor.secrets.anonymize import Anonymizer
 from tests.helpers.explained import report_of, trace_of
 from tests.helpers.public_logs import public_log
 from tests.helpers.reports import ALL_LOGS

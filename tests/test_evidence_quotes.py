@@ -12,7 +12,7 @@ import pytest
 
 from osdoctor.parse.paste import unbox
 from osdoctor.render.json_report import render_json
-from osdoctor.render.markdown import render_markdown
+from osdoctor.render.markdown_report import render_markdown
 from osdoctor.render.text import render_text
 from tests.helpers.public_logs import public_log
 from tests.helpers.reports import ALL_LOGS, run_reports

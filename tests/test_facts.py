@@ -11,15 +11,15 @@ import pytest
 
 from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.facts import facts_of
-from osdoctor.facts.faults import from_body, in_text
+from osdoctor.facts.fault_text import from_body, in_text
 from osdoctor.facts.fullest import fullest
-from osdoctor.facts.transport import classify, of_exchange
+from osdoctor.facts.no_answer import classify, of_exchange
 from osdoctor.intake import parsed_lines
 from osdoctor.kb.conditions import Condition, ConditionError, Context
 from osdoctor.kb.loader import load_knowledge
 from osdoctor.model import Trace
 from osdoctor.parse.lines import Line
-from osdoctor.parse.transport import finer_kind, kind_of, transport_failure
+from osdoctor.parse.transport_kind import finer_kind, kind_of, transport_failure
 from osdoctor.parse.wraps import Widths
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"

@@ -20,7 +20,7 @@ from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.lint import compare
 from osdoctor.render import commonmark
 from osdoctor.render.json_report import render_json
-from osdoctor.render.markdown import render_markdown
+from osdoctor.render.markdown_report import render_markdown
 from osdoctor.render.text import render_text
 from tests.helpers.explained import fixture_report_of
 

@@ -17,7 +17,7 @@ from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.lab import FAKE_SECRETS
 from osdoctor.render.json_report import render_json
-from osdoctor.render.markdown import render_markdown
+from osdoctor.render.markdown_report import render_markdown
 from osdoctor.render.text import render_text
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"

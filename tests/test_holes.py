@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from osdoctor.kb.loader import load_knowledge
-from osdoctor.kb.placeholders import fill, render, shown
+from osdoctor.kb.text_placeholders import fill, render, shown
 from osdoctor.lint import default_fixtures_dir, default_log_dirs, lint
 
 FIXTURE = "generic.osc-network-list-403-policy"

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from osdoctor.diagnose import diagnose, parse_stream
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.render.json_report import render_json
-from osdoctor.render.markdown import render_markdown
+from osdoctor.render.markdown_report import render_markdown
 from osdoctor.render.text import render_text
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"

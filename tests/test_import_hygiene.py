@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN = ("textual", "httpx", "keystoneauth1", "rich")
-#: Loaded only when a big log of many runs needs them (``osdoctor.runworker``).
+#: Loaded only when a big log of many runs needs them (``osdoctor.runs.runworker``).
 LATE = ("multiprocessing",)
 
 PROBE = """

@@ -1,6 +1,6 @@
 """One way in: the whole-log path (explain, probe) and the stepwise reader (the TUI)
 read the same lines alike, know a session by the same format, and word an
-unreadable file the same way (``osdoctor.intake``, ``osdoctor.sessionfile``)."""
+unreadable file the same way (``osdoctor.intake``, ``osdoctor.run.sessionfile``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from osdoctor.intake import LogInputError, LogReader, open_log, parse_path, read_log
 from osdoctor.model import Trace
 from osdoctor.parse.prefixes import PrefixStripper
-from osdoctor.sessionfile import DataLine, parse_session_line
+from osdoctor.run.sessionfile import DataLine, parse_session_line
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "tests" / "fixtures" / "logs"

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from osdoctor import forkmap
 from osdoctor.cli import main
+from osdoctor.runs import forkmap
 from tests.test_runs import NAMES, _typed
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
@@ -79,10 +79,10 @@ def test_a_big_log_of_many_runs_prints_the_same_with_one_job_or_two(
 ) -> None:
     log = tmp_path / "day.log"
     log.write_bytes(b"".join(_typed(name) for name in NAMES))
-    monkeypatch.setattr("osdoctor.runs.FORK_AFTER", 0)  # big from the first run on
-    monkeypatch.setattr("osdoctor.runworker.can_fork", lambda: True)
+    monkeypatch.setattr("osdoctor.runs.log_runs.FORK_AFTER", 0)  # big from the first run on
+    monkeypatch.setattr("osdoctor.runs.runworker.can_fork", lambda: True)
     forks: list[object] = []
-    monkeypatch.setattr("osdoctor.runs._fork", _counting(forks))
+    monkeypatch.setattr("osdoctor.runs.log_runs._fork", _counting(forks))
     for form in ("text", "json"):
         alone = _explain(["--jobs", "1", "--format", form, str(log)], capsys)
         assert forks == []
@@ -99,10 +99,10 @@ def test_a_big_log_streams_the_same_json_lines_with_one_job_or_two(
     in the same order (a file descriptor both share: capfd, not capsys)."""
     log = tmp_path / "day.log"
     log.write_bytes(b"".join(_typed(name) for name in NAMES))
-    monkeypatch.setattr("osdoctor.runs.FORK_AFTER", 0)
-    monkeypatch.setattr("osdoctor.runworker.can_fork", lambda: True)
+    monkeypatch.setattr("osdoctor.runs.log_runs.FORK_AFTER", 0)
+    monkeypatch.setattr("osdoctor.runs.runworker.can_fork", lambda: True)
     forks: list[object] = []
-    monkeypatch.setattr("osdoctor.runs._fork", _counting(forks))
+    monkeypatch.setattr("osdoctor.runs.log_runs._fork", _counting(forks))
     printed = []
     for jobs in ("1", "2"):
         code = main(["explain", "--no-user-kb", "--jobs", jobs, "--format", "jsonl", str(log)])
@@ -117,16 +117,16 @@ def test_an_in_memory_output_is_written_here_not_in_a_child(
 ) -> None:
     log = tmp_path / "day.log"
     log.write_bytes(b"".join(_typed(name) for name in NAMES[:20]))
-    monkeypatch.setattr("osdoctor.runs.FORK_AFTER", 0)
-    monkeypatch.setattr("osdoctor.runworker.can_fork", lambda: True)
+    monkeypatch.setattr("osdoctor.runs.log_runs.FORK_AFTER", 0)
+    monkeypatch.setattr("osdoctor.runs.runworker.can_fork", lambda: True)
     forks: list[object] = []
-    monkeypatch.setattr("osdoctor.runs._fork", _counting(forks))
+    monkeypatch.setattr("osdoctor.runs.log_runs._fork", _counting(forks))
     main(["explain", "--no-user-kb", "--jobs", "2", "--format", "jsonl", str(log)])
     assert forks == [] and capsys.readouterr().out.count("\n") == 20
 
 
 def _counting(forks: list[object]) -> Any:
-    from osdoctor import runs
+    from osdoctor.runs import log_runs as runs
 
     real = runs._fork
 

@@ -27,29 +27,37 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
         (
             "osdoctor",
             "osdoctor.regex",
-            "osdoctor.forkmap",
-            "osdoctor.secretnames",
-            "osdoctor.keymaterial",
-            "osdoctor.secretsiblings",
-            "osdoctor.passwordlists",
-            "osdoctor.optiondump",
-            "osdoctor.programs",
-            "osdoctor.secretstream",
-            "osdoctor.commandsecrets",
-            "osdoctor.redact",
-            "osdoctor.cmdline",
+            "osdoctor.runs.forkmap",
+            "osdoctor.secrets.secretnames",
+            "osdoctor.secrets.keymaterial",
+            "osdoctor.secrets.secretsiblings",
+            "osdoctor.secrets.passwordlists",
+            "osdoctor.secrets.optiondump",
+            "osdoctor.run.programs",
+            "osdoctor.secrets.secretstream",
+            "osdoctor.secrets.commandsecrets",
+            "osdoctor.secrets.redact",
+            "osdoctor.run.cmdline",
             "osdoctor.paths",
             "osdoctor.progress",
             "osdoctor.headers",
-            "osdoctor.sessionfile",
-            "osdoctor.steps",
+            "osdoctor.run.sessionfile",
+            "osdoctor.render.next_steps",
             "osdoctor.counts",
             "osdoctor.runbook.pages",
-            "osdoctor.watcher",
+            "osdoctor.run.watcher",
         ),
     ),
     ("model", ("osdoctor.model", "osdoctor.servicelog.record")),
-    ("parse", ("osdoctor.parse", "osdoctor.scrub", "osdoctor.anonymize", "osdoctor.servicelog")),
+    (
+        "parse",
+        (
+            "osdoctor.parse",
+            "osdoctor.secrets.scrub",
+            "osdoctor.secrets.anonymize",
+            "osdoctor.servicelog",
+        ),
+    ),
     ("facts", ("osdoctor.facts",)),
     ("kb", ("osdoctor.kb",)),
     (
@@ -57,9 +65,9 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
         (
             "osdoctor.diagnose",
             "osdoctor.intake",
-            "osdoctor.runworker",
-            "osdoctor.runs",
-            "osdoctor.fingerprint",
+            "osdoctor.runs.runworker",
+            "osdoctor.runs.log_runs",
+            "osdoctor.runs.fingerprint",
         ),
     ),
     (
@@ -68,11 +76,14 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
             "osdoctor.render",
             "osdoctor.lint",
             "osdoctor.runbook",
-            "osdoctor.batch",
+            "osdoctor.runs.batch",
             "osdoctor.library",
         ),
     ),
-    ("run", ("osdoctor.runner", "osdoctor.session", "osdoctor.live", "osdoctor.console")),
+    (
+        "run",
+        ("osdoctor.run.runner", "osdoctor.run.session", "osdoctor.run.live", "osdoctor.console"),
+    ),
     ("front ends", ("osdoctor.cli", "osdoctor.probe", "osdoctor.tui", "osdoctor.lab")),
     ("program", ("osdoctor.main", "osdoctor.__main__")),
 ]
@@ -87,9 +98,9 @@ CORE = (
     "osdoctor.render",
     "osdoctor.diagnose",
     "osdoctor.intake",
-    "osdoctor.cmdline",
-    "osdoctor.commandsecrets",
-    "osdoctor.sessionfile",
+    "osdoctor.run.cmdline",
+    "osdoctor.secrets.commandsecrets",
+    "osdoctor.run.sessionfile",
 )
 CORE_NEVER: tuple[str, ...] = (
     "textual",
@@ -259,3 +270,25 @@ def test_the_floor_check_sees_an_upward_import() -> None:
     """An import of the TUI from the model would be caught: the floors order them."""
     model, tui = floor_of("osdoctor.model"), floor_of("osdoctor.tui.app")
     assert model is not None and tui is not None and model < tui
+
+
+def shared_basenames(paths: list[Path]) -> dict[str, list[str]]:
+    """Module file names held by more than one module (``__init__`` and ``__main__``
+    excepted): a name says what its module holds, so two modules never share one."""
+    seen: dict[str, list[str]] = {}
+    for path in paths:
+        if path.stem not in ("__init__", "__main__"):
+            seen.setdefault(path.name, []).append(path.relative_to(ROOT).as_posix())
+    return {name: sorted(where) for name, where in seen.items() if len(where) > 1}
+
+
+def test_no_two_modules_share_a_name() -> None:
+    shared = shared_basenames(list(MODULES.values()))
+    assert not shared, f"rename so that each name says what it holds: {shared}"
+
+
+def test_the_name_check_sees_a_shared_name() -> None:
+    paths = [PACKAGE / "parse" / "runs.py", PACKAGE / "render" / "runs.py", PACKAGE / "a.py"]
+    assert shared_basenames(paths) == {
+        "runs.py": ["osdoctor/parse/runs.py", "osdoctor/render/runs.py"]
+    }

@@ -13,8 +13,8 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from osdoctor.render.common import headline
-from osdoctor.render.markdown import render_markdown
-from osdoctor.steps import split_step
+from osdoctor.render.markdown_report import render_markdown
+from osdoctor.render.next_steps import split_step
 from tests.helpers.public_logs import public_log
 from tests.helpers.reports import ALL_LOGS, run_reports
 

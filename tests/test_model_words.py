@@ -13,8 +13,8 @@ from typing import get_args
 
 import pytest
 
-from osdoctor.facts import placeholders
-from osdoctor.facts.model import TRANSPORT_CLASSES
+from osdoctor.facts import template_values as placeholders
+from osdoctor.facts.facts_model import TRANSPORT_CLASSES
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.model import MESSAGE_KINDS, SEVERITIES, Severity
 from osdoctor.render import text
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 MISTAKES = """\
 from osdoctor.model import Finding, Message, Report, Request, TransportError
-from osdoctor.facts.model import Failure
+from osdoctor.facts.facts_model import Failure
 
 
 def mistakes(m: Message, r: Report, f: Finding, x: Failure) -> list[bool]:

@@ -31,7 +31,7 @@ from osdoctor.kb.loader import load_knowledge
 from osdoctor.lab import FAKE_SECRETS
 from osdoctor.lab.case import Case
 from osdoctor.render.json_report import render_json
-from osdoctor.render.markdown import render_markdown
+from osdoctor.render.markdown_report import render_markdown
 from osdoctor.render.text import render_text
 from tests.secret_corpus import (
     ALL_SECRETS,

@@ -15,7 +15,7 @@ from osdoctor.parse.lines import text_lines
 from osdoctor.parse.parser import Parser
 from osdoctor.parse.paste import is_elision, unpaste
 from osdoctor.parse.prefixes import PrefixStripper
-from osdoctor.parse.transport import transport_failure
+from osdoctor.parse.transport_kind import transport_failure
 from osdoctor.parse.wraps import Widths
 
 NOVA_2013_REQ = (

@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from osdoctor import redact as redact_module
 from osdoctor.diagnose import diagnose, parse_stream
 from osdoctor.intake import parsed_lines
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.parse import parser as parser_module
 from osdoctor.parse.lines import read_lines
 from osdoctor.parse.wraps import Widths, detect_width
-from osdoctor.redact import PemMasker
+from osdoctor.secrets import redact as redact_module
+from osdoctor.secrets.redact import PemMasker
 from tests.helpers.pastes import cut, fold, one_length_log
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"

@@ -347,7 +347,7 @@ def test_a_later_run_cites_what_an_earlier_run_showed() -> None:
     delete's run cites the list's row, on the line the log has it."""
     log = LOGS / "generic.backup-delete-creating.plain.log"
     row = next(i for i, line in enumerate(log.read_text().splitlines(), 1) if "creating" in line)
-    from osdoctor.runs import read_runs_of_path
+    from osdoctor.runs.log_runs import read_runs_of_path
 
     kb = load_knowledge(user=False)
     runs = read_runs_of_path(log, lambda t: diagnose(t, kb), "failed")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from osdoctor.redact import contains_secret, redact_line, redact_lines, redact_text
+from osdoctor.secrets.redact import contains_secret, redact_line, redact_lines, redact_text
 from tests.secret_corpus import ALL_SECRETS, CASES, CLEAN_LINES, SecretCase
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from osdoctor import redact
-from osdoctor.redact import StreamRedactor
-from osdoctor.secretnames import MASK
-from osdoctor.secretstream import Literals, SecretMemory
+from osdoctor.secrets import redact
+from osdoctor.secrets.redact import StreamRedactor
+from osdoctor.secrets.secretnames import MASK
+from osdoctor.secrets.secretstream import Literals, SecretMemory
 
 _ALPHABET = "ab%2*5-_.()[]|\\^$?+{}\n é"
 

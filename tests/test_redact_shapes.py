@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from osdoctor.keymaterial import key_material_spans, looks_random, shannon_entropy
-from osdoctor.redact import StreamRedactor, redact_line, redact_lines, redact_text
-from osdoctor.secretnames import is_secret_name, normal_name
-from osdoctor.session import SessionWriter
+from osdoctor.run.session import SessionWriter
+from osdoctor.secrets.keymaterial import key_material_spans, looks_random, shannon_entropy
+from osdoctor.secrets.redact import StreamRedactor, redact_line, redact_lines, redact_text
+from osdoctor.secrets.secretnames import is_secret_name, normal_name
 from tests.helpers.public_logs import all_public_logs
 from tests.secret_corpus import LOGS, PASTES, SecretPaste
 from tests.secret_shapes import pane_lines
@@ -103,7 +103,7 @@ def test_a_paste_is_masked_as_a_stream_and_as_a_text(paste: SecretPaste) -> None
 
 @pytest.mark.parametrize("paste", PASTES, ids=lambda paste: paste.name)
 def test_a_paste_is_masked_in_a_saved_session(paste: SecretPaste, tmp_path: Path) -> None:
-    from osdoctor.runner import OutputLine
+    from osdoctor.run.runner import OutputLine
 
     writer = SessionWriter(tmp_path / "s.session.log")
     writer.write_lines(OutputLine(0.0, 1, line) for line in paste.lines)
@@ -240,7 +240,7 @@ def test_a_value_the_safety_net_masked_is_masked_where_it_would_not_judge_it(
 ) -> None:
     """Once masked by its shape, a value is learnt: masked under a key that says id
     too, where the net alone keeps values, in the stream and in a saved session."""
-    from osdoctor.runner import OutputLine
+    from osdoctor.run.runner import OutputLine
 
     value = _random_passwords(1, 32, seed=7)[0]
     lines = [

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from osdoctor.kb.placeholders import regex_groups
 from osdoctor.kb.regex_tree import INFINITE, parse
+from osdoctor.kb.text_placeholders import regex_groups
 
 
 def lit(text: str) -> list[tuple[str, int]]:

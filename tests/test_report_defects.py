@@ -15,21 +15,21 @@ import pytest
 
 from osdoctor.cli import main, not_a_client_log
 from osdoctor.counts import counted
-from osdoctor.facts.names import service_for
-from osdoctor.facts.placeholders import CLAUSES
+from osdoctor.facts.known_names import service_for
+from osdoctor.facts.template_values import CLAUSES
 from osdoctor.model import Report, Trace
 from osdoctor.render.common import NO_COMMAND, row_count
 from osdoctor.render.rows import TimelineRow
-from osdoctor.render.runs import run_line
+from osdoctor.render.runs_report import run_line
 from osdoctor.render.text import render_text
 from osdoctor.runbook.excerpts import Excerpts
 from osdoctor.runbook.knowledge import Symptom
 from osdoctor.runbook.lookup import Hit, lookup
 from osdoctor.runbook.lookup import render_json as render_lookup_json
 from osdoctor.runbook.lookup import render_text as render_lookup_text
-from osdoctor.runbook.markdown import render_markdown_runbook
-from osdoctor.runs import RunSummary
-from osdoctor.tui.screens.runs import run_row
+from osdoctor.runbook.markdown_pages import render_markdown_runbook
+from osdoctor.runs.log_runs import RunSummary
+from osdoctor.tui.screens.runs_list import run_row
 from tests.helpers.public_logs import FIXTURES, public_log
 from tests.helpers.reports import ALL_LOGS, builtin_kb, run_reports
 

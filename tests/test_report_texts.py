@@ -15,15 +15,15 @@ import pytest
 from osdoctor.diagnose import diagnose, parse_stream
 from osdoctor.kb.conditions import request_id
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
-from osdoctor.kb.placeholders import Captures, captures, fields, fill
 from osdoctor.kb.schema import SEEDS
+from osdoctor.kb.text_placeholders import Captures, captures, fields, fill
 from osdoctor.lint import template_issues
 from osdoctor.model import Exchange, Finding, Report
 from osdoctor.render.json_report import render_json
-from osdoctor.render.markdown import render_markdown
+from osdoctor.render.markdown_report import render_markdown
 from osdoctor.render.text import render_text
 from osdoctor.runbook.excerpts import Excerpts
-from osdoctor.runbook.markdown import render_markdown_runbook
+from osdoctor.runbook.markdown_pages import render_markdown_runbook
 from tests.helpers.explained import report_of
 
 ROOT = Path(__file__).resolve().parent.parent

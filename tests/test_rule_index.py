@@ -16,7 +16,7 @@ from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.model import Report, Trace
 from osdoctor.render.json_report import render_json
 from osdoctor.render.text import render_text
-from osdoctor.runs import read_runs_of_path
+from osdoctor.runs.log_runs import read_runs_of_path
 from tests.helpers.public_logs import FIXTURES, all_public_logs
 
 LOGS = sorted((FIXTURES / "logs").glob("*.log"))

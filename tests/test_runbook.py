@@ -14,12 +14,12 @@ import pytest
 from osdoctor.cli import main
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.lint import default_fixtures_dir
-from osdoctor.redact import contains_secret, redact_text
 from osdoctor.runbook.build import build_runbook
 from osdoctor.runbook.excerpts import collect
-from osdoctor.runbook.markdown import INDEX
+from osdoctor.runbook.markdown_pages import INDEX
 from osdoctor.runbook.pages import rule_page, scenario_page
 from osdoctor.runbook.write import MARKER, RunbookError, write_runbook
+from osdoctor.secrets.redact import contains_secret, redact_text
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMITTED = ROOT / "docs" / "runbook"

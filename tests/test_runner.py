@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from osdoctor.cmdline import insert_debug
-from osdoctor.runner import (
+from osdoctor.run.cmdline import insert_debug
+from osdoctor.run.runner import (
     LEFT_OPEN_NOTE,
     MAX_LINE,
     PROMPT_NOTE,
@@ -351,7 +351,7 @@ def test_cancel_after_the_end_changes_nothing() -> None:
 
 _STAND_IN = """
 import sys
-from osdoctor.runner import Run
+from osdoctor.run.runner import Run
 run = Run([sys.executable, "-c", "import time; time.sleep(600)"])
 run.start()
 print(run.pid, flush=True)

@@ -23,16 +23,16 @@ import yaml
 
 from osdoctor.cli import main
 from osdoctor.diagnose import diagnose, parse_stream
-from osdoctor.fingerprint import command_names, normalise
 from osdoctor.intake import parsed_stream
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.model import Report
 from osdoctor.parse.wraps import Widths
 from osdoctor.render.json_report import render_json
 from osdoctor.render.jsonl import runs_document, schema, write_runs_json
-from osdoctor.render.markdown import render_markdown
+from osdoctor.render.markdown_report import render_markdown
 from osdoctor.render.text import render_text
-from osdoctor.runs import KEEP_REPORTS, RunSummary, parse_run, read_runs
+from osdoctor.runs.fingerprint import command_names, normalise
+from osdoctor.runs.log_runs import KEEP_REPORTS, RunSummary, parse_run, read_runs
 from tests.helpers.explained import report_of
 from tests.helpers.public_logs import public_log
 
@@ -318,7 +318,7 @@ def test_the_json_of_many_runs_is_written_as_made_exactly_as_dumped_whole(
 def test_summaries_past_the_limit_are_counted(
     kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("osdoctor.runs.KEEP_SUMMARIES", 3)
+    monkeypatch.setattr("osdoctor.runs.log_runs.KEEP_SUMMARIES", 3)
     data = _typed("osc.auth.authenticated") * 5
     result = read_runs(io.BytesIO(data), "ci.log", lambda t: diagnose(t, kb))
     assert (result.runs, len(result.summaries), result.summaries_not_kept) == (5, 3, 2)
@@ -384,7 +384,7 @@ class _Terminal(io.StringIO):
 
 
 def test_many_logs_show_a_progress_line_on_a_terminal_only(kb: KnowledgeBase) -> None:
-    from osdoctor.batch import Options, explain_logs
+    from osdoctor.runs.batch import Options, explain_logs
 
     ticks = iter(range(0, 10_000, 1))
     logs = [str(p) for p in FILES[:3]]

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from osdoctor import regex
 from osdoctor.model import Body, Exchange, Message, Request, Response, Trace
-from osdoctor.parse import runs
+from osdoctor.parse import run_split as runs
 from osdoctor.parse.prefixes import _is_server_logger
-from osdoctor.scrub import _holds_any, _scrub
+from osdoctor.secrets.scrub import _holds_any, _scrub
 
 _PIECES = [
     b"openstack",

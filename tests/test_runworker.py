@@ -22,8 +22,8 @@ from osdoctor.diagnose import diagnose
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.model import Trace
 from osdoctor.render.text import render_text
-from osdoctor.runs import LogRuns, read_runs
-from osdoctor.runworker import RunWorker, WorkerFailed
+from osdoctor.runs.log_runs import LogRuns, read_runs
+from osdoctor.runs.runworker import RunWorker, WorkerFailed
 from tests.test_runs import NAMES, _typed
 
 #: Every fixture once, secrets and failures among them (more than KEEP_REPORTS fail).
@@ -37,8 +37,8 @@ def kb() -> KnowledgeBase:
 
 @pytest.fixture
 def fork_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("osdoctor.runs.FORK_AFTER", 0)
-    monkeypatch.setattr("osdoctor.runworker.can_fork", lambda: True)
+    monkeypatch.setattr("osdoctor.runs.log_runs.FORK_AFTER", 0)
+    monkeypatch.setattr("osdoctor.runs.runworker.can_fork", lambda: True)
 
 
 def _read(kb: KnowledgeBase, choice: Any, fork: bool) -> LogRuns:
@@ -79,8 +79,8 @@ def test_explain_prints_the_same_report_whether_it_forks_or_not(
     argv = ["explain", "--no-user-kb", "--format", form, str(log)]
     printed = []
     for forks in (True, False):
-        monkeypatch.setattr("osdoctor.runs.FORK_AFTER", 0 if forks else 1 << 60)
-        monkeypatch.setattr("osdoctor.runworker.can_fork", lambda: True)
+        monkeypatch.setattr("osdoctor.runs.log_runs.FORK_AFTER", 0 if forks else 1 << 60)
+        monkeypatch.setattr("osdoctor.runs.runworker.can_fork", lambda: True)
         assert main(argv) == 1
         printed.append(capsys.readouterr())
     assert printed[0].out == printed[1].out and printed[0].err == printed[1].err

@@ -20,8 +20,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 
 from osdoctor.diagnose import parse_stream
-from osdoctor.runner import OutputLine
-from osdoctor.session import SessionWriter
+from osdoctor.run.runner import OutputLine
+from osdoctor.run.session import SessionWriter
 from osdoctor.tui.linestore import MemoryLines
 from tests.secret_shapes import ShapedLog, pane_lines, shaped_logs
 from tests.test_no_secret_leaks import strings

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from osdoctor import paths
-from osdoctor.runner import MAX_LINE, PROMPT_NOTE, CommandError, OutputLine, Run, RunResult
-from osdoctor.session import SessionWriter, redact_command
-from osdoctor.sessionfile import (
+from osdoctor.run.runner import MAX_LINE, PROMPT_NOTE, CommandError, OutputLine, Run, RunResult
+from osdoctor.run.session import SessionWriter, redact_command
+from osdoctor.run.sessionfile import (
     DataLine,
     MetaLine,
     SessionFormatError,

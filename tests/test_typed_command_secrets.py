@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from osdoctor.cli import main
-from osdoctor.redact import redact_line
+from osdoctor.secrets.redact import redact_line
 
 SECRET = "s3cr3tTYPEDvalue"
 

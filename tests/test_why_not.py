@@ -17,7 +17,7 @@ from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.kb.words import regex_words
 from osdoctor.render.common import nothing_near
 from osdoctor.render.json_report import render_json
-from osdoctor.render.markdown import render_markdown
+from osdoctor.render.markdown_report import render_markdown
 from osdoctor.render.text import render_text
 from tests.helpers.explained import report_of
 

@@ -16,7 +16,7 @@ from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.model import Report
 from osdoctor.render.json_report import render_json
-from osdoctor.render.markdown import render_markdown
+from osdoctor.render.markdown_report import render_markdown
 from osdoctor.render.text import render_text
 from tests.helpers.causes import assert_names_the_cause
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from osdoctor.diagnose import diagnose, parse_path
-from osdoctor.facts.transport import classify
+from osdoctor.facts.no_answer import classify
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from tests.helpers.causes import assert_names_the_cause
 from tests.helpers.wild_pastes import pinned_cause_tests

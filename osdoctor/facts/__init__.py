@@ -1,11 +1,11 @@
 """Facts about how a run ended, between the parser and the rules (see ``facts.model``)."""
 
 from osdoctor.facts.decisive import facts_of as client_facts
-from osdoctor.facts.model import Facts, Failure
+from osdoctor.facts.facts_model import Facts, Failure
 from osdoctor.model import Report, Trace
 from osdoctor.servicelog.join import Joined, join
-from osdoctor.servicelog.names import FAMILIES, family
 from osdoctor.servicelog.record import at_least
+from osdoctor.servicelog.service_names import FAMILIES, family
 
 
 def facts_of(trace: Trace, live: bool = False) -> Facts:

@@ -15,11 +15,11 @@ import re
 from collections.abc import Mapping
 
 from osdoctor import regex
-from osdoctor.facts import faults, transport
+from osdoctor.facts import fault_text as faults
+from osdoctor.facts import no_answer as transport
 from osdoctor.facts import printed as printed_errors
-from osdoctor.facts import resources as resource_facts
-from osdoctor.facts.fullest import fullest, looks_cut
-from osdoctor.facts.model import (
+from osdoctor.facts import resource_facts
+from osdoctor.facts.facts_model import (
     AsyncFailure,
     ClientError,
     ExceptionFact,
@@ -28,7 +28,8 @@ from osdoctor.facts.model import (
     Fault,
     Transport,
 )
-from osdoctor.facts.names import (
+from osdoctor.facts.fullest import fullest, looks_cut
+from osdoctor.facts.known_names import (
     PROJECT_TYPES,
     is_version_root,
     resource_of,

@@ -95,10 +95,10 @@ from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 from osdoctor import regex
-from osdoctor.facts import faults
-from osdoctor.facts.model import ClientError, ExceptionFact, Failure, Fault, Transport
-from osdoctor.facts.names import PROJECT_TYPES, service_name
-from osdoctor.facts.transport import classify as classify_transport
+from osdoctor.facts import fault_text as faults
+from osdoctor.facts.facts_model import ClientError, ExceptionFact, Failure, Fault, Transport
+from osdoctor.facts.known_names import PROJECT_TYPES, service_name
+from osdoctor.facts.no_answer import classify as classify_transport
 from osdoctor.parse.wraps import FOLD_MIN, starts_line, unfold
 
 Role = Literal[

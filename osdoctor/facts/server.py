@@ -9,11 +9,11 @@ and the file and line that prove them, and say how strong the tie is.
 
 from __future__ import annotations
 
-from osdoctor.facts.names import service_name
+from osdoctor.facts.known_names import service_name
 from osdoctor.model import Evidence, Trace
 from osdoctor.servicelog.join import Joined
-from osdoctor.servicelog.names import peer_named
 from osdoctor.servicelog.record import at_least
+from osdoctor.servicelog.service_names import peer_named
 
 _SHORT = 200
 

@@ -22,9 +22,9 @@ from osdoctor import regex
 from osdoctor.facts import Facts, facts_of
 from osdoctor.facts import server as server_facts
 from osdoctor.facts.decisive import exchange_quotes
-from osdoctor.facts.model import FAILURE_KINDS, TRANSPORT_CLASSES
-from osdoctor.facts.names import version_tuple
-from osdoctor.facts.placeholders import values as fact_values
+from osdoctor.facts.facts_model import FAILURE_KINDS, TRANSPORT_CLASSES
+from osdoctor.facts.known_names import version_tuple
+from osdoctor.facts.template_values import values as fact_values
 from osdoctor.kb.regex_tree import Node
 from osdoctor.kb.regex_tree import parse as parse_regex
 from osdoctor.model import (

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from osdoctor.facts.placeholders import CLAUSES
-from osdoctor.kb.placeholders import Filled
+from osdoctor.facts.template_values import CLAUSES
+from osdoctor.kb.text_placeholders import Filled
 
 #: What reads wrong, and how to say it.
 _PATTERNS = [

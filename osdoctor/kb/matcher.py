@@ -13,8 +13,8 @@ from __future__ import annotations
 from osdoctor.kb.conditions import Context, Match, RequestPattern, evaluate_all
 from osdoctor.kb.index import atoms_of, index_for
 from osdoctor.kb.loader import KnowledgeBase
-from osdoctor.kb.placeholders import fill
 from osdoctor.kb.schema import Branch, DiagramBlock, DiagramItem, Scenario
+from osdoctor.kb.text_placeholders import fill
 from osdoctor.model import Candidate, Exchange, ScenarioMatch, StepResult, StepState
 
 #: The divergence of a run of a documented scenario that took none of its branches.

@@ -18,8 +18,8 @@ from osdoctor.lab.capture import (
     capture,
 )
 from osdoctor.lab.case import Case, select_cases
+from osdoctor.lab.case_placeholders import expand, expand_text
 from osdoctor.lab.config import ConfigError
-from osdoctor.lab.placeholders import expand, expand_text
 from osdoctor.lab.stub import Stub
 
 

@@ -47,11 +47,11 @@ import yaml
 from osdoctor.counts import counted
 from osdoctor.lab import fakes
 from osdoctor.lab.case import Case, Expectation
+from osdoctor.lab.case_placeholders import expand, expand_text
 from osdoctor.lab.config import BALANCER_STYLES
-from osdoctor.lab.placeholders import expand, expand_text
 from osdoctor.lab.stub import RecordedRequest, Stub
 from osdoctor.lab.wheels import WheelMissing, find_wheel, unpack, user_site
-from osdoctor.runner import start_watched
+from osdoctor.run.runner import start_watched
 
 #: The port fixtures are generated on, so that URLs in them stay the same.
 FIXTURE_PORT = 47391

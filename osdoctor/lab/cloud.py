@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from osdoctor.lab import fakes
+from osdoctor.lab.case_placeholders import expand_text
 from osdoctor.lab.config import CatalogEntry, Fault, StubConfig
-from osdoctor.lab.faults import JSON, fault_body
+from osdoctor.lab.fault_bodies import JSON, fault_body
 from osdoctor.lab.logspec import LogSpec
-from osdoctor.lab.placeholders import expand_text
 
 #: The fault style of each service type's error bodies.
 FAULT_STYLE: Mapping[str, str] = {

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from osdoctor.lab import fakes
+from osdoctor.lab.case_placeholders import expand_text
 from osdoctor.lab.logspec import LogSpec, LogSpecError, parse_log
-from osdoctor.lab.placeholders import expand_text
 
 #: The fake secrets a case may name as the password the stub accepts.
 _FAKE_VALUES = {

@@ -36,8 +36,8 @@ from oslo_log import formatters
 from oslo_log import log as oslo_log
 
 from osdoctor.lab import fakes
+from osdoctor.lab.case_placeholders import expand_text
 from osdoctor.lab.logspec import LogSpec, Raised
-from osdoctor.lab.placeholders import expand_text
 
 #: Where installed service code lives on the hosts the logs pretend to come from.
 SITE = "/usr/lib/python3/dist-packages"

@@ -28,11 +28,11 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from osdoctor.lab import fakes
+from osdoctor.lab.case_placeholders import expand, expand_text
 from osdoctor.lab.cloud import Cloud, Reply
 from osdoctor.lab.config import Answer, Route, StubConfig, parse_stub_config
-from osdoctor.lab.faults import JSON, fault_reply
+from osdoctor.lab.fault_bodies import JSON, fault_reply
 from osdoctor.lab.logspec import LogSpec
-from osdoctor.lab.placeholders import expand, expand_text
 from osdoctor.lab.proxy import RefusingProxy
 from osdoctor.lab.servicelogs import ServiceLogs
 from osdoctor.lab.serving import serve_in_thread, stop_serving

@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 
 from osdoctor import regex
-from osdoctor.cmdline import command_text
 from osdoctor.model import Command, Exchange, Message, MessageKind, Trace, line_quote
 from osdoctor.parse.commands import AGENTS, client_of
+from osdoctor.run.cmdline import command_text
 
 #: Command lines kept in ``Trace.commands`` at most (the first ones).
 MAX_COMMANDS = 200

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from osdoctor import regex
 from osdoctor.parse.wrappers import LAUNCHERS, launched, xtrace_command
-from osdoctor.programs import PROGRAMS
+from osdoctor.run.programs import PROGRAMS
 
 #: Every client name a trace can carry (``Trace.client``), "unknown" last.
 CLIENTS: tuple[str, ...] = tuple(dict.fromkeys([*PROGRAMS.values(), "unknown"]))

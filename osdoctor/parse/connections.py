@@ -11,7 +11,7 @@ from osdoctor import regex
 from osdoctor.model import Request, Response, TransportError
 from osdoctor.parse.http_text import split_url
 from osdoctor.parse.records import Records
-from osdoctor.parse.transport import named_in
+from osdoctor.parse.transport_kind import named_in
 from osdoctor.parse.unanswered import Unanswered, UnansweredReader
 
 URLLIB3_CUT = regex.compile(r'(https?://\S+) "([A-Z]+) (/\S*)(?: HTTP/[\d.]+"(?: (\d{3})\b)?.*)?$')

@@ -18,7 +18,7 @@ from osdoctor.parse.httplib_lines import (
     SentRequest,
     SentUnread,
 )
-from osdoctor.parse.messages import classify
+from osdoctor.parse.printed_messages import classify
 from osdoctor.parse.records import Records
 
 

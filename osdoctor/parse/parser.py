@@ -46,12 +46,12 @@ from osdoctor.parse.connections import URLLIB3_CUT, ConnectionReader
 from osdoctor.parse.http_text import Curl, split_url
 from osdoctor.parse.httplib_lines import HttplibReader
 from osdoctor.parse.legacy_records import LegacyReader
-from osdoctor.parse.messages import classify, join_wrapped_messages
 from osdoctor.parse.paste import BOX_FIRST, is_elision, unbox, unpaste
 from osdoctor.parse.prefixes import PrefixStripper
+from osdoctor.parse.printed_messages import classify, join_wrapped_messages
+from osdoctor.parse.printed_resources import is_openstack, read_resources
 from osdoctor.parse.record_starts import URLLIB3, is_record_start
 from osdoctor.parse.request_lines import RequestReader
-from osdoctor.parse.resources import is_openstack, read_resources
 from osdoctor.parse.responses import ResponseReader, header_location
 from osdoctor.parse.retention import (
     DROP_AT_ONCE,
@@ -70,8 +70,8 @@ from osdoctor.parse.rounds import RoundTemplate
 from osdoctor.parse.services import ServiceMap
 from osdoctor.parse.tracebacks import FRAME_ANY, TracebackCollector, from_service
 from osdoctor.parse.unanswered import UnansweredReader
-from osdoctor.redact import PemMasker, SecretMemory, redact_line
-from osdoctor.scrub import scrub_trace
+from osdoctor.secrets.redact import PemMasker, SecretMemory, redact_line
+from osdoctor.secrets.scrub import scrub_trace
 
 _HTTP_STATUS = regex.compile(r"HTTP/\d(?:\.\d)? (\d{3}) ?(.*)")
 _REQUEST_ID = regex.compile(r"([A-Z]+) call to (?:(\S+) for )?(\S+) used request id (\S+)")

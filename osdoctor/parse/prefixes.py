@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from osdoctor import regex
-from osdoctor.sessionfile import DATA_LINE, is_session, meta_record
+from osdoctor.run.sessionfile import DATA_LINE, is_session, meta_record
 
 _LEVELS = r"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|TRACE)"
 

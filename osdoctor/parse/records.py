@@ -16,7 +16,7 @@ from osdoctor.model import Exchange, MessageKind, Request, Response, Trace
 from osdoctor.parse.bodies import BodyCollector, HeatResponseCollector
 from osdoctor.parse.services import ServiceMap
 from osdoctor.parse.tracebacks import TracebackCollector
-from osdoctor.redact import redact_line
+from osdoctor.secrets.redact import redact_line
 
 
 class Records:

@@ -22,7 +22,7 @@ from osdoctor.parse.records import Records
 from osdoctor.parse.responses import BIG_BODIES_KEPT, BIG_BODY
 from osdoctor.parse.retention import FOLD_KEEP, Retention
 from osdoctor.parse.rounds import RoundTemplate, build_template, log_prefix
-from osdoctor.redact import redact_line
+from osdoctor.secrets.redact import redact_line
 
 #: Rounds matched by one call when they are many (fewer calls, same result).
 _ROUNDS_AT_ONCE = 4

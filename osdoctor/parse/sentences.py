@@ -18,7 +18,7 @@ only with its closing parenthesis. Only these messages are
 joined, so a line of anything else is never taken for a wrap.
 
 keystoneauth1's own words (``identity/generic/base.py``, ``exceptions``,
-``session.py``); the old clients' ``Error communicating with`` (glance,
+``session.py`` of keystoneauth); the old clients' ``Error communicating with`` (glance,
 ceilometer, gnocchi) takes its cause on the same line.
 """
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from osdoctor.model import TransportKind
-from osdoctor.parse.transport import named_in
+from osdoctor.parse.transport_kind import named_in
 
 #: The words such a line opens with (see ``UnansweredReader.feed``).
 OPENINGS = ("Request to ", "Unable to establish connection to ", "SSL exception connecting to ")

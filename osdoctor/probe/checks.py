@@ -22,9 +22,9 @@ import httpx
 
 from osdoctor.model import Exchange, Trace
 from osdoctor.probe.cloudconfig import CloudAuth
+from osdoctor.probe.guard import Blocked, Guard, Sent, http_client
 from osdoctor.probe.keystone import KeystoneResult, authenticate
 from osdoctor.probe.scope import Scope, host_key
-from osdoctor.probe.transport import Blocked, Guard, Sent, http_client
 
 CONFIRMED, NOT_REPRODUCED, COULD_NOT_CHECK = "confirmed", "not-reproduced", "could-not-check"
 IRONIC_MIN = "X-OpenStack-Ironic-API-Minimum-Version"

@@ -13,7 +13,7 @@ from osdoctor.console import Exit, ask, fail, load_kb, outcome_exit, use_colour
 from osdoctor.diagnose import diagnose
 from osdoctor.intake import LogInputError, read_log
 from osdoctor.probe.output import probe_json, probe_text
-from osdoctor.probe.runner import ProbePlan, ProbeRun, execute, prepare
+from osdoctor.probe.probe_runner import ProbePlan, ProbeRun, execute, prepare
 from osdoctor.probe.scope import MapError, parse_maps
 
 

@@ -1,7 +1,7 @@
 """Authenticate as the clients would (keystoneauth1), through the guard.
 
 The Session never follows a redirect and never retries; its requests go
-through :class:`~osdoctor.probe.transport.GuardedAdapter`, so the credentials
+through :class:`~osdoctor.probe.guard.GuardedAdapter`, so the credentials
 can only reach the configured auth URL's host, on a path ending in
 ``/auth/tokens``, and only if the log names that host.
 """
@@ -16,8 +16,8 @@ from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import base, generic, v3
 
 from osdoctor.probe.cloudconfig import CloudAuth
+from osdoctor.probe.guard import Blocked, Guard, requests_session
 from osdoctor.probe.scope import host_key
-from osdoctor.probe.transport import Blocked, Guard, requests_session
 
 #: Auth keys each plugin accepts (others in clouds.yaml are ignored, as unknown to us).
 _PASSWORD_KEYS = (

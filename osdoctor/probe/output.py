@@ -11,9 +11,9 @@ import json
 from typing import Any
 
 from osdoctor.model import Report
-from osdoctor.probe.runner import ProbeRun
-from osdoctor.redact import redact_text
+from osdoctor.probe.probe_runner import ProbeRun
 from osdoctor.render.json_report import report_dict
+from osdoctor.secrets.redact import redact_text
 
 WORDS = {
     "confirmed": "confirmed",

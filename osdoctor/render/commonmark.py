@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from osdoctor.steps import split_step
+from osdoctor.render.next_steps import split_step
 
 #: A word holding angle brackets (``/servers/<id>``, ``2>&1``, ``<resource name>``).
 _ANGLED = re.compile(r"(?:[^\s`<>]*(?:<[^<>`\n]{1,60}>|[<>]))+[^\s`<>]*")

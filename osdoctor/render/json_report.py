@@ -7,7 +7,7 @@ from typing import Any
 
 from osdoctor import __version__
 from osdoctor.facts import report_facts
-from osdoctor.facts.placeholders import summary
+from osdoctor.facts.template_values import summary
 from osdoctor.model import Frame, Report
 from osdoctor.servicelog.join import Joined
 

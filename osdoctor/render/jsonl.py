@@ -16,7 +16,7 @@ from typing import Any, TextIO
 from osdoctor import __version__
 from osdoctor.model import Report
 from osdoctor.render.json_report import report_dict
-from osdoctor.runs import LogRuns, RunSummary
+from osdoctor.runs.log_runs import LogRuns, RunSummary
 
 
 def run_dict(summary: RunSummary, report: Report, source: str) -> dict[str, Any]:

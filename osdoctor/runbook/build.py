@@ -6,7 +6,7 @@ from pathlib import Path
 
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.runbook.excerpts import collect
-from osdoctor.runbook.markdown import render_markdown_runbook
+from osdoctor.runbook.markdown_pages import render_markdown_runbook
 
 FORMATS = ("markdown", "html")
 

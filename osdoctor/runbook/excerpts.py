@@ -18,7 +18,7 @@ from osdoctor.intake import parse_fixture
 from osdoctor.kb.loader import KnowledgeBase
 from osdoctor.kb.yamlfile import YamlError, load_yaml
 from osdoctor.model import Report, StepState
-from osdoctor.redact import redact_text
+from osdoctor.secrets.redact import redact_text
 
 MAX_LINES = 8
 MAX_WIDTH = 160

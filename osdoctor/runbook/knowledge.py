@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from osdoctor.diagnose import reflow
 from osdoctor.kb.loader import KnowledgeBase
-from osdoctor.kb.placeholders import shown
 from osdoctor.kb.schema import Branch, Rule, Scenario
+from osdoctor.kb.text_placeholders import shown
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from osdoctor.kb.loader import KnowledgeBase
-from osdoctor.kb.placeholders import shown
+from osdoctor.kb.text_placeholders import shown
 from osdoctor.runbook.knowledge import Symptom, prose, rules_for_branch, symptoms
 from osdoctor.runbook.pages import branch_anchor, rule_page
 

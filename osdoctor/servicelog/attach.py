@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from osdoctor.model import Trace
-from osdoctor.secretstream import SecretMemory
+from osdoctor.secrets.secretstream import SecretMemory
 from osdoctor.servicelog.join import answer_times, in_error, printed_ids, request_id_of
 from osdoctor.servicelog.scan import Found, Wanted, scan
 from osdoctor.servicelog.sources import expand, looks_like_service_log

@@ -22,9 +22,9 @@ from typing import Literal, get_args
 
 from osdoctor import regex
 from osdoctor.model import Exchange, Trace
-from osdoctor.servicelog.names import answers_for, family
 from osdoctor.servicelog.pasted import answer_record, pasted_records
 from osdoctor.servicelog.record import ServiceRecord, at_least
+from osdoctor.servicelog.service_names import answers_for, family
 from osdoctor.servicelog.shapes import epoch
 
 JoinKind = Literal["request-id", "global-request-id", "answer", "time", "last-words", "pasted"]

@@ -12,9 +12,9 @@ from __future__ import annotations
 from osdoctor import regex
 from osdoctor.model import Body, Message, Trace, Traceback
 from osdoctor.servicelog import shapes
-from osdoctor.servicelog.names import service_of_frames, service_of_path
 from osdoctor.servicelog.reader import read_lines
 from osdoctor.servicelog.record import MAX_FRAMES, ServiceRecord
+from osdoctor.servicelog.service_names import service_of_frames, service_of_path
 
 #: Message kinds a pasted service line can have been read as.
 _KINDS = frozenset({"server", "text", "error", "warning", "elision"})

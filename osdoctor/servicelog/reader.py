@@ -15,16 +15,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from osdoctor.redact import StreamRedactor
-from osdoctor.secretstream import SecretMemory
+from osdoctor.secrets.redact import StreamRedactor
+from osdoctor.secrets.secretstream import SecretMemory
 from osdoctor.servicelog import shapes
-from osdoctor.servicelog.names import (
+from osdoctor.servicelog.record import MAX_FRAMES, MAX_MESSAGE, ServiceRecord
+from osdoctor.servicelog.service_names import (
     service_of_frames,
     service_of_logger,
     service_of_path,
     service_of_program,
 )
-from osdoctor.servicelog.record import MAX_FRAMES, MAX_MESSAGE, ServiceRecord
 from osdoctor.servicelog.shapes import Head, Line, Stamp
 
 #: Lines of a multi-line message kept beside its first (not its traceback's).

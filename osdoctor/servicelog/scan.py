@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from osdoctor.secretstream import SecretMemory
+from osdoctor.secrets.secretstream import SecretMemory
 from osdoctor.servicelog.join import BEFORE, LATER
 from osdoctor.servicelog.reader import RecordReader
 from osdoctor.servicelog.record import ServiceRecord

@@ -25,8 +25,8 @@ from typing import Any
 
 from osdoctor import regex
 from osdoctor.parse.prefixes import SERVER_LOGGERS
-from osdoctor.servicelog.names import FAMILIES
 from osdoctor.servicelog.record import Level, RecordFormat
+from osdoctor.servicelog.service_names import FAMILIES
 
 _LEVEL_WORDS = r"DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|TRACE|AUDIT|FATAL"
 _LEVELS: dict[str, Level] = {

@@ -24,13 +24,13 @@ from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from osdoctor.console import stopped_exit
-from osdoctor.runner import STOP_SIGNALS
+from osdoctor.run.runner import STOP_SIGNALS
 from osdoctor.servicelog.attach import ServiceLogs
 from osdoctor.tui import workers
-from osdoctor.tui.messages import RunsFound, RunsOpened, RunsRead
+from osdoctor.tui.screens.incident import MainScreen
 from osdoctor.tui.screens.keys import KeysScreen
-from osdoctor.tui.screens.main import MainScreen
-from osdoctor.tui.screens.runs import RunList, RunsScreen
+from osdoctor.tui.screens.runs_list import RunList, RunsScreen
+from osdoctor.tui.worker_messages import RunsFound, RunsOpened, RunsRead
 
 #: Seconds the app has to close down once a stop signal's run has ended. A
 #: terminal that has gone can leave Textual's shutdown waiting forever on its

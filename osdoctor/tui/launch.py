@@ -25,7 +25,7 @@ def run_tui(
     ``service_log``: the services' logs to join each report to (local files,
     folders or patterns; nothing is fetched from a host).
     """
-    from osdoctor.runner import on_stop_signals
+    from osdoctor.run.runner import on_stop_signals
     from osdoctor.servicelog.attach import ServiceLogs
     from osdoctor.servicelog.sources import ServiceLogError
     from osdoctor.tui.app import OsdoctorApp

@@ -17,7 +17,9 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Protocol
 
-from osdoctor.keymaterial import (
+from osdoctor.parse.lines import MAX_LINE, clean
+from osdoctor.run.sessionfile import DataLine, parse_session_line
+from osdoctor.secrets.keymaterial import (
     PEM_BEGIN,
     PEM_END,
     WRAP_MIN,
@@ -25,10 +27,8 @@ from osdoctor.keymaterial import (
     ends_in_token,
     is_pem_body,
 )
-from osdoctor.parse.lines import MAX_LINE, clean
-from osdoctor.redact import MASK, SecretMemory, StreamRedactor, redact_line
-from osdoctor.secretstream import TableColumns
-from osdoctor.sessionfile import DataLine, parse_session_line
+from osdoctor.secrets.redact import MASK, SecretMemory, StreamRedactor, redact_line
+from osdoctor.secrets.secretstream import TableColumns
 
 #: Lines of a drawn window kept decoded, per store.
 _CACHE = 2048

@@ -1,7 +1,7 @@
-"""Next steps as commands to copy (see ``osdoctor.steps``)."""
+"""Next steps as commands to copy (see ``osdoctor.render.next_steps``)."""
 
 from __future__ import annotations
 
-from osdoctor.steps import step_command
+from osdoctor.render.next_steps import step_command
 
 __all__ = ["step_command"]

@@ -20,23 +20,23 @@ from pathlib import Path
 
 from textual.message import Message
 
-from osdoctor.cmdline import command_text
-from osdoctor.commandsecrets import known_secrets, prints_bare_secret
 from osdoctor.diagnose import diagnose
 from osdoctor.intake import BLOCK, LogInputError, LogReader, open_log, read_error
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
-from osdoctor.live import LiveTrace
 from osdoctor.model import Report, Trace
 from osdoctor.parse.lines import read_blocks
-from osdoctor.parse.runs import RunSplitter
-from osdoctor.render.decisive import decisive_exchange
-from osdoctor.runner import CommandError, OutputLine, Run, RunResult
-from osdoctor.runs import RunSummary, read_runs_of_path, several_runs
+from osdoctor.parse.run_split import RunSplitter
+from osdoctor.render.decisive_exchange import decisive_exchange
+from osdoctor.run.cmdline import command_text
+from osdoctor.run.live import LiveTrace
+from osdoctor.run.runner import CommandError, OutputLine, Run, RunResult
+from osdoctor.run.session import SessionFileError, redact_command, start_session
+from osdoctor.run.sessionfile import exit_record, header_records, note_record, split_record
+from osdoctor.runs.log_runs import RunSummary, read_runs_of_path, several_runs
+from osdoctor.secrets.commandsecrets import known_secrets, prints_bare_secret
 from osdoctor.servicelog.attach import ServiceLogs, worth_joining
-from osdoctor.session import SessionFileError, redact_command, start_session
-from osdoctor.sessionfile import exit_record, header_records, note_record, split_record
 from osdoctor.tui.linestore import FileLines, MemoryLines
-from osdoctor.tui.messages import (
+from osdoctor.tui.worker_messages import (
     LoadFinished,
     ReportReady,
     RunFinished,

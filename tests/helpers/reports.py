@@ -9,7 +9,7 @@ from pathlib import Path
 from osdoctor.diagnose import diagnose
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.model import Report
-from osdoctor.runs import read_runs_of_path
+from osdoctor.runs.log_runs import read_runs_of_path
 from tests.helpers.public_logs import FIXTURES, all_public_logs
 
 #: Every real log the project keeps: the lab's fixtures, both sets of public logs

@@ -10,7 +10,7 @@ import pytest
 
 from osdoctor.lab import Stub
 from osdoctor.lab.config import Fault
-from osdoctor.lab.faults import fault_body, webob_body
+from osdoctor.lab.fault_bodies import fault_body, webob_body
 
 from .test_stub import call
 

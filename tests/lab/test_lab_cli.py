@@ -17,7 +17,7 @@ from osdoctor.lab import fakes
 from osdoctor.lab.__main__ import client_exports
 from osdoctor.lab.capture import base_env
 from osdoctor.lab.case import select_cases
-from osdoctor.runner import child_setup
+from osdoctor.run.runner import child_setup
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = select_cases([])
@@ -48,7 +48,7 @@ def test_exports_give_the_clients_environment(case: object) -> None:
     """What a capture gives the client (every OS_ variable, the case's own) is what
     serve says to paste."""
     from osdoctor.lab.case import Case
-    from osdoctor.lab.placeholders import expand_text
+    from osdoctor.lab.case_placeholders import expand_text
 
     assert isinstance(case, Case)
     values = {"auth_url": "http://127.0.0.1:1/identity/v3", "port": "1"}

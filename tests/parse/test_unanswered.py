@@ -75,4 +75,4 @@ def test_the_reader_stands_without_the_parser() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     # The words of transport failures only: no parser, no other reader.
-    assert loaded == "['osdoctor.parse.transport', 'osdoctor.parse.unanswered']\n"
+    assert loaded == "['osdoctor.parse.transport_kind', 'osdoctor.parse.unanswered']\n"

@@ -14,8 +14,8 @@ import pytest
 from osdoctor.lab import fakes
 from osdoctor.lab.stub import RecordedRequest, Stub
 from osdoctor.probe.checks import COULD_NOT_CHECK, NOT_REPRODUCED
+from osdoctor.probe.guard import Blocked, Guard
 from osdoctor.probe.scope import Scope, host_key, parse_maps
-from osdoctor.probe.transport import Blocked, Guard
 
 from .conftest import cloud_of, probe, stub_with, trace_of
 

@@ -10,7 +10,7 @@ import pytest
 from textual.pilot import Pilot
 
 from osdoctor.tui.app import OsdoctorApp
-from osdoctor.tui.screens.runs import RunsScreen
+from osdoctor.tui.screens.runs_list import RunsScreen
 from tests.tui.logs import make_refused_log
 from tests.tui.screen import settle
 

@@ -15,11 +15,11 @@ from textual.message import Message
 from textual.widgets import OptionList, Static, TabbedContent
 
 from osdoctor.tui.app import OsdoctorApp
-from osdoctor.tui.messages import ReportReady, RunFinished, TraceGrew
 from osdoctor.tui.screens.dialogs import ConfirmRun
 from osdoctor.tui.steps import step_command
 from osdoctor.tui.widgets.rawlog import RawLog
 from osdoctor.tui.widgets.timeline import Timeline
+from osdoctor.tui.worker_messages import ReportReady, RunFinished, TraceGrew
 from tests.helpers.children import child, gate
 from tests.tui.conftest import steady_app, wait_until
 from tests.tui.logs import HANGER, PRINTER, client, refused_env

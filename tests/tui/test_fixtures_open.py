@@ -21,12 +21,12 @@ from textual.message import Message
 from textual.widgets import Static
 
 from osdoctor.model import Report
-from osdoctor.render.decisive import decisive_exchange
+from osdoctor.render.decisive_exchange import decisive_exchange
 from osdoctor.render.rows import RowBuilder, opening_row
-from osdoctor.tui.messages import ReportReady, RunsOpened, SourceFailed
 from osdoctor.tui.widgets.detail import describe
 from osdoctor.tui.widgets.diagnosis import verdict
 from osdoctor.tui.widgets.timeline import Timeline
+from osdoctor.tui.worker_messages import ReportReady, RunsOpened, SourceFailed
 from osdoctor.tui.workers import knowledge, load_log
 from tests.helpers.explained import trace_of
 from tests.tui.conftest import steady_app, wait_until

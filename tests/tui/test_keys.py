@@ -22,9 +22,9 @@ from textual.widgets import Footer
 from osdoctor.diagnose import diagnose, parse_path
 from osdoctor.render.common import headline_finding
 from osdoctor.tui.app import OsdoctorApp
+from osdoctor.tui.screens.incident import WIDE
 from osdoctor.tui.screens.keys import KeysScreen
-from osdoctor.tui.screens.main import WIDE
-from osdoctor.tui.screens.runs import RunsScreen
+from osdoctor.tui.screens.runs_list import RunsScreen
 from osdoctor.tui.steps import step_command
 from osdoctor.tui.workers import knowledge
 from tests.tui.conftest import runs_listed, steady_app, wait_until

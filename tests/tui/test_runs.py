@@ -10,7 +10,7 @@ import pytest
 import yaml
 from textual.widgets import OptionList
 
-from osdoctor.tui.screens.runs import RunsScreen
+from osdoctor.tui.screens.runs_list import RunsScreen
 from osdoctor.tui.widgets.timeline import Timeline
 from tests.helpers.public_logs import public_log
 from tests.tui.conftest import runs_listed, steady_app, wait_until

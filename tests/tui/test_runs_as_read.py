@@ -15,7 +15,7 @@ from textual.widgets import OptionList
 
 from osdoctor.tui import workers
 from osdoctor.tui.app import OsdoctorApp
-from osdoctor.tui.screens.runs import RunsScreen
+from osdoctor.tui.screens.runs_list import RunsScreen
 from osdoctor.tui.workers import RunLister
 from tests.tui.conftest import runs_listed, steady_app, wait_until
 from tests.tui.screen import screen_text, settle

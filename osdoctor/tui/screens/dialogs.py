@@ -14,8 +14,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, OptionList
 from textual.widgets.option_list import Option
 
-from osdoctor.cmdline import command_text
-from osdoctor.sessionfile import SUFFIX, SessionFormatError, read_session_header
+from osdoctor.run.cmdline import command_text
+from osdoctor.run.sessionfile import SUFFIX, SessionFormatError, read_session_header
 
 
 class _YesNo(ModalScreen[bool]):

@@ -1,0 +1,1 @@
+"""Running the user's client command: its command line, the process, and the session it records."""

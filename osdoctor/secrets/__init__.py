@@ -1,0 +1,1 @@
+"""Secrets: which names and values are secret, and their redaction, masking and anonymisation."""
