@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from osdoctor.parse.legacy import split_dict_resp
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AnswerLine:
     """``RESP:``: the status (when it says one), the headers, a dict repr's body."""
 
@@ -25,7 +25,7 @@ class AnswerLine:
     body: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AnswerStatus:
     """``RESP STATUS:``: the status code (None when it is not a number), its reason."""
 
@@ -34,7 +34,7 @@ class AnswerStatus:
     reason: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AnswerHeaders:
     """``RESP HEADERS:``: the headers as logged."""
 
@@ -42,7 +42,7 @@ class AnswerHeaders:
     headers: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AnswerBody:
     """``RESP BODY:``: the body's first line (it may go on over the next lines)."""
 

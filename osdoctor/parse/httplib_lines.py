@@ -17,7 +17,7 @@ from osdoctor.parse.legacy import Sent, parse_reply, parse_send
 OPENINGS = ("send: ", "reply: ", "header: ")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SentRequest:
     """A request's line and headers (and its body, when sent with them)."""
 
@@ -25,7 +25,7 @@ class SentRequest:
     sent: Sent
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SentBody:
     """A body sent apart from its request's line and headers."""
 
@@ -33,7 +33,7 @@ class SentBody:
     body: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SentUnread:
     """A ``send:`` line that holds neither: kept as a debug message."""
 
@@ -41,7 +41,7 @@ class SentUnread:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Reply:
     """The status line of an answer."""
 
@@ -50,7 +50,7 @@ class Reply:
     reason: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Header:
     """One header of the answer being read (``K: V``)."""
 

@@ -2,11 +2,11 @@
 
 It is the only loop that turns a log's bytes into the parser's lines, for every
 way a log is read: a whole file (``intake.parse_stream``), a log of many runs
-cut where each run begins (``runs.log_runs.read_runs``), one run read again alone
-(``runs.log_runs.parse_run``), the TUI's stepwise reader (``intake.LogReader``). It owns
-what lines are: cut at ``lines.MAX_LINE`` (the rest skipped, never held),
-decoded and cleaned of CRLF, colours and NULs (``lines.decode_line``), numbered
-from 1 or from where a run begins.
+cut where each run begins (``runs.log_runs.read_runs``), one run read again
+alone (``runs.log_runs.parse_run``), the TUI's stepwise reader
+(``intake.LogReader``). It owns what lines are: cut at ``lines.MAX_LINE`` (the
+rest skipped, never held), decoded and cleaned of CRLF, colours and NULs
+(``lines.decode_line``), numbered from 1 or from where a run begins.
 
 It also owns the fast path's side of a block: in the middle of a folded polling
 run, whole rounds are matched in the undecoded bytes by the parser's round path

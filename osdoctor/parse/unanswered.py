@@ -20,7 +20,7 @@ from osdoctor.parse.transport_kind import named_in
 OPENINGS = ("Request to ", "Unable to establish connection to ", "SSL exception connecting to ")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Unanswered:
     """A request to ``url`` that got no answer, as line ``number`` says it."""
 
