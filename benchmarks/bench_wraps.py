@@ -28,9 +28,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from osdoctor.diagnose import diagnose, parse_stream  # noqa: E402 - after the path is set
+from osdoctor.intake import parsed_lines  # noqa: E402 - after the path is set
 from osdoctor.kb.loader import load_knowledge  # noqa: E402 - after the path is set
-from osdoctor.parse.lines import read_numbered  # noqa: E402 - after the path is set
-from osdoctor.parse.parser import Parser  # noqa: E402 - after the path is set
+from osdoctor.parse.lines import read_lines  # noqa: E402 - after the path is set
+from osdoctor.parse.wraps import Widths  # noqa: E402 - after the path is set
 from tests.helpers.pastes import cut, fold, one_length_log  # noqa: E402 - after the path is set
 
 LOGS = ROOT / "tests" / "fixtures" / "logs"
@@ -51,9 +52,7 @@ def main() -> None:
     for lines in (1000, 2000, 4000):
         data = one_length_log(lines)
         a, _ = timed(lambda d: parse_stream(io.BytesIO(d), "nginx.log"), data)
-        b, _ = timed(
-            lambda d: Parser("nginx.log").feed_numbered(read_numbered(io.BytesIO(d))), data
-        )
+        b, _ = timed(lambda d: parsed_lines(read_lines(io.BytesIO(d)), "nginx.log", Widths()), data)
         print(f"{lines:>7} lines          {a:9.3f} s   {b:9.3f} s")
     kb = load_knowledge(user=False)
 

@@ -4,25 +4,28 @@ read into the parser, with one wording for what cannot be read.
 ``osdoctor explain`` and ``osdoctor probe`` read a whole log at once
 (``read_log``, ``parse_path``, ``parse_stream``); the TUI reads one in steps
 that it can show as they come and can follow as it grows (``LogReader``).
-Both read blocks of whole lines through the parser's fast path, cut over-long
-lines at ``parse.lines.MAX_LINE``, decode and clean alike, recognise a session
-by ``osdoctor.run.sessionfile``, and say the same words for a missing, private or
-unreadable file (``LogInputError``).
+Both give the log's bytes to the one line source (``parse.line_source``), which
+cuts over-long lines, decodes and cleans them alike and takes the parser's fast
+path; both recognise a session by ``osdoctor.run.sessionfile``, and say the same
+words for a missing, private or unreadable file (``LogInputError``).
 """
 
 from __future__ import annotations
 
+import itertools
 import sys
-from collections.abc import Callable, MutableSequence
+from collections.abc import Callable, Iterable, Iterator, MutableSequence
+from contextlib import contextmanager
 from itertools import accumulate, repeat
 from operator import add
 from pathlib import Path
 from typing import BinaryIO, Protocol, cast
 
 from osdoctor.model import Trace
-from osdoctor.parse.lines import MAX_LINE, decode_line, read_blocks
+from osdoctor.parse.line_source import LineSource, next_line, whole_lines
+from osdoctor.parse.lines import Line
 from osdoctor.parse.parser import Parser
-from osdoctor.parse.wraps import sniff, widths_of_file
+from osdoctor.parse.wraps import SNIFF_BYTES, Widths, detect_widths, sniff, widths_of_file
 from osdoctor.progress import CountingReader, Progress
 from osdoctor.run.sessionfile import data_fd, is_session
 from osdoctor.servicelog.attach import ServiceLogs
@@ -53,16 +56,65 @@ def read_error(source: str | Path, error: OSError) -> str:
     return f"{source}: cannot read ({error.strerror or error})"
 
 
+def new_parser(
+    source: str = "-", widths: Widths | None = None, after: int = 0, before: Parser | None = None
+) -> Parser:
+    """The one place a parser is made. ``widths``: what the input's head says of
+    its line lengths; ``after``: the line the lines fed follow (a run in the
+    middle of a log); ``before``: the parser of the run before, whose redaction
+    this one carries on."""
+    parser = Parser(source, widths, after)
+    if before is not None:
+        parser.follow(before)
+    return parser
+
+
+def parsed_stream(
+    stream: BinaryIO, source: str = "-", widths: Widths | None = None, block: int = BLOCK
+) -> Parser:
+    """The finished parser of a whole stream, read in blocks of ``block`` bytes;
+    ``widths``, unless given, are what the stream's head says."""
+    if widths is None:
+        stream, widths = sniff(stream)
+    parser = new_parser(source, widths)
+    LineSource(parser, widths.fold).read(stream, block=block)
+    parser.finish()
+    return parser
+
+
+def parsed_lines(lines: Iterable[Line], source: str = "-", widths: Widths | None = None) -> Parser:
+    """The finished parser of lines already decoded (a test's, a live run's),
+    fed one by one; ``widths``, unless given, are what their head says."""
+    it = iter(lines)
+    head: list[Line] = []
+    if widths is None:
+        size = 0
+        for line in it:
+            head.append(line)
+            size += len(line.text) + 1
+            if size >= SNIFF_BYTES:
+                break
+        widths = detect_widths(line.text for line in head)
+    parser = new_parser(source, widths)
+    feed = parser.feed
+    for line in itertools.chain(head, it):
+        feed(line.number, line.text, line.cut, line.time)
+    parser.finish()
+    return parser
+
+
+def parse_lines(lines: Iterable[Line], source: str = "-") -> Trace:
+    """The trace of decoded lines, their head looked at first for a fold width."""
+    return parsed_lines(lines, source).trace
+
+
 def parse_stream(
     stream: BinaryIO, source: str, progress: Callable[[int], None] | None = None
 ) -> Trace:
     """The trace of a log; ``progress`` is told how many bytes were read so far."""
     if progress is not None:
         stream = cast(BinaryIO, CountingReader(stream, progress))
-    stream, widths = sniff(stream)
-    parser = Parser(source)
-    parser.set_widths(widths)
-    return parser.feed_blocks(read_blocks(stream))
+    return parsed_stream(stream, source).trace
 
 
 def parse_path(path: Path, progress: Callable[[int], None] | None = None) -> Trace:
@@ -81,24 +133,44 @@ def parse_fixture(log: Path) -> Trace:
     return trace
 
 
+@contextmanager
+def opened(source: str) -> Iterator[BinaryIO]:
+    """The bytes of the log named on the command line (``-`` is standard input);
+    ``LogInputError``, in the one wording of ``read_error``, when it cannot be
+    opened. What fails while it is read is the caller's to word alike."""
+    if source == "-":
+        if sys.stdin.isatty():
+            raise LogInputError(NO_LOG_GIVEN)
+        yield sys.stdin.buffer
+        return
+    try:
+        if Path(source).is_dir():
+            raise IsADirectoryError(source)
+        stream = Path(source).open("rb")
+    except OSError as exc:
+        raise LogInputError(read_error(source, exc)) from None
+    with stream:
+        yield stream
+
+
 def read_log(source: str) -> Trace:
     """Parse the log named on the command line (``-`` for standard input), with a
     progress line on the terminal while a big one is read; LogInputError when it
     cannot be read."""
     progress: Progress | None = None
     try:
-        if source == "-":
-            if sys.stdin.isatty():
-                raise LogInputError(NO_LOG_GIVEN)
-            if sys.stderr.isatty():
-                progress = Progress(sys.stderr, "osdoctor: reading standard input", None)
-            return parse_stream(sys.stdin.buffer, "-", progress)
-        path = Path(source)
-        if path.is_dir():
-            raise IsADirectoryError(source)
-        if sys.stderr.isatty():
-            progress = Progress(sys.stderr, f"osdoctor: reading {path.name}", path.stat().st_size)
-        return parse_path(path, progress)
+        with opened(source) as stream:
+            if source == "-":
+                name = "-"
+                if sys.stderr.isatty():
+                    progress = Progress(sys.stderr, "osdoctor: reading standard input", None)
+            else:
+                path = Path(source)
+                name = str(path)
+                if sys.stderr.isatty():
+                    size = path.stat().st_size
+                    progress = Progress(sys.stderr, f"osdoctor: reading {path.name}", size)
+            return parse_stream(stream, name, progress)
     except OSError as exc:
         raise LogInputError(read_error(source, exc)) from None
     finally:
@@ -127,9 +199,8 @@ def open_log(path: Path, index: LineIndex) -> LogReader:
     try:
         if path.is_dir():
             raise IsADirectoryError(str(path))
-        parser = Parser(str(path))
-        parser.set_widths(widths_of_file(path))
-        return LogReader(path, index, parser)
+        widths = widths_of_file(path)
+        return LogReader(path, index, new_parser(str(path), widths), widths.fold)
     except OSError as error:
         raise LogInputError(read_error(path, error)) from None
 
@@ -140,18 +211,20 @@ class LogReader:
 
     ``OSError`` while reading is the caller's to word with ``read_error``."""
 
-    def __init__(self, path: Path, index: LineIndex, parser: Parser) -> None:
+    def __init__(
+        self, path: Path, index: LineIndex, parser: Parser, wrap_width: int | None = None
+    ) -> None:
         self.path = path
         self.handle = path.open("rb")
         self.index = index
         self.parser = parser
+        self.lines = LineSource(parser, wrap_width)
         self.window: tuple[int, int] | None = None
         """The first and last lines of one run of a multi-run log (``osdoctor.runs.log_runs``):
         only they reach the parser; every line is still indexed."""
         self.number = 0
         self.stdout: list[int] = []
         """The numbers of a session's standard output lines."""
-        self._held = b""  # whole lines the parser gave back (a round a block cut)
 
     def read_blocks(self, budget: int) -> int:
         """Feed whole blocks of lines through the parser's fast path (as explain
@@ -160,63 +233,46 @@ class LogReader:
         to know each one's stream)."""
         if self.index.session or self.window is not None:
             return 0
-        handle, fed = self.handle, 0
+        fed = 0
         while fed < budget:
-            start = handle.tell()
-            chunk = handle.read(BLOCK)
-            last = chunk.rfind(b"\n")
-            if last < 0:
-                handle.seek(start)
+            start, chunk = whole_lines(self.handle, BLOCK)
+            if not chunk:
                 break
-            if last + 1 < len(chunk):
-                handle.seek(start + last + 1)
-                chunk = chunk[: last + 1]
             lines = chunk.split(b"\n")
             lines.pop()
             # Each line's offset, for the log pane: all at C speed.
             self.index.offsets.extend(
                 accumulate(map(add, map(len, lines[:-1]), repeat(1)), initial=start)
             )
-            self.index.set_end(start + last + 1)
+            self.index.set_end(start + len(chunk))
             self.number += len(lines)
             fed += len(lines)
-            data = self._held + chunk if self._held else chunk
-            self._held = self.parser.feed_block(data, more=True)
+            self.lines.block(chunk, more=True)
         return fed
 
     def settle(self) -> None:
         """Decide the lines held back: what follows is read line by line."""
-        if self._held:
-            self.parser.feed_block(self._held)
-            self._held = b""
+        self.lines.settle()
 
     def read_available(self, final: bool, budget: int = 1 << 62) -> int:
         """Feed the lines available now, one by one; returns how many."""
-        handle, fed = self.handle, 0
+        fed = 0
         while fed < budget:
-            start = handle.tell()
-            raw = handle.readline(MAX_LINE)
-            if not raw:
+            got = next_line(self.handle, final)
+            if got is None:
                 break
-            cut = 0
-            if not raw.endswith(b"\n"):
-                if len(raw) >= MAX_LINE:
-                    cut = self._skip_rest()
-                elif not final:
-                    handle.seek(start)  # partial line: wait for the rest
-                    break
+            start, text, cut = got
             self.number += 1
             self.index.add_offset(start)
-            text = decode_line(raw.rstrip(b"\n"))
             if self.number == 1 and is_session(text):
                 self.index.session = True
             if self.index.session and data_fd(text) == 1:
                 self.stdout.append(self.number)
             window = self.window
             if window is None or window[0] <= self.number <= window[1]:
-                self.parser.feed_text(self.number, text, cut)
+                self.lines.line(self.number, text, cut)
             fed += 1
-        self.index.set_end(handle.tell())
+        self.index.set_end(self.handle.tell())
         return fed
 
     def more_after(self) -> bool:
@@ -229,16 +285,6 @@ class LogReader:
         more = bool(self.handle.read(1))
         self.handle.seek(at)
         return more
-
-    def _skip_rest(self) -> int:
-        skipped = 0
-        while True:
-            more = self.handle.readline(1 << 16)
-            if not more:
-                return skipped
-            skipped += len(more)
-            if more.endswith(b"\n"):
-                return skipped - 1
 
     def close(self) -> None:
         self.handle.close()

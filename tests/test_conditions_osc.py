@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from osdoctor.intake import parsed_lines
 from osdoctor.kb.conditions import Context, compile_conditions, evaluate_all
 from osdoctor.parse.lines import text_lines
-from osdoctor.parse.parser import Parser
+from osdoctor.parse.wraps import Widths
 
 URL = "http://127.0.0.1:8774/compute/v2.1/servers/3f6c"
 LINES = [
@@ -20,10 +21,7 @@ LINES = [
 
 
 def context() -> Context:
-    parser = Parser()
-    for line in text_lines(LINES):
-        parser.feed(line)
-    return Context(parser.finish(), "failure")
+    return Context(parsed_lines(text_lines(LINES), widths=Widths()).trace, "failure")
 
 
 @pytest.mark.parametrize(

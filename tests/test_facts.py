@@ -14,11 +14,13 @@ from osdoctor.facts import facts_of
 from osdoctor.facts.fault_text import from_body, in_text
 from osdoctor.facts.fullest import fullest
 from osdoctor.facts.no_answer import classify, of_exchange
+from osdoctor.intake import parsed_lines
 from osdoctor.kb.conditions import Condition, ConditionError, Context
 from osdoctor.kb.loader import load_knowledge
 from osdoctor.model import Trace
-from osdoctor.parse.parser import Parser
+from osdoctor.parse.lines import Line
 from osdoctor.parse.transport_kind import finer_kind, kind_of, transport_failure
+from osdoctor.parse.wraps import Widths
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 
@@ -250,7 +252,8 @@ def test_transport_failures_are_classified_with_their_host(
 
 
 def _trace(text: str) -> Trace:
-    return Parser("t").feed_numbered((n, line, 0) for n, line in enumerate(text.splitlines(), 1))
+    lines = (Line(n, line) for n, line in enumerate(text.splitlines(), 1))
+    return parsed_lines(lines, "t", Widths()).trace
 
 
 def test_lookups_discovery_and_retries_are_normal_steps_not_failures() -> None:

@@ -14,10 +14,12 @@ from pathlib import Path
 import pytest
 
 from osdoctor.headers import resp_headers
+from osdoctor.intake import parse_lines, parsed_lines
 from osdoctor.parse.http_text import parse_curl
 from osdoctor.parse.lines import read_lines, text_lines
-from osdoctor.parse.parser import Parser, parse_lines
+from osdoctor.parse.parser import Parser
 from osdoctor.parse.prefixes import PrefixStripper
+from osdoctor.parse.wraps import Widths
 
 KS_REQ = (
     "REQ: curl -g -i -X GET http://127.0.0.1:8004/v1/p1/stacks/x/events?limit=1 "
@@ -32,11 +34,7 @@ KS_BODY = 'RESP BODY: {"explanation": "The resource could not be found.", "code"
 
 
 def parse(*lines: str) -> Parser:
-    p = Parser()
-    for line in text_lines(lines):
-        p.feed(line)
-    p.finish()
-    return p
+    return parsed_lines(text_lines(lines), widths=Widths())
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from osdoctor.intake import parse_lines
 from osdoctor.parse.lines import text_lines
-from osdoctor.parse.parser import parse_lines
 from osdoctor.parse.prefixes import PrefixStripper
 
 REQ = (

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import pytest
 
+from osdoctor.intake import parsed_lines
 from osdoctor.parse.commands import recognise
 from osdoctor.parse.lines import text_lines
 from osdoctor.parse.parser import Parser
 from osdoctor.parse.paste import is_elision, unpaste
 from osdoctor.parse.prefixes import PrefixStripper
 from osdoctor.parse.transport_kind import transport_failure
+from osdoctor.parse.wraps import Widths
 
 NOVA_2013_REQ = (
     'REQ: curl -i http://127.0.0.1:5000/v2.0/tokens -X POST -H "Content-Type: '
@@ -29,12 +31,7 @@ KS_REQ = (
 
 
 def parse(*lines: str, width: int | None = None) -> Parser:
-    p = Parser()
-    p.wrap_width = width
-    for line in text_lines(lines):
-        p.feed(line)
-    p.finish()
-    return p
+    return parsed_lines(text_lines(lines), widths=Widths(fold=width))
 
 
 # -- issue 17 item 1: syslog and journald prefixes, every month ---------------

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import pytest
 
+from osdoctor.intake import parsed_lines
 from osdoctor.parse.lines import text_lines
-from osdoctor.parse.parser import Parser
+from osdoctor.parse.wraps import Widths
 
 URL = "http://127.0.0.1:9/identity/v3"
 TLS_URL = "https://127.0.0.1:47391/identity/v3"
@@ -42,10 +43,7 @@ TLS = (
 
 
 def kinds(*lines: str) -> list[str | None]:
-    parser = Parser()
-    for line in text_lines(lines):
-        parser.feed(line)
-    trace = parser.finish()
+    trace = parsed_lines(text_lines(lines), widths=Widths()).trace
     return [ex.error.kind if ex.error else None for ex in trace.exchanges]
 
 

@@ -210,12 +210,12 @@ def test_a_log_of_many_runs_keeps_its_first_and_last_exchanges_and_counts_the_re
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     data = many_runs(6)
-    whole = Parser("x").feed_numbered(read_numbered(io.BytesIO(data)))
+    whole = by_lines(data).trace
     total = len(whole.exchanges) + sum(f.count for f in whole.folds)
     monkeypatch.setattr("osdoctor.parse.parser.KEEP_FIRST", 100)
     monkeypatch.setattr("osdoctor.parse.parser.KEEP_LAST", 400)
     monkeypatch.setattr("osdoctor.parse.parser._DROP_AT_ONCE", 50)
-    trace = Parser("x").feed_blocks(read_blocks(io.BytesIO(data)))
+    trace = by_blocks(data).trace
     assert len(trace.exchanges) <= 550 < len(whole.exchanges)
     assert len(trace.exchanges) + sum(f.count for f in trace.folds) == total
     assert [ex.index for ex in trace.exchanges[:100]] == [ex.index for ex in whole.exchanges[:100]]
@@ -235,7 +235,7 @@ def test_a_log_of_many_runs_keeps_its_first_and_last_printed_lines(
     monkeypatch.setattr("osdoctor.parse.parser.KEEP_LAST_MESSAGES", 300)
     monkeypatch.setattr("osdoctor.parse.parser._DROP_AT_ONCE", 50)
     data = many_runs(3)
-    trace = Parser("x").feed_blocks(read_blocks(io.BytesIO(data)))
+    trace = by_blocks(data).trace
     assert len(trace.messages) <= 450
     assert trace.messages[-1].last_line > trace.line_count - 20
     assert any("printed lines between the first 100 and the last 300" in p for p in trace.problems)
@@ -247,9 +247,9 @@ def test_a_log_of_many_runs_keeps_its_first_and_last_tracebacks(
     monkeypatch.setattr("osdoctor.parse.parser.KEEP_FIRST_TRACEBACKS", 3)
     monkeypatch.setattr("osdoctor.parse.parser.KEEP_LAST_TRACEBACKS", 10)
     data = many_runs(8)
-    whole = Parser("x").feed_numbered(read_numbered(io.BytesIO(many_runs(1))))
+    whole = by_lines(many_runs(1)).trace
     assert whole.tracebacks, "the runs hold tracebacks"
-    trace = Parser("x").feed_blocks(read_blocks(io.BytesIO(data)))
+    trace = by_blocks(data).trace
     assert 13 <= len(trace.tracebacks) <= 113
     assert trace.tracebacks[0].first_line == whole.tracebacks[0].first_line
     assert any("tracebacks between the first 3 and the last 10" in p for p in trace.problems)

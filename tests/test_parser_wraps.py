@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 
 from osdoctor.diagnose import diagnose, parse_stream
+from osdoctor.intake import parsed_lines
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.parse import parser as parser_module
-from osdoctor.parse.lines import read_numbered
-from osdoctor.parse.parser import Parser
-from osdoctor.parse.wraps import detect_width
+from osdoctor.parse.lines import read_lines
+from osdoctor.parse.wraps import Widths, detect_width
 from osdoctor.secrets import redact as redact_module
 from osdoctor.secrets.redact import PemMasker
 from tests.helpers.pastes import cut, fold, one_length_log
@@ -168,7 +168,7 @@ def _explain_path(data: bytes) -> object:
 
 
 def _line_path(data: bytes) -> object:
-    return Parser("nginx.log").feed_numbered(read_numbered(io.BytesIO(data)))
+    return parsed_lines(read_lines(io.BytesIO(data)), "nginx.log", Widths()).trace
 
 
 @pytest.mark.parametrize(

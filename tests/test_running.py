@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from osdoctor.diagnose import diagnose
+from osdoctor.intake import new_parser
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.model import Report, Trace
-from osdoctor.parse.parser import Parser
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 FIXTURES = sorted(p.name.removesuffix(".log") for p in LOGS.glob("*.log"))
@@ -32,9 +32,9 @@ def kb() -> KnowledgeBase:
 
 def _head(name: str, lines: int) -> Trace:
     """The trace a live run has after ``lines`` lines: fed, not finished."""
-    parser = Parser(name)
+    parser = new_parser(name)
     for number, text in enumerate((LOGS / f"{name}.log").read_text().splitlines()[:lines], 1):
-        parser.feed_text(number, text, 0)
+        parser.feed(number, text, 0)
     return parser.trace
 
 

@@ -23,10 +23,10 @@ import yaml
 
 from osdoctor.cli import main
 from osdoctor.diagnose import diagnose, parse_stream
+from osdoctor.intake import parsed_stream
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.model import Report
-from osdoctor.parse.lines import read_blocks
-from osdoctor.parse.parser import Parser
+from osdoctor.parse.wraps import Widths
 from osdoctor.render.json_report import render_json
 from osdoctor.render.jsonl import runs_document, schema, write_runs_json
 from osdoctor.render.markdown_report import render_markdown
@@ -447,8 +447,7 @@ def _taught_then_bare(tmp_path: Path, kb: KnowledgeBase) -> tuple[Path, RunSumma
     first = _typed("generic.secret-credential-create")
     taught = _diagnose_all(first, kb)[0][0]
     assert taught.taught is None
-    parser = Parser("first.log")
-    parser.feed_blocks(read_blocks(io.BytesIO(first)))
+    parser = parsed_stream(io.BytesIO(first), "first.log", Widths())
     value = max((f for f in parser.secrets.literals.forms() if f.encode() in first), key=len)
     log = tmp_path / "ticket.log"
     log.write_bytes(first + _typed("osc.auth.authenticated") + value.encode() + b"\n")

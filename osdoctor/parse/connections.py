@@ -8,16 +8,19 @@ from __future__ import annotations
 import re
 
 from osdoctor import regex
-from osdoctor.model import Request, Response, TransportError, TransportKind
+from osdoctor.model import Request, Response, TransportError
 from osdoctor.parse.http_text import split_url
 from osdoctor.parse.records import Records
 from osdoctor.parse.transport_kind import named_in
+from osdoctor.parse.unanswered import Unanswered, UnansweredReader
 
 URLLIB3_CUT = regex.compile(r'(https?://\S+) "([A-Z]+) (/\S*)(?: HTTP/[\d.]+"(?: (\d{3})\b)?.*)?$')
 
 
 class ConnectionReader(Records):
     """Reads connection lines."""
+
+    _unanswered: UnansweredReader
 
     def _urllib3(
         self, number: int, m: re.Match[str], time: float | None, bare: bool = False
@@ -83,45 +86,32 @@ class ConnectionReader(Records):
                 ex.error.detail = detail
                 return
 
-    def _transport(
-        self,
-        number: int,
-        url: str,
-        kind: TransportKind,
-        text: str,
-        detail: str | None = None,
-        message: bool = True,
-    ) -> None:
+    def _place_unanswered(self, record: Unanswered, message: bool = True) -> None:
+        """A request that got no answer: the one waiting for ``record.url``, or a
+        new exchange when the log never showed it (its method is then unknown)."""
+        number = record.number
         self.trace.openstack_lines += 1
-        ex = self._find_pending(url)
+        ex = self._find_pending(record.url)
         if ex is None:
             # The line names the URL only: its method is not in the log.
-            req = Request("", url, number, logged_as="error")
+            req = Request("", record.url, number, logged_as="error")
             ex = self._new_exchange(req, None)
         if ex.response is None:
-            ex.error = TransportError(kind, text, number, detail)
+            ex.error = TransportError(record.kind, record.text, number, record.detail)
             self._drop_pending(ex)
         if message:
-            self._message(number, "error", text)
-
-    def _named_transport(self, number: int, text: str) -> None:
-        """A line that starts with keystoneauth's words for a request without answer."""
-        named = named_in(text)
-        if named is not None:
-            url, kind, detail = named
-            self._transport(number, url, kind, text, detail)
+            self._message(number, "error", record.text)
 
     def _transport_text(self, number: int, cause: str, text: str, message: bool = True) -> bool:
         """A transport failure named inside another message (``ERROR
         (ConnectFailure): Unable to establish connection to URL: ...``, an
         exception's text): True when ``cause`` was one."""
-        named = named_in(cause)
-        if named is None or not named[0].startswith(("http://", "https://")):
+        record = self._unanswered.within(number, cause, text)
+        if record is None:
             return False
         if any(ex.error is not None for ex in self.trace.exchanges[-8:]):
             return False  # already read from the line that reported it
-        url, kind, detail = named
-        self._transport(number, url, kind, text, detail, message)
+        self._place_unanswered(record, message)
         return True
 
     def _request_id(self, url: str, request_id: str) -> None:

@@ -1,6 +1,7 @@
-"""The reader of older and foreign shapes: httplib's ``send:``/``reply:``/``header:``
-lines, gophercloud's error lines, and escaped reports (Ansible, ``level=debug
-msg=``) whose inner lines are read as lines.
+"""The reader of older and foreign shapes: httplib's records (read by
+``parse.httplib_lines``) placed on their exchanges, gophercloud's error lines,
+and escaped reports (Ansible, ``level=debug msg=``) whose inner lines are read
+as lines.
 """
 
 from __future__ import annotations
@@ -9,6 +10,14 @@ from osdoctor.model import Body, Request, Response
 from osdoctor.parse import commands, escaped, legacy
 from osdoctor.parse.clients import note_command
 from osdoctor.parse.http_text import split_url
+from osdoctor.parse.httplib_lines import (
+    Header,
+    HttplibRecord,
+    Reply,
+    SentBody,
+    SentRequest,
+    SentUnread,
+)
 from osdoctor.parse.printed_messages import classify
 from osdoctor.parse.records import Records
 
@@ -16,18 +25,30 @@ from osdoctor.parse.records import Records
 class LegacyReader(Records):
     """Reads httplib, gophercloud and escaped lines."""
 
-    def _httplib_send(self, number: int, text: str, time: float | None) -> None:
-        sent = legacy.parse_send(text)
+    def _place_httplib(self, record: HttplibRecord, time: float | None) -> None:
+        """An httplib record (``parse.httplib_lines``) on the exchange it belongs to."""
+        if isinstance(record, Header):
+            self._httplib_header(record)
+        elif isinstance(record, Reply):
+            self._httplib_reply(record)
+        else:
+            self._httplib_send(record, time)
+
+    def _httplib_send(
+        self, record: SentRequest | SentBody | SentUnread, time: float | None
+    ) -> None:
+        number = record.number
         self.trace.openstack_lines += 1
         ex = self._last
-        if isinstance(sent, str):
+        if isinstance(record, SentBody):
             # The body, sent apart from the request line and headers.
             if ex is not None and ex.request.body is None and ex.response is None:
-                ex.request.body = Body(number, number, sent, len(sent))
+                ex.request.body = Body(number, number, record.body, len(record.body))
             return
-        if sent is None:
-            self._message(number, "debug", "send: " + text)
+        if isinstance(record, SentUnread):
+            self._message(number, "debug", record.text)
             return
+        sent = record.sent
         for pending in reversed(self._pending):
             _b, path, query = split_url(pending.request.url)
             if (
@@ -52,16 +73,19 @@ class LegacyReader(Records):
         if sent.body is not None and ex.request.body is None:
             ex.request.body = Body(number, number, sent.body, len(sent.body))
 
-    def _httplib_reply(self, number: int, status: int, reason: str | None) -> None:
+    def _httplib_reply(self, record: Reply) -> None:
         self.trace.openstack_lines += 1
         for ex in reversed(self._pending):
             if ex.response is None:
-                ex.response = Response(status, number, reason=reason, last_line=number)
+                ex.response = Response(
+                    record.status, record.number, reason=record.reason, last_line=record.number
+                )
                 self._drop_pending(ex)
                 self._last = ex
                 return
 
-    def _httplib_header(self, number: int, text: str) -> None:
+    def _httplib_header(self, record: Header) -> None:
+        number, text = record.number, record.text
         answer = self._answer_line(number, "header: ", text)
         if answer is None:
             return

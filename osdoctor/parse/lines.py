@@ -128,7 +128,7 @@ T = TypeVar("T")
 
 def with_more(items: Iterable[T]) -> Iterator[tuple[T, bool]]:
     """Each item, and whether another follows: a block is fed knowing whether it
-    is the last (``Parser.feed_block``'s ``more``), before the next is handled."""
+    is the last (``LineSource.block``'s ``more``), before the next is handled."""
     it = iter(items)
     current = next(it, _END)
     while current is not _END:

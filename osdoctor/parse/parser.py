@@ -13,14 +13,12 @@ bodies (``responses``, ``bodies``), connection lines (``connections``),
 tracebacks (``tracebacks``), printed messages (``messages``), who ran what
 (``clients``), older shapes (``legacy_records``). What is kept of a log that
 grows without bound is ``retention``'s; the fast path over the rounds of a long
-wait is ``rounds``' template, engaged from ``feed_block``.
+wait is ``rounds``' template, engaged from the line source (``line_source``).
 """
 
 from __future__ import annotations
 
-import itertools
 from collections import deque
-from collections.abc import Iterable
 
 from osdoctor import regex
 from osdoctor.counts import counted
@@ -35,6 +33,7 @@ from osdoctor.model import (
     line_quote,
 )
 from osdoctor.parse import commands, escaped, legacy, sentences, wrappers, wraps
+from osdoctor.parse.answer_lines import AnswerReader
 from osdoctor.parse.bodies import BodyCollector, HeatResponseCollector
 from osdoctor.parse.clients import (
     BAREMETAL_SHELL,
@@ -45,8 +44,8 @@ from osdoctor.parse.clients import (
 )
 from osdoctor.parse.connections import URLLIB3_CUT, ConnectionReader
 from osdoctor.parse.http_text import Curl, split_url
+from osdoctor.parse.httplib_lines import HttplibReader
 from osdoctor.parse.legacy_records import LegacyReader
-from osdoctor.parse.lines import Line, decode_line, is_clean, with_more
 from osdoctor.parse.paste import BOX_FIRST, is_elision, unbox, unpaste
 from osdoctor.parse.prefixes import PrefixStripper
 from osdoctor.parse.printed_messages import classify, join_wrapped_messages
@@ -70,6 +69,7 @@ from osdoctor.parse.round_path import RoundPath
 from osdoctor.parse.rounds import RoundTemplate
 from osdoctor.parse.services import ServiceMap
 from osdoctor.parse.tracebacks import FRAME_ANY, TracebackCollector, from_service
+from osdoctor.parse.unanswered import UnansweredReader
 from osdoctor.secrets.redact import PemMasker, SecretMemory, redact_line
 from osdoctor.secrets.scrub import scrub_trace
 
@@ -81,7 +81,7 @@ _NEGOTIATED = regex.compile(r"Negotiated API version is (\S+)")
 _TEMPLATE_LINES = 64
 #: Debug messages kept at most (the first ones).
 _MAX_DEBUG_MESSAGES = 20000
-__all__ = ["FOLD_KEEP", "KEEP_FIRST", "KEEP_LAST", "Parser", "parse_lines"]
+__all__ = ["FOLD_KEEP", "KEEP_FIRST", "KEEP_LAST", "Parser"]
 #: The retention limits a parser is made with (see ``parse.retention``); a test may
 #: lower them here for the parsers it makes.
 _DROP_AT_ONCE = DROP_AT_ONCE
@@ -99,11 +99,22 @@ _ELISION_FIRST = frozenset(".[-(<\u2026")
 
 
 class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, RoundPath):
-    """Feed it lines with :meth:`feed`; read :attr:`trace` at any time."""
+    """Feed it lines with :meth:`feed`, end with :meth:`finish`; read :attr:`trace`
+    at any time. Its lines come from the line source (``parse.line_source``),
+    which also drives the fast path over rounds (``RoundPath``)."""
 
-    def __init__(self, source: str = "-") -> None:
-        self.trace = Trace(source=source)
+    def __init__(
+        self, source: str = "-", widths: wraps.Widths | None = None, after: int = 0
+    ) -> None:
+        """A parser of the log ``source`` names; ``widths``, what the input's head
+        says of its line lengths; ``after``, the line the lines fed follow (a run
+        that begins in the middle of a log keeps the log's own line numbers).
+        Made by ``osdoctor.intake`` only."""
+        self.trace = Trace(source=source, line_count=after)
         self._strip = PrefixStripper()
+        self._unanswered = UnansweredReader()
+        self._httplib = HttplibReader()
+        self._answers = AnswerReader()
         self._services = ServiceMap()
         self._pending: deque[Exchange] = deque(maxlen=32)
         self._last: Exchange | None = None
@@ -132,7 +143,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 _DROP_AT_ONCE,
             ),
         )
-        # The fast path over a folded run (see ``feed_blocks`` and ``parse.rounds``).
+        # The fast path over a folded run (see ``parse.line_source`` and ``parse.rounds``).
         self._recent: deque[tuple[int, str, str]] = deque(maxlen=_TEMPLATE_LINES)
         self._template: RoundTemplate | None = None
         self._skipped: deque[tuple[bytes, int, int, int]] = deque()
@@ -140,16 +151,16 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         self._skipped_rounds = 0
         self._engaged = False
         self._replaying = False
-        self._number = 0
+        self._number = after
         self._model: list[Exchange] = []
         self._repeat: Message | None = None
         #: Rounds matched whole by the fast path rather than read line by line.
         self.matched_rounds = 0
         #: The width the input was folded at, when known before it is fed (see
         #: ``parse.wraps``): lines of that width are joined with the next one.
-        self.wrap_width: int | None = None
+        self.wrap_width: int | None = widths.fold if widths is not None else None
         #: The width its lines were cut at: a line that long lost its end.
-        self.cut_width: int | None = None
+        self.cut_width: int | None = widths.cut if widths is not None else None
         # A logical line being gathered from its wrapped pieces.
         self._held: list[str] | None = None
         self._held_at = (0, 0)  # (first line, last line)
@@ -178,85 +189,9 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         self._pem.carry_on(previous._pem)
 
     # -- input -------------------------------------------------------------
-    def set_widths(self, widths: wraps.Widths) -> None:
-        """What the input's head says of its line lengths, before it is fed."""
-        self.wrap_width, self.cut_width = widths.fold, widths.cut
-
-    def start_at(self, number: int) -> None:
-        """Number the lines fed next after line ``number``: a run that begins in the
-        middle of a log keeps the log's own line numbers (see ``osdoctor.runs.log_runs``)."""
-        self._number = self.trace.line_count = number
-
-    def feed_all(self, lines: Iterable[Line]) -> Trace:
-        for line in lines:
-            self.feed_text(line.number, line.text, line.cut, line.time)
-        return self.finish()
-
-    def feed_numbered(self, lines: Iterable[tuple[int, str, int]]) -> Trace:
-        """Every line of a whole file read one by one (see ``lines.read_numbered``): the
-        reference the block path (``feed_blocks``) must agree with."""
-        feed = self.feed_text
-        for number, text, cut in lines:
-            feed(number, text, cut)
-        return self.finish()
-
-    def feed_blocks(self, blocks: Iterable[tuple[bytes, int, str]]) -> Trace:
-        """The fast path for a whole file: undecoded blocks of whole lines (see
-        ``lines.read_blocks``)."""
-        carry = b""
-        for (data, cut, head), more in with_more(blocks):
-            if cut:
-                self.feed_block(carry)
-                carry = b""
-                self._number += 1
-                self.feed_text(self._number, head, cut)
-            else:
-                carry = self.feed_block(carry + data if carry else data, more=more)
-        return self.finish()
-
-    def feed_block(self, data: bytes, more: bool = False) -> bytes:
-        """Feed whole lines, each ending in ``\\n``, numbered after those fed before.
-
-        Lines are decoded and fed one by one, except in the middle of a
-        folded polling run, where whole rounds are matched and counted (see
-        ``parse.rounds``). With ``more``, a round that the block may have cut
-        is given back, undecided: pass it again in front of the next block.
-        """
-        feed = self.feed_text
-        number = self._number
-        pos, end = 0, len(data)
-        # A folded paste is read line by line: its pieces are joined first.
-        clean = is_clean(data) and self.wrap_width is None
-        if not clean and self._engaged:
-            self._disengage(number)
-        carry = b""
-        while pos < end:
-            template = self._template
-            if clean and (
-                self._engaged
-                or (template is not None and template.leads(data, pos) and self._may_skip(template))
-            ):
-                pos, number, wait = self._skip_rounds(data, pos, number, more)
-                if wait:
-                    carry = data[pos:]
-                    break
-                if pos >= end:
-                    break
-            nl = data.find(b"\n", pos)
-            if nl < 0:
-                nl = end  # a last line without its newline
-            number += 1
-            # A clean block's lines need no cleaning once decoded (see ``decode_line``).
-            line = data[pos:nl]
-            feed(number, line.decode("utf-8", "replace") if clean else decode_line(line))
-            pos = nl + 1
-        self._number = number
-        return carry
-
-    def feed(self, line: Line) -> None:
-        self.feed_text(line.number, line.text, line.cut, line.time)
-
-    def feed_text(self, number: int, raw: str, cut: int = 0, time: float | None = None) -> None:
+    def feed(self, number: int, raw: str, cut: int = 0, time: float | None = None) -> None:
+        """One line: its number in the log, its text, the bytes cut off its end
+        (see ``parse.line_source``), its time in a live run."""
         self.trace.line_count = self._number = number
         if raw[:1] in BOX_FIRST:
             raw = unbox(raw)
@@ -645,9 +580,11 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         if self._gopher is not None and (self._depth or not escaped.looks_escaped(text)):
             self._gopher_body(number, text)
         if c == "R":
-            if text.startswith("RESP:{") or text.startswith("RESP:CaseInsensitiveDict("):
-                self._resp_line(number, text[5:])
-                return
+            if text.startswith("RESP"):
+                answer = self._answers.feed(number, text)
+                if answer is not None:
+                    self._place_answer(answer)
+                    return
             if text.startswith("REQ: "):
                 if _looks_wrapped(text):
                     # A paste wrapped the line: the rest follows on the next lines.
@@ -655,25 +592,11 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                     return
                 self._request(number, text[5:], time)
                 return
-            if text.startswith("RESP BODY:"):
-                self._resp_body(number, text[10:].lstrip(" "))
-                return
-            if text.startswith("RESP: "):
-                self._resp_line(number, text[6:])
-                return
-            if text.startswith("RESP STATUS: "):
-                self._resp_status(number, text[13:])
-                return
-            if text.startswith("RESP HEADERS: "):
-                ex = self._last
-                if ex is not None and ex.response is not None:
-                    ex.response.raw_headers = text[14:]
-                    ex.response.last_line = number
-                self.trace.openstack_lines += 1
-                return
-            if text.startswith("Request to ") and text.endswith(" timed out"):
-                self._transport(number, text[11:-10], "timeout", text)
-                return
+            if text.startswith("Request to "):
+                unanswered = self._unanswered.feed(number, text)
+                if unanswered is not None:
+                    self._place_unanswered(unanswered)
+                    return
             if text.startswith("Request returned failure status"):
                 self.trace.openstack_lines += 1
         elif c == "h":
@@ -692,7 +615,9 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                         self._urllib3_cut(number, m, time)
                         return
             if text.startswith("header: "):
-                self._httplib_header(number, text[8:])
+                header = self._httplib.feed(number, text)
+                if header is not None:
+                    self._place_httplib(header, time)
                 return
         elif c == '"':
             m = legacy.BARE_URLLIB3.match(text)
@@ -701,13 +626,15 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 return
         elif c == "s":
             if text.startswith("send: "):
-                self._httplib_send(number, text[6:], time)
+                sent = self._httplib.feed(number, text)
+                if sent is not None:
+                    self._place_httplib(sent, time)
                 return
         elif c == "r":
             if text.startswith("reply: "):
-                reply = legacy.parse_reply(text)
+                reply = self._httplib.feed(number, text)
                 if reply is not None:
-                    self._httplib_reply(number, *reply)
+                    self._place_httplib(reply, time)
                     return
         elif c == "c":
             if text.startswith("curl -"):
@@ -741,11 +668,15 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 self._refine_discovery(text)
         elif c == "U":
             if text.startswith("Unable to establish connection to "):
-                self._named_transport(number, text)
+                unanswered = self._unanswered.feed(number, text)
+                if unanswered is not None:
+                    self._place_unanswered(unanswered)
                 return
         elif c == "S":
             if text.startswith("SSL exception connecting to "):
-                self._named_transport(number, text)
+                unanswered = self._unanswered.feed(number, text)
+                if unanswered is not None:
+                    self._place_unanswered(unanswered)
                 return
             if text.startswith("START with options:"):
                 self._message(number, "debug", start_command(self.trace, number, text[19:].strip()))
@@ -914,18 +845,3 @@ def _looks_wrapped(text: str) -> bool:
     if " -d '" in text:
         return False
     return text.count('"') % 2 == 1 or not text.endswith('"')
-
-
-def parse_lines(lines: Iterable[Line], source: str = "-") -> Trace:
-    """Parse a whole sequence of lines, its head looked at first for a fold width."""
-    it = iter(lines)
-    head: list[Line] = []
-    size = 0
-    for line in it:
-        head.append(line)
-        size += len(line.text) + 1
-        if size >= wraps.SNIFF_BYTES:
-            break
-    parser = Parser(source)
-    parser.set_widths(wraps.detect_widths(line.text for line in head))
-    return parser.feed_all(itertools.chain(head, it))

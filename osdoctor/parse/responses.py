@@ -1,6 +1,6 @@
-"""The reader of answers: keystoneauth's ``RESP:`` lines (headers, status, body),
-the dict reprs of older clients, the token body, and how long big bodies are
-kept.
+"""The reader of answers: keystoneauth's ``RESP:`` records (read by
+``parse.answer_lines``) placed on the exchanges they answer, the token body, and
+how long big bodies are kept.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from osdoctor.model import BODY_KEEP, Body, Exchange, Request, Response
-from osdoctor.parse import legacy
+from osdoctor.parse.answer_lines import AnswerBody, AnswerLine, AnswerRecord, AnswerStatus
 from osdoctor.parse.bodies import BodyCollector
 from osdoctor.parse.records import Records
 
@@ -21,25 +21,27 @@ BIG_BODIES_KEPT = 64
 class ResponseReader(Records):
     """Reads answers."""
 
-    def _resp_line(self, number: int, text: str) -> None:
+    def _place_answer(self, record: AnswerRecord) -> None:
+        """An answer's record (``parse.answer_lines``) on the exchange it answers."""
+        if isinstance(record, AnswerLine):
+            self._resp_line(record)
+        elif isinstance(record, AnswerBody):
+            self._resp_body(record.number, record.text)
+        elif isinstance(record, AnswerStatus):
+            self._resp_status(record)
+        else:
+            ex = self._last
+            if ex is not None and ex.response is not None:
+                ex.response.raw_headers = record.headers
+                ex.response.last_line = record.number
+            self.trace.openstack_lines += 1
+
+    def _resp_line(self, record: AnswerLine) -> None:
         self.trace.openstack_lines += 1
-        status: int | None = None
-        rest = text
-        if text.startswith("["):
-            code, _, rest = text[1:].partition("]")
-            try:
-                status = int(code)
-            except ValueError:
-                status = None
+        number, status, body = record.number, record.status, record.body
         ex = self._last
         if ex is None:
             return
-        body: str | None = None
-        stripped_rest = rest.strip()
-        if stripped_rest[:1] == "{" or stripped_rest.startswith("CaseInsensitiveDict("):
-            # requests-era and httplib-era novaclient: a dict repr, perhaps the body after it.
-            in_dict, rest, body = legacy.split_dict_resp(stripped_rest)
-            status = status if status is not None else in_dict
         if ex.response is None:
             ex.response = Response(status, number)
             self._drop_pending(ex)
@@ -56,11 +58,11 @@ class ResponseReader(Records):
             hop = self._new_exchange(
                 Request(ex.request.method, location, number, logged_as="redirect"), None
             )
-            hop.response = Response(status, number, raw_headers=rest.strip(), last_line=number)
+            hop.response = Response(status, number, raw_headers=record.headers, last_line=number)
             return
         elif status is not None and ex.response.status != status:
             ex.response.status = status
-        ex.response.raw_headers = rest.strip()
+        ex.response.raw_headers = record.headers
         ex.response.last_line = number
         if body is not None:
             ex.response.body = Body(
@@ -86,22 +88,18 @@ class ResponseReader(Records):
                 if other.request.logged_as != "auth":
                     other.service, other.path = self._services.locate(other.request.url)
 
-    def _resp_status(self, number: int, text: str) -> None:
+    def _resp_status(self, record: AnswerStatus) -> None:
         self.trace.openstack_lines += 1
-        code, _, reason = text.partition(" ")
+        number, status, reason = record.number, record.status, record.reason
         ex = self._last
         if ex is None:
             return
-        try:
-            status: int | None = int(code)
-        except ValueError:
-            status = None
         if ex.response is None:
-            ex.response = Response(status, number, reason=reason or None, last_line=number)
+            ex.response = Response(status, number, reason=reason, last_line=number)
             self._drop_pending(ex)
         else:
             ex.response.status = status or ex.response.status
-            ex.response.reason = reason or None
+            ex.response.reason = reason
             ex.response.last_line = number
 
     def _resp_body(self, number: int, text: str) -> None:

@@ -3,8 +3,8 @@ block and counted, not read line by line.
 
 When a run of repeating requests has folded (``parse.retention``), the round
 that just ended is made a template (``parse.rounds``); from then on, at a
-round's start, ``feed_block`` asks :meth:`RoundPath._may_skip` and matches
-rounds with :meth:`RoundPath._skip_rounds`. Leaving the path
+round's start, the line source (``parse.line_source``) asks :meth:`RoundPath.rounds_lead`
+and matches rounds with :meth:`RoundPath.skip_rounds`. Leaving the path
 (:meth:`RoundPath._disengage`) accounts for the rounds matched exactly as
 reading them would have (stand-in exchanges, the fold's count, the repeated
 message) and reads the last ones again line by line, so that the trace is the
@@ -49,7 +49,7 @@ class RoundPath(Records):
     _held: list[str] | None
     matched_rounds: int
 
-    def feed_text(self, number: int, raw: str, cut: int = 0, time: float | None = None) -> None:
+    def feed(self, number: int, raw: str, cut: int = 0, time: float | None = None) -> None:
         """One line (see ``Parser``)."""
         raise NotImplementedError
 
@@ -60,6 +60,21 @@ class RoundPath(Records):
     def _keep_big(self, ex: Exchange) -> None:
         """Keep a big body's text while it is among the newest (``ResponseReader``)."""
         raise NotImplementedError
+
+    def rounds_lead(self, data: bytes, pos: int) -> bool:
+        """Whether whole rounds are matched from ``pos`` of a clean block (see
+        ``parse.line_source``): on the path already, or at the start of a round
+        of the template, where the run's head is read."""
+        if self._engaged:
+            return True
+        template = self._template
+        return template is not None and template.leads(data, pos) and self._may_skip(template)
+
+    def leave_rounds(self, number: int) -> None:
+        """A block to read line by line (folded or to be cleaned) comes: leave the
+        path, if on it."""
+        if self._engaged:
+            self._disengage(number)
 
     def _may_skip(self, template: RoundTemplate) -> bool:
         """True at a round's start, in a run whose head (kept for good) is read."""
@@ -124,7 +139,7 @@ class RoundPath(Records):
             placed.append(ex)
             self._last = ex
 
-    def _skip_rounds(self, data: bytes, pos: int, number: int, more: bool) -> tuple[int, int, bool]:
+    def skip_rounds(self, data: bytes, pos: int, number: int, more: bool) -> tuple[int, int, bool]:
         """Match whole rounds from ``pos``: (where matching stopped, the line number
         there, whether to wait for the next block before deciding)."""
         template = self._template
@@ -195,7 +210,7 @@ class RoundPath(Records):
         self._replaying = True
         try:
             for offset, line in enumerate(lines):
-                self.feed_text(first + offset, decode_line(line))
+                self.feed(first + offset, decode_line(line))
         finally:
             self._replaying = False
 

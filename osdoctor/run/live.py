@@ -10,10 +10,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 
+from osdoctor.intake import new_parser
 from osdoctor.model import Message, Trace
 from osdoctor.parse.commands import client_of
-from osdoctor.parse.lines import Line, clean
-from osdoctor.parse.parser import Parser
+from osdoctor.parse.lines import clean
 from osdoctor.run.cmdline import command_text
 from osdoctor.run.runner import OutputLine, RunResult
 from osdoctor.secrets.commandsecrets import known_secrets, prints_bare_secret
@@ -31,7 +31,7 @@ class LiveTrace:
     secret`` whole."""
 
     def __init__(self, argv: Sequence[str], source: str = "-") -> None:
-        self.parser = Parser(source)
+        self.parser = new_parser(source)
         words = [a for a in argv if a not in ("--debug", "-d")]
         trace = self.parser.trace
         secrets = self.parser.secrets
@@ -51,7 +51,7 @@ class LiveTrace:
             text = clean(out.text)
             if self._bare and out.fd == 1:
                 text = MASK if text.strip() else text
-            self.parser.feed(Line(self._number, text, time=out.time))
+            self.parser.feed(self._number, text, time=out.time)
             if out.cut:
                 self._number += 1
 

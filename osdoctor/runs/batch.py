@@ -13,16 +13,14 @@ from __future__ import annotations
 import dataclasses
 import glob
 import io
-import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import TextIO
 
 from osdoctor.counts import counted
-from osdoctor.intake import NO_LOG_GIVEN, LogInputError, read_error
+from osdoctor.intake import LogInputError, opened, read_error
 from osdoctor.model import Report, Trace
 from osdoctor.progress import Progress
 from osdoctor.runs.log_runs import Choice, LogRuns, RunSummary, read_runs
@@ -82,25 +80,6 @@ def expand(words: list[str]) -> tuple[list[str], list[str]]:
         else:
             sources.append(word)
     return sources, problems
-
-
-@contextmanager
-def opened(source: str) -> Iterator[BinaryIO]:
-    """The log's bytes (``-`` is standard input); errors as ``LogInputError``, worded
-    as every front end words them (``intake.read_error``)."""
-    if source == "-":
-        if sys.stdin.isatty():
-            raise LogInputError(NO_LOG_GIVEN)
-        yield sys.stdin.buffer
-        return
-    try:
-        if Path(source).is_dir():
-            raise IsADirectoryError(source)
-        stream = Path(source).open("rb")
-    except OSError as exc:
-        raise LogInputError(read_error(source, exc)) from None
-    with stream:
-        yield stream
 
 
 def read_source(

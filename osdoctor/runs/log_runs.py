@@ -22,11 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Literal, cast
 
+from osdoctor.intake import new_parser
 from osdoctor.model import Command, Report, Resource, Trace
-from osdoctor.parse.lines import read_blocks, with_more
-from osdoctor.parse.parser import Parser
+from osdoctor.parse.line_source import LineSource
+from osdoctor.parse.lines import read_blocks
 from osdoctor.parse.run_split import RunSplitter
-from osdoctor.parse.wraps import Widths, sniff
+from osdoctor.parse.wraps import sniff
 from osdoctor.progress import CountingReader
 from osdoctor.runs.fingerprint import fingerprint, headline
 from osdoctor.secrets.secretstream import Taught
@@ -241,16 +242,6 @@ class History:
         trace.earlier_resources = list(self.resources)
 
 
-def new_parser(source: str, widths: Widths, after: int, before: Parser | None) -> Parser:
-    parser = Parser(source)
-    parser.set_widths(widths)
-    if after:
-        parser.start_at(after)
-    if before is not None:
-        parser.follow(before)
-    return parser
-
-
 def read_runs(
     stream: BinaryIO,
     source: str,
@@ -275,45 +266,33 @@ def read_runs(
     worker: RunWorker | None = None
     # Forked at a run's end once this much is read: a small log costs no fork.
     fork_at = FORK_AFTER if fork and (on_run is None or writes_out) else -1
-    read = 0
     splitter = RunSplitter()
     history = History()
     parser = new_parser(source, widths, 0, None)
+    lines = LineSource(parser, widths.fold)
     taught = None  # what the runs before the current one taught
     first = 1
-    seen = 0  # complete lines in the blocks before the current one
-    carry = b""
+
+    def at_run(line: int, read: int) -> None:
+        """A run begins on ``line``: the one before it is finished and diagnosed."""
+        nonlocal worker, fork_at, parser, taught, first
+        if line <= first:
+            return
+        if worker is None and 0 <= fork_at <= read:
+            worker, fork_at = _fork(runs), -1
+        trace = parser.finish()
+        trace.followed = True
+        # Given once the run is read: the runs before were scrubbed already.
+        history.give(trace)
+        history.add(trace)
+        (worker or runs).finished(trace, first, line - 1, taught)
+        taught = parser.secrets.taught(taught)
+        parser = lines.parser = new_parser(source, widths, line - 1, parser)
+        lines.number = line - 1
+        first = line
+
     try:
-        for (data, cut, head), more in with_more(read_blocks(stream)):
-            if cut:
-                parser.feed_block(carry)
-                carry = b""
-                seen += 1
-                parser.feed_text(seen, head, cut)
-                continue
-            read += len(data)
-            pos = 0
-            line = seen + 1  # the line that begins at ``pos``
-            for at in splitter.cuts(data):
-                parser.feed_block(carry + data[pos:at] if carry else data[pos:at])
-                carry = b""
-                line += data.count(b"\n", pos, at)
-                if line > first:
-                    if worker is None and 0 <= fork_at <= read:
-                        worker, fork_at = _fork(runs), -1
-                    trace = parser.finish()
-                    trace.followed = True
-                    # Given once the run is read: the runs before were scrubbed already.
-                    history.give(trace)
-                    history.add(trace)
-                    (worker or runs).finished(trace, first, line - 1, taught)
-                    taught = parser.secrets.taught(taught)
-                    parser = new_parser(source, widths, line - 1, parser)
-                    first = line
-                pos = at
-            rest = data[pos:] if pos else data
-            carry = parser.feed_block(carry + rest if carry else rest, more=more)
-            seen += data.count(b"\n")
+        seen = lines.read(stream, splitter.cuts, at_run)
         trace = parser.finish()
         history.give(trace)
         (worker or runs).finished(trace, first if seen else 0, seen, taught)
@@ -366,30 +345,7 @@ def parse_run(path: Path, first: int, last: int, known: RunSummary | None = None
             parser.secrets.recall(known.taught)
             if known.earlier is not None:
                 parser.trace.earlier, parser.trace.earlier_resources = known.earlier
-        seen = 0
-        blocks = read_blocks(stream)
-        for data, cut, head in blocks:
-            if cut:
-                seen += 1
-                if first <= seen <= last:
-                    parser.feed_text(seen, head, cut)
-                continue
-            count = data.count(b"\n")
-            if seen + count >= first and seen < last:
-                start = _offset_of_line(data, first - seen - 1) if seen < first - 1 else 0
-                end = _offset_of_line(data, last - seen) if seen + count > last else len(data)
-                parser.feed_block(data[start:end])
-            seen += count
-            if seen >= last:
-                break
+        followed = LineSource(parser, widths.fold, first - 1).read_window(stream, first, last)
         trace = parser.finish()
-        trace.followed = seen > last or next(blocks, None) is not None
+        trace.followed = followed
         return trace
-
-
-def _offset_of_line(data: bytes, lines: int) -> int:
-    """Where the line after the first ``lines`` lines of ``data`` begins."""
-    pos = 0
-    for _ in range(lines):
-        pos = data.index(b"\n", pos) + 1
-    return pos

@@ -1,8 +1,8 @@
 """One comparison of two traces, for the tests that read the same log two ways.
 
-The block path (``Parser.feed_blocks``) must give the very trace that reading
-one line at a time gives (``Parser.feed_numbered``): the same exchanges, folds,
-messages, line numbers and problems. What may differ is left out here, once:
+The block path (``intake.parsed_stream``, through the line source) must give the
+very trace that reading one line at a time gives (``intake.parsed_lines``): the
+same exchanges, folds, messages, line numbers and problems. What may differ is left out here, once:
 the count of client lines (approximate when whole polling rounds are skipped)
 and the decoded-JSON cache of a body (filled only when something asks).
 """
@@ -13,8 +13,9 @@ import dataclasses
 import io
 from typing import Any
 
+from osdoctor.intake import parsed_lines, parsed_stream
 from osdoctor.model import Trace
-from osdoctor.parse.lines import read_blocks, read_numbered
+from osdoctor.parse.lines import read_lines
 from osdoctor.parse.parser import Parser
 from osdoctor.parse.wraps import Widths
 
@@ -37,17 +38,9 @@ def _strip_json(value: Any) -> Any:
 
 def by_lines(data: bytes, widths: Widths | None = None) -> Parser:
     """A parser that read ``data`` one line at a time."""
-    parser = Parser("x")
-    if widths is not None:
-        parser.set_widths(widths)
-    parser.feed_numbered(read_numbered(io.BytesIO(data)))
-    return parser
+    return parsed_lines(read_lines(io.BytesIO(data)), "x", widths or Widths())
 
 
 def by_blocks(data: bytes, block: int = 1 << 20, widths: Widths | None = None) -> Parser:
     """A parser that read ``data`` in blocks of about ``block`` bytes, as intake does."""
-    parser = Parser("x")
-    if widths is not None:
-        parser.set_widths(widths)
-    parser.feed_blocks(read_blocks(io.BytesIO(data), block=block))
-    return parser
+    return parsed_stream(io.BytesIO(data), "x", widths or Widths(), block)

@@ -76,12 +76,11 @@ async def test_a_run_opened_from_the_list_masks_what_the_runs_before_taught(
     """The first run masks a credential's secret where its key names it; the
     second prints that value bare. Opened alone from the list, the second run
     still masks it: on screen and in every line its log pane can draw."""
-    from osdoctor.parse.lines import read_blocks
-    from osdoctor.parse.parser import Parser
+    from osdoctor.intake import parsed_stream
+    from osdoctor.parse.wraps import Widths
 
     first = _typed("generic.secret-credential-create")
-    parser = Parser("first.log")
-    parser.feed_blocks(read_blocks(io.BytesIO(first)))
+    parser = parsed_stream(io.BytesIO(first), "first.log", Widths())
     value = max((f for f in parser.secrets.literals.forms() if f.encode() in first), key=len)
     log = tmp_path / "ticket.log"
     log.write_bytes(first + _typed("osc.auth.authenticated") + value.encode() + b"\n")
