@@ -1,11 +1,12 @@
 """Whatever the block size, the block path gives the trace of a reading one line
 at a time: every fixture and every public log, cut anywhere.
 
-The block path (``Parser.feed_blocks``) is what ``osdoctor explain`` and the TUI
-use; it may skip, classify or redact a block at once, but what comes out (the
-exchanges, folds, messages, tracebacks, line numbers and problems) must be the
-very trace of ``Parser.feed_numbered``, which reads each line by itself. A block
-edge may fall inside a request, a body, a traceback or a wrapped line.
+The block path (``parse.line_source.LineSource``, through ``intake.parsed_stream``)
+is what ``osdoctor explain`` and the TUI use; it may skip, classify or redact a
+block at once, but what comes out (the exchanges, folds, messages, tracebacks,
+line numbers and problems) must be the very trace of the same lines fed one by
+one (``intake.parsed_lines``). A block edge may fall inside a request, a body,
+a traceback or a wrapped line.
 """
 
 from __future__ import annotations

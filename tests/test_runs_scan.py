@@ -1,6 +1,6 @@
 """The scans that find where runs start give what the plain patterns would.
 
-``parse.runs`` finds program names with ``bytes.find`` and pid lines after a
+``parse.run_split`` finds program names with ``bytes.find`` and pid lines after a
 line break, for speed; these tests hold them to the patterns they stand for,
 over made-up text full of the pieces that matter (paths, names, prefixes).
 """

@@ -1,7 +1,7 @@
 """A log of many runs: each client invocation parsed and diagnosed on its own.
 
 The log is read once, in blocks, through the parser's fast path; where
-``parse.runs`` sees a new invocation begin, the run under way is finished and
+``parse.run_split`` sees a new invocation begin, the run under way is finished and
 diagnosed, and a new parser (numbering on from the log's own line numbers)
 takes the rest. Nothing of one run can reach another's evidence: each has its
 own parser. Only what was learnt about secrets carries over, so a value masked
