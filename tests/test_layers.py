@@ -102,6 +102,7 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
             "osdoctor.parse.run_split",
             "osdoctor.servicelog.reader",
             "osdoctor.servicelog.sources",
+            "osdoctor.parse.assembler",
             "osdoctor.parse.records",
             "osdoctor.servicelog.pasted",
             "osdoctor.parse.connections",

@@ -29,12 +29,12 @@ class ConnectionReader(Records):
         scheme and host (the last connection line gives the host)."""
         if bare:
             method, target, status = m.group(1), m.group(2), int(m.group(3))
-            host = self._connecting[1] if self._connecting is not None else "unknown-host"
+            host = self._asm.connecting[1] if self._asm.connecting is not None else "unknown-host"
             base = host if "://" in host else "http://" + host
         else:
             base, method, target, status = m.group(1), m.group(2), m.group(3), int(m.group(4))
         found = None
-        for ex in reversed(self._pending):
+        for ex in reversed(self._asm.pending):
             if ex.request.method != method or ex.response is not None:
                 continue
             _b, path, query = split_url(ex.request.url)
@@ -43,12 +43,12 @@ class ConnectionReader(Records):
                 break
         if found is None:
             req = Request(method, base + target, number, logged_as="urllib3")
-            found = self._new_exchange(req, time)
+            found = self._asm.new_exchange(req, time)
         else:
-            self._drop_pending(found)
+            self._asm.drop_pending(found)
             url = found.request.url
             if (
-                self._line_cut is False
+                self._asm.line_cut is False
                 and self.cut_width is not None
                 and len(base + target) > len(url)
                 and (base + target).startswith(url)
@@ -57,20 +57,20 @@ class ConnectionReader(Records):
                 found.request.url = base + target
                 found.query = target.partition("?")[2]
         found.response = Response(status, number, last_line=number)
-        self._last = found
+        self._asm.last = found
 
     def _urllib3_cut(self, number: int, m: re.Match[str], time: float | None) -> None:
         base, method, target = m.group(1), m.group(2), m.group(3)
-        for ex in reversed(self._pending):
+        for ex in reversed(self._asm.pending):
             if (
                 ex.request.method == method
                 and ex.response is None
                 and (base + target).startswith(ex.request.url.partition("?")[0])
             ):
-                self._last = ex
+                self._asm.last = ex
                 return
         req = Request(method, base + target, number, logged_as="urllib3")
-        self._pending.append(self._new_exchange(req, time))
+        self._asm.pending.append(self._asm.new_exchange(req, time))
 
     def _refine_discovery(self, text: str) -> None:
         """keystoneauth's summary of a failed discovery names the transport
@@ -91,16 +91,16 @@ class ConnectionReader(Records):
         new exchange when the log never showed it (its method is then unknown)."""
         number = record.number
         self.trace.openstack_lines += 1
-        ex = self._find_pending(record.url)
+        ex = self._asm.find_pending(record.url)
         if ex is None:
             # The line names the URL only: its method is not in the log.
             req = Request("", record.url, number, logged_as="error")
-            ex = self._new_exchange(req, None)
+            ex = self._asm.new_exchange(req, None)
         if ex.response is None:
             ex.error = TransportError(record.kind, record.text, number, record.detail)
-            self._drop_pending(ex)
+            self._asm.drop_pending(ex)
         if message:
-            self._message(number, "error", record.text)
+            self._asm.message(number, "error", record.text)
 
     def _transport_text(self, number: int, cause: str, text: str, message: bool = True) -> bool:
         """A transport failure named inside another message (``ERROR
@@ -113,10 +113,3 @@ class ConnectionReader(Records):
             return False  # already read from the line that reported it
         self._place_unanswered(record, message)
         return True
-
-    def _request_id(self, url: str, request_id: str) -> None:
-        self.trace.openstack_lines += 1
-        for ex in reversed(self.trace.exchanges[-8:]):
-            if ex.request.url == url and ex.response is not None:
-                ex.response.request_id = request_id
-                return

@@ -39,17 +39,17 @@ class LegacyReader(Records):
     ) -> None:
         number = record.number
         self.trace.openstack_lines += 1
-        ex = self._last
+        ex = self._asm.last
         if isinstance(record, SentBody):
             # The body, sent apart from the request line and headers.
             if ex is not None and ex.request.body is None and ex.response is None:
                 ex.request.body = Body(number, number, record.body, len(record.body))
             return
         if isinstance(record, SentUnread):
-            self._message(number, "debug", record.text)
+            self._asm.message(number, "debug", record.text)
             return
         sent = record.sent
-        for pending in reversed(self._pending):
+        for pending in reversed(self._asm.pending):
             _b, path, query = split_url(pending.request.url)
             if (
                 pending.request.method == sent.method
@@ -63,30 +63,30 @@ class LegacyReader(Records):
                 break
         else:
             base = "http://" + sent.host if sent.host else ""
-            if not base and self._connecting is not None:
-                base = "http://" + self._connecting[1]
+            if not base and self._asm.connecting is not None:
+                base = "http://" + self._asm.connecting[1]
             req = Request(
                 sent.method, base + sent.path, number, raw_headers=sent.headers, logged_as="httplib"
             )
-            ex = self._new_exchange(req, time)
-            self._pending.append(ex)
+            ex = self._asm.new_exchange(req, time)
+            self._asm.pending.append(ex)
         if sent.body is not None and ex.request.body is None:
             ex.request.body = Body(number, number, sent.body, len(sent.body))
 
     def _httplib_reply(self, record: Reply) -> None:
         self.trace.openstack_lines += 1
-        for ex in reversed(self._pending):
+        for ex in reversed(self._asm.pending):
             if ex.response is None:
                 ex.response = Response(
                     record.status, record.number, reason=record.reason, last_line=record.number
                 )
-                self._drop_pending(ex)
-                self._last = ex
+                self._asm.drop_pending(ex)
+                self._asm.last = ex
                 return
 
     def _httplib_header(self, record: Header) -> None:
         number, text = record.number, record.text
-        answer = self._answer_line(number, "header: ", text)
+        answer = self._asm.answer_line(number, "header: ", text)
         if answer is None:
             return
         response = answer[1]
@@ -101,7 +101,7 @@ class LegacyReader(Records):
         if found is None:
             return
         method, url, status = found
-        ex = self._new_exchange(Request(method, url, number, logged_as="gophercloud"), time)
+        ex = self._asm.new_exchange(Request(method, url, number, logged_as="gophercloud"), time)
         ex.response = Response(status, number, last_line=number)
         default = legacy.gophercloud_default(text)
         if default is not None and default[3] is not None:
@@ -129,5 +129,5 @@ class LegacyReader(Records):
                     note_command(self.trace, number, recognised[0], recognised[1], part)
                     break
         if head is not None:
-            self._message(number, classify(head) if head else "text", head)
+            self._asm.message(number, classify(head) if head else "text", head)
         self._read_inner(number, lines, time)

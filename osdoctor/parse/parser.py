@@ -25,7 +25,6 @@ from osdoctor.counts import counted
 from osdoctor.model import (
     Exchange,
     Message,
-    MessageKind,
     Request,
     Response,
     Trace,
@@ -34,6 +33,7 @@ from osdoctor.model import (
 )
 from osdoctor.parse import commands, escaped, legacy, sentences, wrappers, wraps
 from osdoctor.parse.answer_lines import AnswerReader
+from osdoctor.parse.assembler import Assembler, Collector
 from osdoctor.parse.bodies import BodyCollector, HeatResponseCollector
 from osdoctor.parse.clients import (
     BAREMETAL_SHELL,
@@ -43,7 +43,7 @@ from osdoctor.parse.clients import (
     start_command,
 )
 from osdoctor.parse.connections import URLLIB3_CUT, ConnectionReader
-from osdoctor.parse.http_text import Curl, split_url
+from osdoctor.parse.http_text import Curl
 from osdoctor.parse.httplib_lines import HttplibReader
 from osdoctor.parse.legacy_records import LegacyReader
 from osdoctor.parse.paste import BOX_FIRST, is_elision, unbox, unpaste
@@ -52,7 +52,7 @@ from osdoctor.parse.printed_messages import classify, join_wrapped_messages
 from osdoctor.parse.printed_resources import is_openstack, read_resources
 from osdoctor.parse.record_starts import URLLIB3, is_record_start
 from osdoctor.parse.request_lines import RequestReader
-from osdoctor.parse.responses import ResponseReader, header_location
+from osdoctor.parse.responses import ResponseReader
 from osdoctor.parse.retention import (
     DROP_AT_ONCE,
     FOLD_KEEP,
@@ -63,11 +63,9 @@ from osdoctor.parse.retention import (
     KEEP_LAST_MESSAGES,
     KEEP_LAST_TRACEBACKS,
     Limits,
-    Retention,
 )
 from osdoctor.parse.round_path import RoundPath
 from osdoctor.parse.rounds import RoundTemplate
-from osdoctor.parse.services import ServiceMap
 from osdoctor.parse.tracebacks import FRAME_ANY, TracebackCollector, from_service
 from osdoctor.parse.unanswered import UnansweredReader
 from osdoctor.secrets.redact import PemMasker, SecretMemory, redact_line
@@ -79,8 +77,6 @@ _NEGOTIATED = regex.compile(r"Negotiated API version is (\S+)")
 
 #: Lines remembered for making a round's template; longer rounds are read line by line.
 _TEMPLATE_LINES = 64
-#: Debug messages kept at most (the first ones).
-_MAX_DEBUG_MESSAGES = 20000
 __all__ = ["FOLD_KEEP", "KEEP_FIRST", "KEEP_LAST", "Parser"]
 #: The retention limits a parser is made with (see ``parse.retention``); a test may
 #: lower them here for the parsers it makes.
@@ -115,23 +111,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         self._unanswered = UnansweredReader()
         self._httplib = HttplibReader()
         self._answers = AnswerReader()
-        self._services = ServiceMap()
-        self._pending: deque[Exchange] = deque(maxlen=32)
-        self._last: Exchange | None = None
-        self._collector: BodyCollector | TracebackCollector | HeatResponseCollector | None = None
-        self._big: deque[Exchange] = deque()
-        self._debug_messages = 0
-        self._dropped_messages = 0
-        self._cut_lines = 0
-        self._pem = PemMasker()
-        self._curls: dict[str, Curl | None] = {}
-        self._exchange_count = 0
-        self._wrapped: tuple[int, str, float | None, int] | None = None
-        # A client's sentence a paste word-wrapped: its first line, text so far,
-        # time, pieces (see ``parse.sentences``).
-        self._sentence: tuple[int, str, float | None, int] | None = None
-        self._widths: dict[int, int] = {}
-        self._keep = Retention(
+        self._asm = Assembler(
             self.trace,
             Limits(
                 KEEP_FIRST,
@@ -143,6 +123,16 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 _DROP_AT_ONCE,
             ),
         )
+        self._asm.watcher = self
+        self._request_id = self._asm.request_id
+        self._cut_lines = 0
+        self._pem = PemMasker()
+        self._curls: dict[str, Curl | None] = {}
+        self._wrapped: tuple[int, str, float | None, int] | None = None
+        # A client's sentence a paste word-wrapped: its first line, text so far,
+        # time, pieces (see ``parse.sentences``).
+        self._sentence: tuple[int, str, float | None, int] | None = None
+        self._widths: dict[int, int] = {}
         # The fast path over a folded run (see ``parse.line_source`` and ``parse.rounds``).
         self._recent: deque[tuple[int, str, str]] = deque(maxlen=_TEMPLATE_LINES)
         self._template: RoundTemplate | None = None
@@ -167,10 +157,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         self._held_len = 0
         self._held_time: float | None = None
         self._held_escaped = False
-        self._span_end = 0  # last physical line of the logical line being read
-        self._line_cut = False  # whether that line was cut at the paste's width
         self._indent = 0  # indentation a paste gave the line being read
-        self._connecting: tuple[int, str] | None = None  # urllib3's last connection line
         self._server_tb: TracebackCollector | None = None
         self._gopher: Exchange | None = None
         self._depth = 0  # escaped reports inside escaped reports are read once
@@ -187,6 +174,35 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         what it learnt, and reuse what its redaction remembered."""
         self.secrets.update(previous.secrets)
         self._pem.carry_on(previous._pem)
+
+    # The state of the line being read that the assembler keeps for the readers.
+    @property
+    def _collector(self) -> Collector | None:
+        return self._asm.collector
+
+    @property
+    def _connecting(self) -> tuple[int, str] | None:
+        return self._asm.connecting
+
+    @_connecting.setter
+    def _connecting(self, value: tuple[int, str] | None) -> None:
+        self._asm.connecting = value
+
+    @property
+    def _span_end(self) -> int:
+        return self._asm.span_end
+
+    @_span_end.setter
+    def _span_end(self, value: int) -> None:
+        self._asm.span_end = value
+
+    @property
+    def _line_cut(self) -> bool:
+        return self._asm.line_cut
+
+    @_line_cut.setter
+    def _line_cut(self, value: bool) -> None:
+        self._asm.line_cut = value
 
     # -- input -------------------------------------------------------------
     def feed(self, number: int, raw: str, cut: int = 0, time: float | None = None) -> None:
@@ -356,7 +372,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         """One logical line of the client's, whole."""
         if self._wrapped is not None and self._join_wrapped(text):
             return
-        collector = self._collector
+        collector = self._asm.collector
         if collector is not None:
             if collector.feed(number, text):
                 if isinstance(collector, TracebackCollector):
@@ -367,7 +383,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 return
             self._end_collector()
         self._dispatch(number, text, time)
-        ex = self._last
+        ex = self._asm.last
         if ex is not None:
             # The request or answer this line gave keeps the line's words to quote.
             if ex.request.line == number and not ex.request.quote:
@@ -382,29 +398,29 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
             number_w, held, time_w, _parts = self._wrapped
             self._wrapped = None
             self._request(number_w, redact_line(held), time_w)
-        if self._collector is not None:
+        if self._asm.collector is not None:
             self._end_collector()
         named = commands.named_in(text)
         if named is not None:
             note_command(self.trace, number, named[0], named[1], text)
-        self._message(number, "elision", text)
+        self._asm.message(number, "elision", text)
 
     def _server_line(self, number: int, text: str, message: str) -> None:
         """A service's own log line: kept as such, its traceback gathered apart."""
         self._release_sentence()
-        if self._collector is not None:
+        if self._asm.collector is not None:
             self._end_collector()
         text = self._redacted(text)
         message = self._redacted(message)
         tb = self._server_tb
         if tb is not None:
             if tb.feed(number, message) and not tb.done:
-                self._message(number, "server", text)
+                self._asm.message(number, "server", text)
                 return
             self._end_server_traceback()
         if message.startswith("Traceback (most recent call last)"):
             self._server_tb = TracebackCollector(number, origin="server")
-        self._message(number, "server", text)
+        self._asm.message(number, "server", text)
 
     def _end_server_traceback(self) -> None:
         tb, self._server_tb = self._server_tb, None
@@ -445,13 +461,13 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
             number, held, time, _parts = self._wrapped
             self._wrapped = None
             self._request(number, redact_line(held), time)
-        if self._collector is not None:
-            if isinstance(self._collector, TracebackCollector) or self._collector.open:
+        if self._asm.collector is not None:
+            if isinstance(self._asm.collector, TracebackCollector) or self._asm.collector.open:
                 self.trace.problems.append(
                     f"the log ends inside a record that began on line {self._collector_start()}"
                 )
             self._end_collector()
-        self._no_answer()
+        self._asm.no_answer()
         formats = self._strip.formats
         if "session" in formats:
             self.trace.format = "session"
@@ -469,12 +485,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
             self.trace.problems.append(
                 f"{counted(self._cut_lines, 'line')} were longer than 1 MiB and cut"
             )
-        self.trace.problems.extend(self._keep.problems())
-        if self._dropped_messages:
-            self.trace.problems.append(
-                f"{self._dropped_messages} debug lines past the first {_MAX_DEBUG_MESSAGES} "
-                "were not kept"
-            )
+        self.trace.problems.extend(self._asm.problems())
         self.trace.resources = read_resources(self.trace)
         # A resource's state is a client's words even in a paste of output alone.
         self.trace.openstack_lines += sum(map(is_openstack, self.trace.resources))
@@ -483,7 +494,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
 
     # -- helpers -----------------------------------------------------------
     def _collector_start(self) -> int:
-        c = self._collector
+        c = self._asm.collector
         if isinstance(c, TracebackCollector):
             return c.tb.first_line
         if isinstance(c, BodyCollector):
@@ -493,8 +504,8 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         return 0
 
     def _end_collector(self) -> None:
-        c = self._collector
-        self._collector = None
+        c = self._asm.collector
+        self._asm.collector = None
         if isinstance(c, TracebackCollector):
             if c.tb.exc_type or c.tb.frames:
                 if from_service(c.tb):
@@ -508,37 +519,9 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                         f"{c.tb.exc_type}: {c.tb.message}",
                         message=False,
                     )
-                self._keep.trim_tracebacks()
+                self._asm.keep.trim_tracebacks()
         elif c is not None:
             c.close()
-
-    def _no_answer(self) -> None:
-        """A log that ends inside a request: the client was still waiting (it hung,
-        or was killed) for the host it last connected to."""
-        t = self.trace
-        if not t.exchanges or t.exit_code is not None:
-            return
-        ex = t.exchanges[-1]
-        if ex.response is not None or ex.error is not None or ex.request.line == 0:
-            return
-        after = ex.request.line
-        if any(tb.last_line > after for tb in t.tracebacks[-4:]) or any(
-            m.line > after and m.kind not in ("debug", "elision") for m in t.messages[-16:]
-        ):
-            return
-        host = split_url(ex.request.url)[0].partition("://")[2] or ex.request.url
-        line = after
-        connecting = self._connecting
-        if connecting is not None and connecting[0] >= after:
-            line, host = connecting
-        ex.error = TransportError(
-            "no-answer",
-            f"the log ends while {ex.request.method} {ex.request.url} waits for "
-            f"an answer from {host}",
-            line,
-            detail=host,
-        )
-        self._drop_pending(ex)
 
     def _continue_command(self, text: str) -> None:
         """The next line of a command typed over several lines (``\\`` at the end):
@@ -553,22 +536,6 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         if t.command == last.text:
             t.command = joined
         last.text = joined
-
-    def _message(self, number: int, kind: MessageKind, text: str) -> None:
-        messages = self.trace.messages
-        if messages:
-            last = messages[-1]
-            if last.kind == kind and last.text == text:
-                last.repeats += 1
-                last.last_line = max(number, self._span_end)
-                return
-        if kind == "debug":
-            self._debug_messages += 1
-            if self._debug_messages > _MAX_DEBUG_MESSAGES:
-                self._dropped_messages += 1
-                return
-        messages.append(Message(number, kind, text, last_line=max(number, self._span_end)))
-        self._keep.trim_messages()
 
     # -- dispatch ----------------------------------------------------------
     def _dispatch(self, number: int, text: str, time: float | None) -> None:
@@ -605,7 +572,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 if m:
                     self._urllib3(number, m, time)
                     return
-                if self._line_cut:
+                if self._asm.line_cut:
                     m = URLLIB3_CUT.match(text)
                     if m and m.group(4):
                         self._urllib3(number, m, time)
@@ -642,26 +609,26 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 return
             if text.startswith("clean_up "):
                 self.trace.openstack_lines += 1
-                self._message(number, "clean_up", text)
+                self._asm.message(number, "clean_up", text)
                 return
             if text.startswith("command: ") and " -> " in text:
                 self.trace.openstack_lines += 1
                 if self.trace.command is None:
                     self.trace.command = "openstack " + text[9:].partition(" -> ")[0]
                     self.trace.command_line = number
-                self._message(number, "debug", text)
+                self._asm.message(number, "debug", text)
                 return
         elif c == "M":
             if text.startswith("Making authentication request to "):
                 self._auth_request(number, text[33:].strip(), time)
                 return
         elif c == "{":
-            if text.startswith('{"token": ') and self._last is not None:
+            if text.startswith('{"token": ') and self._asm.last is not None:
                 self._token_body(number, text)
                 return
         elif c == "T":
             if text.startswith("Traceback (most recent call last)"):
-                self._collector = TracebackCollector(number, self._indent)
+                self._asm.collector = TracebackCollector(number, self._indent)
                 return
         elif c == "C":
             if text.startswith("Could not find versioned identity endpoints"):
@@ -679,7 +646,9 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                     self._place_unanswered(unanswered)
                 return
             if text.startswith("START with options:"):
-                self._message(number, "debug", start_command(self.trace, number, text[19:].strip()))
+                self._asm.message(
+                    number, "debug", start_command(self.trace, number, text[19:].strip())
+                )
                 return
             if text.startswith(_SKIP_PREFIXES):
                 return
@@ -696,32 +665,32 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 except ValueError:
                     pass
                 self.trace.openstack_lines += 1
-                self._message(number, "end", text)
+                self._asm.message(number, "end", text)
                 return
         elif c == "F":
             if text.startswith("Failed to discover available identity versions when contacting "):
                 url = text[63:].partition(". ")[0].rstrip(".")
-                ex = self._find_pending(url)
+                ex = self._asm.find_pending(url)
                 if ex is not None and ex.response is None and ex.error is None:
                     ex.error = TransportError("discovery", text, number)
-                    self._drop_pending(ex)
+                    self._asm.drop_pending(ex)
                 self.trace.openstack_lines += 1
         elif c == "H":
             m = _HTTP_STATUS.match(text)
-            if m and self._last is not None and self._last.response is None:
-                ex = self._last
+            if m and self._asm.last is not None and self._asm.last.response is None:
+                ex = self._asm.last
                 ex.response = Response(
                     int(m.group(1)), number, reason=m.group(2) or None, last_line=number
                 )
-                self._drop_pending(ex)
-                self._collector = HeatResponseCollector(ex.response)
+                self._asm.drop_pending(ex)
+                self._asm.collector = HeatResponseCollector(ex.response)
                 self.trace.openstack_lines += 1
                 return
         elif c == "G" or c == "P" or c == "D":
             if " used request id " in text:
                 m = _REQUEST_ID.match(text)
                 if m:
-                    self._request_id(m.group(3), m.group(4))
+                    self._asm.request_id(m.group(3), m.group(4))
                     return
         if c in " \tF" and 'File "' in text[:12]:
             m = FRAME_ANY.match(text)
@@ -729,7 +698,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 # A traceback whose header the paste lost: its frames still say it.
                 collector = TracebackCollector(number, self._indent)
                 collector.feed(number, text)
-                self._collector = collector
+                self._asm.collector = collector
                 return
         if c == '"' and text.startswith('"heat ') and '" is deprecated, please use ' in text:
             # The heat shell logs no command line: its deprecation warning names the subcommand.
@@ -770,7 +739,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
             and self.trace.messages[-1].kind == "command"
         ):
             self._continue_command(text)
-            self._message(number, "command", text)
+            self._asm.message(number, "command", text)
             return
         recognised = commands.recognise(text)
         if recognised is not None:
@@ -784,11 +753,11 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
             command, client, _prompted = recognised
             note_command(self.trace, number, command, client, text)
             self._continued = command.endswith("\\")
-            self._message(number, "command", text)
+            self._asm.message(number, "command", text)
             if rest:
                 self._dispatch(number, rest, time)
             return
-        self._message(number, classify(text), text)
+        self._asm.message(number, classify(text), text)
 
     def _unwrapped(self, number: int, text: str, time: float | None) -> bool:
         """A line another program printed the client's words in (see
@@ -799,7 +768,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
             return False
         head, lines = found
         if head:
-            self._message(number, classify(head), head)
+            self._asm.message(number, classify(head), head)
         self._read_inner(number, lines, time)
         return True
 
@@ -812,31 +781,13 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         self._read_inner(number, pieces, time)
         return True
 
-    # -- records -----------------------------------------------------------
-    def _new_exchange(self, request: Request, time: float | None) -> Exchange:
-        if self.trace.exchanges:
-            self._fold_repeats()
-            if self._keep.run > FOLD_KEEP and self._template is None and not self._replaying:
-                self._learn_round(request)
-        ex = Exchange(index=self._exchange_count, request=request, time=time)
-        self._exchange_count += 1
-        ex.service, ex.path = self._services.locate(request.url)
-        ex.query = request.url.partition("?")[2]
-        prev = self._last
-        if prev is not None and prev.status is not None and 300 <= prev.status < 400:
-            location = header_location(prev.response.raw_headers) if prev.response else None
-            if location and (location == request.url or request.url.startswith(location)):
-                ex.redirected_from = prev.index
-        self._keep.append(ex)
-        self.trace.openstack_lines += 1
-        self._last = ex
-        return ex
+    # -- the fast path's side of a run (see ``parse.assembler.RunWatcher``) ---
+    def run_goes_on(self, request: Request) -> None:
+        if self._template is None and not self._replaying:
+            self._learn_round(request)
 
-    def _fold_repeats(self) -> None:
-        if not self._keep.fold_repeats():
-            self._template = None  # the run broke: its round no longer leads
-
-    # -- legacy shapes -----------------------------------------------------
+    def run_broke(self) -> None:
+        self._template = None  # the run broke: its round no longer leads
 
 
 def _looks_wrapped(text: str) -> bool:

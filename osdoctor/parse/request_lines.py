@@ -32,9 +32,9 @@ class RequestReader(Records):
                 self._curls.clear()
             self._curls[text] = curl
         if curl is None:
-            self._message(number, "debug", text)
+            self._asm.message(number, "debug", text)
             return
-        prev = self._last
+        prev = self._asm.last
         # swiftclient logs its request after the connection pool logged the answer.
         if (
             prev is not None
@@ -57,13 +57,13 @@ class RequestReader(Records):
                 raw_headers=curl.headers,
                 quote=line_quote("REQ: " + text),
             )
-            ex = self._new_exchange(req, time)
-            self._pending.append(ex)
+            ex = self._asm.new_exchange(req, time)
+            self._asm.pending.append(ex)
         if curl.data is not None:
-            body = Body(number, number, curl.data, len(curl.data), cut=self._line_cut)
+            body = Body(number, number, curl.data, len(curl.data), cut=self._asm.line_cut)
             ex.request.body = body
             if curl.data_open:
-                self._collector = BodyCollector(body, [curl.data], "'")
+                self._asm.collector = BodyCollector(body, [curl.data], "'")
         if "API-Version" in curl.headers and ex.service:
             for name in _API_VERSION_HEADERS:
                 value = ex.request.header(name)
@@ -72,6 +72,6 @@ class RequestReader(Records):
 
     def _auth_request(self, number: int, url: str, time: float | None) -> None:
         req = Request("POST", url, number, logged_as="auth")
-        ex = self._new_exchange(req, time)
+        ex = self._asm.new_exchange(req, time)
         ex.service = "identity"
-        self._pending.append(ex)
+        self._asm.pending.append(ex)

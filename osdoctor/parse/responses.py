@@ -9,13 +9,10 @@ import json
 
 from osdoctor.model import BODY_KEEP, Body, Exchange, Request, Response
 from osdoctor.parse.answer_lines import AnswerBody, AnswerLine, AnswerRecord, AnswerStatus
+from osdoctor.parse.assembler import BIG_BODY
 from osdoctor.parse.bodies import BodyCollector
+from osdoctor.parse.http_text import header_location
 from osdoctor.parse.records import Records
-
-#: Bodies larger than this on successful answers are released once 64 newer
-#: ones exist: rules look at error answers and at the end of a run.
-BIG_BODY = 4096
-BIG_BODIES_KEPT = 64
 
 
 class ResponseReader(Records):
@@ -30,7 +27,7 @@ class ResponseReader(Records):
         elif isinstance(record, AnswerStatus):
             self._resp_status(record)
         else:
-            ex = self._last
+            ex = self._asm.last
             if ex is not None and ex.response is not None:
                 ex.response.raw_headers = record.headers
                 ex.response.last_line = record.number
@@ -39,12 +36,12 @@ class ResponseReader(Records):
     def _resp_line(self, record: AnswerLine) -> None:
         self.trace.openstack_lines += 1
         number, status, body = record.number, record.status, record.body
-        ex = self._last
+        ex = self._asm.last
         if ex is None:
             return
         if ex.response is None:
             ex.response = Response(status, number)
-            self._drop_pending(ex)
+            self._asm.drop_pending(ex)
         elif (
             status is not None
             and ex.response.raw_headers
@@ -55,7 +52,7 @@ class ResponseReader(Records):
             # A second answer to one request: keystoneauth followed the redirect and
             # nothing logged the new request (the heat shell has no urllib3 lines).
             location = header_location(ex.response.raw_headers) or ""
-            hop = self._new_exchange(
+            hop = self._asm.new_exchange(
                 Request(ex.request.method, location, number, logged_as="redirect"), None
             )
             hop.response = Response(status, number, raw_headers=record.headers, last_line=number)
@@ -81,29 +78,29 @@ class ResponseReader(Records):
             or not body.text.startswith('{"access"')
         ):
             return
-        catalog = self._services.learn_catalog(body.json())
+        catalog = self._asm.services.learn_catalog(body.json())
         if catalog:
             self.trace.catalog = catalog
             for other in self.trace.exchanges:
                 if other.request.logged_as != "auth":
-                    other.service, other.path = self._services.locate(other.request.url)
+                    other.service, other.path = self._asm.services.locate(other.request.url)
 
     def _resp_status(self, record: AnswerStatus) -> None:
         self.trace.openstack_lines += 1
         number, status, reason = record.number, record.status, record.reason
-        ex = self._last
+        ex = self._asm.last
         if ex is None:
             return
         if ex.response is None:
             ex.response = Response(status, number, reason=reason, last_line=number)
-            self._drop_pending(ex)
+            self._asm.drop_pending(ex)
         else:
             ex.response.status = status or ex.response.status
             ex.response.reason = reason
             ex.response.last_line = number
 
     def _resp_body(self, number: int, text: str) -> None:
-        answer = self._answer_line(number, "RESP BODY: ", text)
+        answer = self._asm.answer_line(number, "RESP BODY: ", text)
         if answer is None:
             return
         ex, response = answer
@@ -114,14 +111,14 @@ class ResponseReader(Records):
         size = len(text)
         truncated = size > BODY_KEEP
         kept = text[:BODY_KEEP] if truncated else text
-        body = Body(number, number, kept, size, truncated=truncated, cut=self._line_cut)
+        body = Body(number, number, kept, size, truncated=truncated, cut=self._asm.line_cut)
         response.body = body
         head = text[:1]
         tail = text.rstrip()[-1:] if text.strip() else ""
         if head in "{[" and tail not in "}]":
-            self._collector = BodyCollector(body, [kept], "}" if head == "{" else "]")
+            self._asm.collector = BodyCollector(body, [kept], "}" if head == "{" else "]")
         elif text.lstrip()[:5].lower() in ("<html", "<!doc") and "</html>" not in text.lower():
-            self._collector = BodyCollector(body, [kept], "</html>")
+            self._asm.collector = BodyCollector(body, [kept], "</html>")
         elif head == "{" and text.startswith('{"access"'):
             self._learn_v2_catalog(ex)
         self._retain(ex, body)
@@ -131,18 +128,10 @@ class ResponseReader(Records):
         status = ex.status or 0
         if body.size <= BIG_BODY or not (200 <= status < 300):
             return
-        self._keep_big(ex)
-
-    def _keep_big(self, ex: Exchange) -> None:
-        self._big.append(ex)
-        while len(self._big) > BIG_BODIES_KEPT:
-            old = self._big.popleft()
-            if old.response is not None and old.response.body is not None:
-                old.response.body.text = None
-                old.response.body.dropped = True
+        self._asm.keep_big(ex)
 
     def _token_body(self, number: int, text: str) -> None:
-        ex = self._last
+        ex = self._asm.last
         self.trace.openstack_lines += 1
         if ex is None:
             return
@@ -153,7 +142,7 @@ class ResponseReader(Records):
             ex.response = Response(
                 status, number, reason="(inferred from the logged token)", last_line=number
             )
-            self._drop_pending(ex)
+            self._asm.drop_pending(ex)
         if ex.response is None:
             return
         try:
@@ -163,24 +152,12 @@ class ResponseReader(Records):
         if data is not None and not self.trace.catalog:
             # The first catalog is the one the run used; a later token (a retry,
             # another run pasted after this one) does not move earlier requests.
-            catalog = self._services.learn_catalog(data)
+            catalog = self._asm.services.learn_catalog(data)
             if catalog:
                 self.trace.catalog = catalog
                 for other in self.trace.exchanges:
                     if other.request.logged_as != "auth":
-                        other.service, other.path = self._services.locate(other.request.url)
+                        other.service, other.path = self._asm.services.locate(other.request.url)
         # The token body is long and the catalog is now known: keep a marker only.
         ex.response.body = Body(number, number, None, len(text), dropped=True)
         ex.response.last_line = number
-
-
-def header_location(raw_headers: str) -> str | None:
-    """The Location header of a logged response, without parsing all headers."""
-    at = raw_headers.find("Location: ")
-    if at < 0:
-        at = raw_headers.lower().find("location: ")
-        if at < 0:
-            return None
-    value = raw_headers[at + 10 :]
-    end = value.find(" ")
-    return value if end < 0 else value[:end]

@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections import deque
 
 from osdoctor.model import Exchange, Message, Request, Response
+from osdoctor.parse.assembler import BIG_BODIES_KEPT, BIG_BODY
 from osdoctor.parse.http_text import split_url
 from osdoctor.parse.lines import decode_line
 from osdoctor.parse.records import Records
-from osdoctor.parse.responses import BIG_BODIES_KEPT, BIG_BODY
-from osdoctor.parse.retention import FOLD_KEEP, Retention
+from osdoctor.parse.retention import FOLD_KEEP
 from osdoctor.parse.rounds import RoundTemplate, build_template, log_prefix
 from osdoctor.secrets.redact import redact_line
 
@@ -33,7 +33,6 @@ _ROUND_WAIT = 256 * 1024
 class RoundPath(Records):
     """Matches, counts and replays the rounds of a folded run."""
 
-    _keep: Retention
     _template: RoundTemplate | None
     _recent: deque[tuple[int, str, str]]
     _skipped: deque[tuple[bytes, int, int, int]]
@@ -43,7 +42,6 @@ class RoundPath(Records):
     _replaying: bool
     _model: list[Exchange]
     _repeat: Message | None
-    _exchange_count: int
     _widths: dict[int, int]
     _wrapped: tuple[int, str, float | None, int] | None
     _held: list[str] | None
@@ -51,14 +49,6 @@ class RoundPath(Records):
 
     def feed(self, number: int, raw: str, cut: int = 0, time: float | None = None) -> None:
         """One line (see ``Parser``)."""
-        raise NotImplementedError
-
-    def _fold_repeats(self) -> None:
-        """Fold the run's middle as a new exchange starts (see ``Parser``)."""
-        raise NotImplementedError
-
-    def _keep_big(self, ex: Exchange) -> None:
-        """Keep a big body's text while it is among the newest (``ResponseReader``)."""
         raise NotImplementedError
 
     def rounds_lead(self, data: bytes, pos: int) -> bool:
@@ -83,11 +73,11 @@ class RoundPath(Records):
         ):
             return False
         if (
-            self._keep.run > FOLD_KEEP
-            and self._keep.period == template.exchanges
-            and self._collector is None
+            self._asm.keep.run > FOLD_KEEP
+            and self._asm.keep.period == template.exchanges
+            and self._asm.collector is None
             and self._wrapped is None
-            and not self._pending
+            and not self._asm.pending
             and self._held is None
         ):
             self._model = self.trace.exchanges[-template.exchanges :]
@@ -107,7 +97,7 @@ class RoundPath(Records):
         period = len(model)
         placed: list[Exchange] = []
         for j in range(count):
-            fold = self._keep.fold
+            fold = self._asm.keep.fold
             rest = count - j
             if (
                 fold is not None
@@ -115,15 +105,15 @@ class RoundPath(Records):
                 and rest % period == 0
             ):
                 fold.count += rest
-                self._keep.run += rest
-                self._exchange_count += rest
+                self._asm.keep.run += rest
+                self._asm.exchange_count += rest
                 for ex in placed[-FOLD_KEEP - 1 :]:
                     ex.index += rest
                 return
-            self._fold_repeats()
+            self._asm.fold_repeats()
             like = model[j % period]
             ex = Exchange(
-                self._exchange_count,
+                self._asm.exchange_count,
                 Request(like.request.method, like.request.url, 0, logged_as=like.request.logged_as),
                 service=like.service,
                 path=like.path,
@@ -133,11 +123,11 @@ class RoundPath(Records):
                 ex.response = Response(like.status, 0, raw_headers=like.response.raw_headers)
                 body = like.response.body
                 if body is not None and body.size > BIG_BODY and 200 <= (like.status or 0) < 300:
-                    self._keep_big(ex)  # newer big bodies release older ones' text
-            self._exchange_count += 1
-            self._keep.append(ex)
+                    self._asm.keep_big(ex)  # newer big bodies release older ones' text
+            self._asm.exchange_count += 1
+            self._asm.keep.append(ex)
             placed.append(ex)
-            self._last = ex
+            self._asm.last = ex
 
     def skip_rounds(self, data: bytes, pos: int, number: int, more: bool) -> tuple[int, int, bool]:
         """Match whole rounds from ``pos``: (where matching stopped, the line number
@@ -217,7 +207,7 @@ class RoundPath(Records):
     def _learn_round(self, request: Request) -> None:
         """At the start of a round of a folded run, make the template of the round
         that just ended (see ``parse.rounds``)."""
-        period = self._keep.period
+        period = self._asm.keep.period
         first = self.trace.exchanges[-period]
         if (
             first.request.logged_as != "curl"
