@@ -103,7 +103,6 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
             "osdoctor.servicelog.reader",
             "osdoctor.servicelog.sources",
             "osdoctor.parse.assembler",
-            "osdoctor.parse.records",
             "osdoctor.servicelog.pasted",
             "osdoctor.parse.connections",
             "osdoctor.parse.legacy_records",

@@ -1,38 +1,34 @@
 """The streaming log parser: lines in, a :class:`~osdoctor.model.Trace` out.
 
 It is a small state machine fed one line at a time, so that a live run, a
-followed file and a 200 MB saved log go through the same code. Most lines are
-classified by their first characters; only the few that can start an HTTP
-record pay for a regular expression.
+followed file and a 200 MB saved log go through the same code. Its stages:
 
-This module keeps the way in (blocks, lines, wrapped pieces, tool prefixes),
-the dispatch of a line to its reader and the pairing of records into exchanges.
-The readers of each kind of record are apart, over one shared state
-(``parse.records``): request lines (``request_lines``), answers and their
-bodies (``responses``, ``bodies``), connection lines (``connections``),
-tracebacks (``tracebacks``), printed messages (``messages``), who ran what
-(``clients``), older shapes (``legacy_records``). What is kept of a log that
-grows without bound is ``retention``'s; the fast path over the rounds of a long
-wait is ``rounds``' template, engaged from the line source (``line_source``).
+1. the line source (``line_source``) cuts bytes into numbered lines and calls
+   :meth:`Parser.feed`; in the middle of a long wait it asks the fast path
+   (:attr:`Parser.rounds`, ``round_path``) to match whole rounds instead;
+2. the parser's way in undoes paste damage, tool prefixes and wrapped lines,
+   and redacts (``paste``, ``prefixes``, ``wraps``, ``sentences``);
+3. each logical line goes to the reader its opening words name: request lines
+   (``request_lines``), answers (``responses``), connection lines
+   (``connections``), older shapes (``legacy_records``); most lines are
+   classified by their first characters, and only the few that can start an
+   HTTP record pay for a regular expression;
+4. the readers place what they read on exchanges through one assembler
+   (``assembler``), which pairs requests with answers and keeps what a log
+   that grows without bound may keep (``retention``).
+
+What no reader takes is a printed message, a command line or a traceback.
 """
 
 from __future__ import annotations
 
-from collections import deque
-
 from osdoctor import regex
 from osdoctor.counts import counted
 from osdoctor.model import (
-    Exchange,
-    Message,
-    Request,
-    Response,
     Trace,
-    TransportError,
     line_quote,
 )
-from osdoctor.parse import commands, escaped, legacy, sentences, wrappers, wraps
-from osdoctor.parse.answer_lines import AnswerReader
+from osdoctor.parse import commands, escaped, sentences, wrappers, wraps
 from osdoctor.parse.assembler import Assembler, Collector
 from osdoctor.parse.bodies import BodyCollector, HeatResponseCollector
 from osdoctor.parse.clients import (
@@ -42,15 +38,13 @@ from osdoctor.parse.clients import (
     session_meta,
     start_command,
 )
-from osdoctor.parse.connections import URLLIB3_CUT, ConnectionReader
-from osdoctor.parse.http_text import Curl
-from osdoctor.parse.httplib_lines import HttplibReader
+from osdoctor.parse.connections import ConnectionReader
 from osdoctor.parse.legacy_records import LegacyReader
 from osdoctor.parse.paste import BOX_FIRST, is_elision, unbox, unpaste
 from osdoctor.parse.prefixes import PrefixStripper
 from osdoctor.parse.printed_messages import classify, join_wrapped_messages
 from osdoctor.parse.printed_resources import is_openstack, read_resources
-from osdoctor.parse.record_starts import URLLIB3, is_record_start
+from osdoctor.parse.record_starts import is_record_start
 from osdoctor.parse.request_lines import RequestReader
 from osdoctor.parse.responses import ResponseReader
 from osdoctor.parse.retention import (
@@ -65,9 +59,7 @@ from osdoctor.parse.retention import (
     Limits,
 )
 from osdoctor.parse.round_path import RoundPath
-from osdoctor.parse.rounds import RoundTemplate
 from osdoctor.parse.tracebacks import FRAME_ANY, TracebackCollector, from_service
-from osdoctor.parse.unanswered import UnansweredReader
 from osdoctor.secrets.redact import PemMasker, SecretMemory, redact_line
 from osdoctor.secrets.scrub import scrub_trace
 
@@ -94,7 +86,7 @@ _PASTE_FIRST = frozenset(" \t`<")
 _ELISION_FIRST = frozenset(".[-(<\u2026")
 
 
-class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, RoundPath):
+class Parser:
     """Feed it lines with :meth:`feed`, end with :meth:`finish`; read :attr:`trace`
     at any time. Its lines come from the line source (``parse.line_source``),
     which also drives the fast path over rounds (``RoundPath``)."""
@@ -108,9 +100,6 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         Made by ``osdoctor.intake`` only."""
         self.trace = Trace(source=source, line_count=after)
         self._strip = PrefixStripper()
-        self._unanswered = UnansweredReader()
-        self._httplib = HttplibReader()
-        self._answers = AnswerReader()
         self._asm = Assembler(
             self.trace,
             Limits(
@@ -123,29 +112,14 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 _DROP_AT_ONCE,
             ),
         )
-        self._asm.watcher = self
         self._request_id = self._asm.request_id
         self._cut_lines = 0
         self._pem = PemMasker()
-        self._curls: dict[str, Curl | None] = {}
-        self._wrapped: tuple[int, str, float | None, int] | None = None
         # A client's sentence a paste word-wrapped: its first line, text so far,
         # time, pieces (see ``parse.sentences``).
         self._sentence: tuple[int, str, float | None, int] | None = None
         self._widths: dict[int, int] = {}
-        # The fast path over a folded run (see ``parse.line_source`` and ``parse.rounds``).
-        self._recent: deque[tuple[int, str, str]] = deque(maxlen=_TEMPLATE_LINES)
-        self._template: RoundTemplate | None = None
-        self._skipped: deque[tuple[bytes, int, int, int]] = deque()
-        self._kept_rounds = 0
-        self._skipped_rounds = 0
-        self._engaged = False
-        self._replaying = False
         self._number = after
-        self._model: list[Exchange] = []
-        self._repeat: Message | None = None
-        #: Rounds matched whole by the fast path rather than read line by line.
-        self.matched_rounds = 0
         #: The width the input was folded at, when known before it is fed (see
         #: ``parse.wraps``): lines of that width are joined with the next one.
         self.wrap_width: int | None = widths.fold if widths is not None else None
@@ -159,9 +133,17 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         self._held_escaped = False
         self._indent = 0  # indentation a paste gave the line being read
         self._server_tb: TracebackCollector | None = None
-        self._gopher: Exchange | None = None
         self._depth = 0  # escaped reports inside escaped reports are read once
         self._continued = False  # the last command line ended in a backslash
+        # The readers of records, each with its own state, over one assembler.
+        self._requests = RequestReader(self._asm)
+        self._responses = ResponseReader(self._asm)
+        self._connections = ConnectionReader(self._asm, self.cut_width)
+        self._legacy = LegacyReader(self._asm, self._read_inner)
+        #: The fast path over the rounds of a long wait, which the line source drives.
+        self.rounds = RoundPath(self._asm, self._widths, self.feed, self._idle)
+        self._asm.watcher = self.rounds
+        self._recent = self.rounds.recent
 
     @property
     def secrets(self) -> SecretMemory:
@@ -195,6 +177,10 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
     @_span_end.setter
     def _span_end(self, value: int) -> None:
         self._asm.span_end = value
+
+    @property
+    def _wrapped(self) -> tuple[int, str, float | None, int] | None:
+        return self._requests.wrapped
 
     @property
     def _line_cut(self) -> bool:
@@ -370,7 +356,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
 
     def _read_line(self, number: int, text: str, time: float | None) -> None:
         """One logical line of the client's, whole."""
-        if self._wrapped is not None and self._join_wrapped(text):
+        if self._requests.wrapped is not None and self._requests.join_wrapped(text):
             return
         collector = self._asm.collector
         if collector is not None:
@@ -394,10 +380,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
     def _elision(self, number: int, text: str) -> None:
         """A gap the poster left: whatever record was open is cut there."""
         self._release_sentence()
-        if self._wrapped is not None:
-            number_w, held, time_w, _parts = self._wrapped
-            self._wrapped = None
-            self._request(number_w, redact_line(held), time_w)
+        self._requests.release_wrapped()
         if self._asm.collector is not None:
             self._end_collector()
         named = commands.named_in(text)
@@ -433,23 +416,6 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         before say (a table's secret columns, values masked earlier)."""
         return self._pem.feed(text)
 
-    def _join_wrapped(self, text: str) -> bool:
-        """Join a request line that a paste wrapped mid-word; True when ``text`` was
-        its continuation."""
-        assert self._wrapped is not None
-        number, held, time, parts = self._wrapped
-        if text and not is_record_start(text) and not text.startswith(("  ", "\t")) and parts < 8:
-            joined = held + text
-            if not _looks_wrapped(joined):
-                self._wrapped = None
-                self._request(number, redact_line(joined), time)
-            else:
-                self._wrapped = (number, joined, time, parts + 1)
-            return True
-        self._wrapped = None
-        self._request(number, held, time)
-        return False
-
     def finish(self) -> Trace:
         self._release()
         self._release_sentence()
@@ -457,10 +423,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
             self._end_server_traceback()
         if self.trace.client == "unknown":
             self.trace.client = client_from_agents(self.trace.exchanges[:20])
-        if self._wrapped is not None:
-            number, held, time, _parts = self._wrapped
-            self._wrapped = None
-            self._request(number, redact_line(held), time)
+        self._requests.release_wrapped()
         if self._asm.collector is not None:
             if isinstance(self._asm.collector, TracebackCollector) or self._asm.collector.open:
                 self.trace.problems.append(
@@ -513,7 +476,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 self.trace.tracebacks.append(c.tb)
                 if c.tb.origin == "client" and c.tb.message:
                     # An exception naming a transport failure that no line reported.
-                    self._transport_text(
+                    self._connections.transport_text(
                         c.tb.last_line,
                         c.tb.message,
                         f"{c.tb.exc_type}: {c.tb.message}",
@@ -544,68 +507,39 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         if len(text) >= 400 and self._depth == 0 and self._collapsed(number, text, time):
             return
         c = text[0]
-        if self._gopher is not None and (self._depth or not escaped.looks_escaped(text)):
-            self._gopher_body(number, text)
+        if self._legacy.gopher is not None and (self._depth or not escaped.looks_escaped(text)):
+            self._legacy.gopher_body(number, text)
         if c == "R":
-            if text.startswith("RESP"):
-                answer = self._answers.feed(number, text)
-                if answer is not None:
-                    self._place_answer(answer)
-                    return
-            if text.startswith("REQ: "):
-                if _looks_wrapped(text):
-                    # A paste wrapped the line: the rest follows on the next lines.
-                    self._wrapped = (number, text[5:], time, 1)
-                    return
-                self._request(number, text[5:], time)
+            if text.startswith("RESP") and self._responses.answer(number, text, time):
                 return
-            if text.startswith("Request to "):
-                unanswered = self._unanswered.feed(number, text)
-                if unanswered is not None:
-                    self._place_unanswered(unanswered)
-                    return
+            if text.startswith("REQ: "):
+                self._requests.request_line(number, text, time)
+                return
+            if text.startswith("Request to ") and self._connections.unanswered(number, text, time):
+                return
             if text.startswith("Request returned failure status"):
                 self.trace.openstack_lines += 1
         elif c == "h":
-            if text.startswith(("http://", "https://")):
-                m = URLLIB3.match(text)
-                if m:
-                    self._urllib3(number, m, time)
-                    return
-                if self._asm.line_cut:
-                    m = URLLIB3_CUT.match(text)
-                    if m and m.group(4):
-                        self._urllib3(number, m, time)
-                        return
-                    if m:
-                        # A pool line cut by the paste: the request, its answer to come.
-                        self._urllib3_cut(number, m, time)
-                        return
+            if text.startswith(("http://", "https://")) and self._connections.pool_line(
+                number, text, time
+            ):
+                return
             if text.startswith("header: "):
-                header = self._httplib.feed(number, text)
-                if header is not None:
-                    self._place_httplib(header, time)
+                self._legacy.header_line(number, text, time)
                 return
         elif c == '"':
-            m = legacy.BARE_URLLIB3.match(text)
-            if m:
-                self._urllib3(number, m, time, bare=True)
+            if self._connections.bare_pool_line(number, text, time):
                 return
         elif c == "s":
             if text.startswith("send: "):
-                sent = self._httplib.feed(number, text)
-                if sent is not None:
-                    self._place_httplib(sent, time)
+                self._legacy.send_line(number, text, time)
                 return
         elif c == "r":
-            if text.startswith("reply: "):
-                reply = self._httplib.feed(number, text)
-                if reply is not None:
-                    self._place_httplib(reply, time)
-                    return
+            if text.startswith("reply: ") and self._legacy.reply_line(number, text, time):
+                return
         elif c == "c":
             if text.startswith("curl -"):
-                self._request(number, text, time)
+                self._requests.curl_line(number, text, time)
                 return
             if text.startswith("clean_up "):
                 self.trace.openstack_lines += 1
@@ -620,11 +554,10 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 return
         elif c == "M":
             if text.startswith("Making authentication request to "):
-                self._auth_request(number, text[33:].strip(), time)
+                self._requests.auth_request(number, text, time)
                 return
         elif c == "{":
-            if text.startswith('{"token": ') and self._asm.last is not None:
-                self._token_body(number, text)
+            if text.startswith('{"token": ') and self._requests.token_body(number, text, time):
                 return
         elif c == "T":
             if text.startswith("Traceback (most recent call last)"):
@@ -632,18 +565,14 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 return
         elif c == "C":
             if text.startswith("Could not find versioned identity endpoints"):
-                self._refine_discovery(text)
+                self._connections.discovery_summary(number, text, time)
         elif c == "U":
             if text.startswith("Unable to establish connection to "):
-                unanswered = self._unanswered.feed(number, text)
-                if unanswered is not None:
-                    self._place_unanswered(unanswered)
+                self._connections.refused(number, text, time)
                 return
         elif c == "S":
             if text.startswith("SSL exception connecting to "):
-                unanswered = self._unanswered.feed(number, text)
-                if unanswered is not None:
-                    self._place_unanswered(unanswered)
+                self._connections.refused(number, text, time)
                 return
             if text.startswith("START with options:"):
                 self._asm.message(
@@ -653,11 +582,8 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
             if text.startswith(_SKIP_PREFIXES):
                 return
         elif c == "E":
-            if text.startswith("ERROR (") and "): " in text[:60]:
-                # novaclient's and the legacy shells' "ERROR (ConnectFailure): <message>".
-                rest = text.partition("): ")[2]
-                if self._transport_text(number, rest, text):
-                    return
+            if text.startswith("ERROR (") and self._connections.error_line(number, text, time):
+                return
             if text.startswith("END return value: "):
                 try:
                     self.trace.exit_code = int(text[18:].strip())
@@ -669,22 +595,9 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 return
         elif c == "F":
             if text.startswith("Failed to discover available identity versions when contacting "):
-                url = text[63:].partition(". ")[0].rstrip(".")
-                ex = self._asm.find_pending(url)
-                if ex is not None and ex.response is None and ex.error is None:
-                    ex.error = TransportError("discovery", text, number)
-                    self._asm.drop_pending(ex)
-                self.trace.openstack_lines += 1
+                self._connections.discovery_failed(number, text, time)
         elif c == "H":
-            m = _HTTP_STATUS.match(text)
-            if m and self._asm.last is not None and self._asm.last.response is None:
-                ex = self._asm.last
-                ex.response = Response(
-                    int(m.group(1)), number, reason=m.group(2) or None, last_line=number
-                )
-                self._asm.drop_pending(ex)
-                self._asm.collector = HeatResponseCollector(ex.response)
-                self.trace.openstack_lines += 1
+            if self._responses.heat_status(number, text, time):
                 return
         elif c == "G" or c == "P" or c == "D":
             if " used request id " in text:
@@ -722,12 +635,12 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
             if m:
                 self.trace.api_versions["baremetal"] = m.group(1)
         if self._depth == 0 and escaped.looks_escaped(text):
-            self._escaped(number, text, time)
+            self._legacy.escaped(number, text, time)
             return
         if self._depth == 0 and self._unwrapped(number, text, time):
             return
         if "Expected HTTP response code" in text or "], error message: " in text:
-            self._gophercloud(number, text, time)
+            self._legacy.gophercloud(number, text, time)
         if self._continued or (
             # a command line a terminal folded before an option: "-c fault" goes on
             text[:1] == "-"
@@ -772,6 +685,22 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         self._read_inner(number, lines, time)
         return True
 
+    def _read_inner(self, number: int, lines: list[str], time: float | None) -> None:
+        """Lines another program's line held (an escaped report, a bytes repr, a
+        collapsed run), read as lines, each at that line's number; what they hold
+        is not unwrapped again."""
+        self._depth += 1
+        try:
+            for line in lines:
+                if line.strip():
+                    self._read(number, redact_line(line), time)
+        finally:
+            self._depth -= 1
+
+    def _idle(self) -> bool:
+        """No line is being gathered from its pieces: the fast path may skip."""
+        return self._held is None and self._requests.wrapped is None
+
     def _collapsed(self, number: int, text: str, time: float | None) -> bool:
         """A ``-vvv`` run whose line breaks a paste collapsed: its records are read
         as lines, each at the line's number."""
@@ -780,19 +709,3 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
             return False
         self._read_inner(number, pieces, time)
         return True
-
-    # -- the fast path's side of a run (see ``parse.assembler.RunWatcher``) ---
-    def run_goes_on(self, request: Request) -> None:
-        if self._template is None and not self._replaying:
-            self._learn_round(request)
-
-    def run_broke(self) -> None:
-        self._template = None  # the run broke: its round no longer leads
-
-
-def _looks_wrapped(text: str) -> bool:
-    """keystoneauth's and swiftclient's request lines end with a quoted header or
-    body; one that stops elsewhere, or with an open quote, was cut by a wrap."""
-    if " -d '" in text:
-        return False
-    return text.count('"') % 2 == 1 or not text.endswith('"')

@@ -1,22 +1,58 @@
 """The reader of answers: keystoneauth's ``RESP:`` records (read by
-``parse.answer_lines``) placed on the exchanges they answer, the token body, and
-how long big bodies are kept.
+``parse.answer_lines``) placed on the exchanges they answer, the heat shell's
+``HTTP/1.1 200 OK`` status line, and how long big bodies are kept.
+
+Which exchange an answer belongs to is the assembler's (``parse.assembler``):
+the last request read; a body that goes on over the next lines is gathered by
+the collector left there.
 """
 
 from __future__ import annotations
 
-import json
-
+from osdoctor import regex
 from osdoctor.model import BODY_KEEP, Body, Exchange, Request, Response
-from osdoctor.parse.answer_lines import AnswerBody, AnswerLine, AnswerRecord, AnswerStatus
-from osdoctor.parse.assembler import BIG_BODY
-from osdoctor.parse.bodies import BodyCollector
+from osdoctor.parse.answer_lines import (
+    AnswerBody,
+    AnswerLine,
+    AnswerReader,
+    AnswerRecord,
+    AnswerStatus,
+)
+from osdoctor.parse.assembler import BIG_BODY, Assembler
+from osdoctor.parse.bodies import BodyCollector, HeatResponseCollector
 from osdoctor.parse.http_text import header_location
-from osdoctor.parse.records import Records
+
+_HTTP_STATUS = regex.compile(r"HTTP/\d(?:\.\d)? (\d{3}) ?(.*)")
 
 
-class ResponseReader(Records):
-    """Reads answers."""
+class ResponseReader:
+    """Reads answers into ``assembler``."""
+
+    def __init__(self, assembler: Assembler) -> None:
+        self._asm = assembler
+        self.trace = assembler.trace
+        self._answers = AnswerReader()
+
+    def answer(self, number: int, text: str, time: float | None) -> bool:
+        """A line that opens with ``RESP``: False when it is none of keystoneauth's."""
+        record = self._answers.feed(number, text)
+        if record is None:
+            return False
+        self._place_answer(record)
+        return True
+
+    def heat_status(self, number: int, text: str, time: float | None) -> bool:
+        """The heat shell's status line (``HTTP/1.1 200 OK``), its headers and body
+        to follow: the answer to the last request, when it has none yet."""
+        m = _HTTP_STATUS.match(text)
+        ex = self._asm.last
+        if m is None or ex is None or ex.response is not None:
+            return False
+        response = Response(int(m.group(1)), number, reason=m.group(2) or None, last_line=number)
+        self._asm.answer(ex, response)
+        self._asm.collector = HeatResponseCollector(response)
+        self.trace.openstack_lines += 1
+        return True
 
     def _place_answer(self, record: AnswerRecord) -> None:
         """An answer's record (``parse.answer_lines``) on the exchange it answers."""
@@ -129,35 +165,3 @@ class ResponseReader(Records):
         if body.size <= BIG_BODY or not (200 <= status < 300):
             return
         self._asm.keep_big(ex)
-
-    def _token_body(self, number: int, text: str) -> None:
-        ex = self._asm.last
-        self.trace.openstack_lines += 1
-        if ex is None:
-            return
-        if ex.response is None and ex.request.logged_as == "auth":
-            # Clients that log no connection-pool line (the heat shell) still print
-            # the token, which keystoneauth logs only for a successful answer.
-            status = 201 if "/v3/" in ex.request.url else 200
-            ex.response = Response(
-                status, number, reason="(inferred from the logged token)", last_line=number
-            )
-            self._asm.drop_pending(ex)
-        if ex.response is None:
-            return
-        try:
-            data = json.loads(text)
-        except ValueError:
-            data = None
-        if data is not None and not self.trace.catalog:
-            # The first catalog is the one the run used; a later token (a retry,
-            # another run pasted after this one) does not move earlier requests.
-            catalog = self._asm.services.learn_catalog(data)
-            if catalog:
-                self.trace.catalog = catalog
-                for other in self.trace.exchanges:
-                    if other.request.logged_as != "auth":
-                        other.service, other.path = self._asm.services.locate(other.request.url)
-        # The token body is long and the catalog is now known: keep a marker only.
-        ex.response.body = Body(number, number, None, len(text), dropped=True)
-        ex.response.last_line = number

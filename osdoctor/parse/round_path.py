@@ -3,8 +3,8 @@ block and counted, not read line by line.
 
 When a run of repeating requests has folded (``parse.retention``), the round
 that just ended is made a template (``parse.rounds``); from then on, at a
-round's start, the line source (``parse.line_source``) asks :meth:`RoundPath.rounds_lead`
-and matches rounds with :meth:`RoundPath.skip_rounds`. Leaving the path
+round's start, the line source (``parse.line_source``) asks :meth:`RoundPath.lead`
+and matches rounds with :meth:`RoundPath.skip`. Leaving the path
 (:meth:`RoundPath._disengage`) accounts for the rounds matched exactly as
 reading them would have (stand-in exchanges, the fold's count, the repeated
 message) and reads the last ones again line by line, so that the trace is the
@@ -14,12 +14,12 @@ one a reading line by line gives.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 
 from osdoctor.model import Exchange, Message, Request, Response
-from osdoctor.parse.assembler import BIG_BODIES_KEPT, BIG_BODY
+from osdoctor.parse.assembler import BIG_BODIES_KEPT, BIG_BODY, Assembler
 from osdoctor.parse.http_text import split_url
 from osdoctor.parse.lines import decode_line
-from osdoctor.parse.records import Records
 from osdoctor.parse.retention import FOLD_KEEP
 from osdoctor.parse.rounds import RoundTemplate, build_template, log_prefix
 from osdoctor.secrets.redact import redact_line
@@ -28,30 +28,54 @@ from osdoctor.secrets.redact import redact_line
 _ROUNDS_AT_ONCE = 4
 #: A failed round match this close to a block's end waits for the next block.
 _ROUND_WAIT = 256 * 1024
+#: Lines remembered for making a round's template; longer rounds are read line by line.
+TEMPLATE_LINES = 64
 
 
-class RoundPath(Records):
-    """Matches, counts and replays the rounds of a folded run."""
+class RoundPath:
+    """Matches, counts and replays the rounds of a folded run in ``assembler``.
 
-    _template: RoundTemplate | None
-    _recent: deque[tuple[int, str, str]]
-    _skipped: deque[tuple[bytes, int, int, int]]
-    _kept_rounds: int
-    _skipped_rounds: int
-    _engaged: bool
-    _replaying: bool
-    _model: list[Exchange]
-    _repeat: Message | None
-    _widths: dict[int, int]
-    _wrapped: tuple[int, str, float | None, int] | None
-    _held: list[str] | None
-    matched_rounds: int
+    ``widths`` is the census of line widths the rounds matched add to; ``feed``
+    reads a line again (the parser's way in); ``idle`` says that no line is
+    being gathered from pieces (a wrapped line, a wrapped request line).
+    """
 
-    def feed(self, number: int, raw: str, cut: int = 0, time: float | None = None) -> None:
-        """One line (see ``Parser``)."""
-        raise NotImplementedError
+    def __init__(
+        self,
+        assembler: Assembler,
+        widths: dict[int, int],
+        feed: Callable[[int, str], None],
+        idle: Callable[[], bool],
+    ) -> None:
+        self._asm = assembler
+        self.trace = assembler.trace
+        self._widths = widths
+        self._feed = feed
+        self._idle = idle
+        #: The last lines read (number, as logged, prefix stripped): a round's template
+        #: is made from them.
+        self.recent: deque[tuple[int, str, str]] = deque(maxlen=TEMPLATE_LINES)
+        self._template: RoundTemplate | None = None
+        self._skipped: deque[tuple[bytes, int, int, int]] = deque()
+        self._kept_rounds = 0
+        self._skipped_rounds = 0
+        self._engaged = False
+        self._replaying = False
+        self._model: list[Exchange] = []
+        self._repeat: Message | None = None
+        #: Rounds matched whole rather than read line by line.
+        self.matched = 0
 
-    def rounds_lead(self, data: bytes, pos: int) -> bool:
+    # -- the assembler's run (``parse.assembler.RunWatcher``) ----------------
+    def run_goes_on(self, request: Request) -> None:
+        if self._template is None and not self._replaying:
+            self._learn_round(request)
+
+    def run_broke(self) -> None:
+        self._template = None  # the run broke: its round no longer leads
+
+    # -- the line source's blocks (``parse.line_source.RoundSkipper``) -------
+    def lead(self, data: bytes, pos: int) -> bool:
         """Whether whole rounds are matched from ``pos`` of a clean block (see
         ``parse.line_source``): on the path already, or at the start of a round
         of the template, where the run's head is read."""
@@ -60,7 +84,7 @@ class RoundPath(Records):
         template = self._template
         return template is not None and template.leads(data, pos) and self._may_skip(template)
 
-    def leave_rounds(self, number: int) -> None:
+    def leave(self, number: int) -> None:
         """A block to read line by line (folded or to be cleaned) comes: leave the
         path, if on it."""
         if self._engaged:
@@ -76,9 +100,8 @@ class RoundPath(Records):
             self._asm.keep.run > FOLD_KEEP
             and self._asm.keep.period == template.exchanges
             and self._asm.collector is None
-            and self._wrapped is None
             and not self._asm.pending
-            and self._held is None
+            and self._idle()
         ):
             self._model = self.trace.exchanges[-template.exchanges :]
             return True
@@ -129,7 +152,7 @@ class RoundPath(Records):
             placed.append(ex)
             self._asm.last = ex
 
-    def skip_rounds(self, data: bytes, pos: int, number: int, more: bool) -> tuple[int, int, bool]:
+    def skip(self, data: bytes, pos: int, number: int, more: bool) -> tuple[int, int, bool]:
         """Match whole rounds from ``pos``: (where matching stopped, the line number
         there, whether to wait for the next block before deciding)."""
         template = self._template
@@ -166,7 +189,7 @@ class RoundPath(Records):
         self._kept_rounds = kept
         if rounds:
             self._skipped_rounds += rounds
-            self.matched_rounds += rounds
+            self.matched += rounds
             number += rounds * template.lines + extra
         if more and len(data) - pos < _ROUND_WAIT:
             # The block may end inside a round: decide with the next one.
@@ -200,7 +223,7 @@ class RoundPath(Records):
         self._replaying = True
         try:
             for offset, line in enumerate(lines):
-                self.feed(first + offset, decode_line(line))
+                self._feed(first + offset, decode_line(line))
         finally:
             self._replaying = False
 
@@ -217,7 +240,7 @@ class RoundPath(Records):
         ):
             return
         start, end = first.request.line, request.line
-        recent = [(raw, text) for number, raw, text in self._recent if start <= number < end]
+        recent = [(raw, text) for number, raw, text in self.recent if start <= number < end]
         if len(recent) != end - start:
             return
         lines = [text for _raw, text in recent]
