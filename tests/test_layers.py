@@ -110,6 +110,8 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
             "osdoctor.parse.responses",
             "osdoctor.servicelog.join",
             "osdoctor.parse.round_path",
+            "osdoctor.parse.run_lines",
+            "osdoctor.parse.openings",
             "osdoctor.servicelog.scan",
             "osdoctor.parse.parser",
             "osdoctor.servicelog.attach",

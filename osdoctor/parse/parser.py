@@ -28,15 +28,13 @@ from osdoctor.model import (
     Trace,
     line_quote,
 )
-from osdoctor.parse import commands, escaped, sentences, wrappers, wraps
+from osdoctor.parse import commands, escaped, openings, sentences, wrappers, wraps
 from osdoctor.parse.assembler import Assembler, Collector
 from osdoctor.parse.bodies import BodyCollector, HeatResponseCollector
 from osdoctor.parse.clients import (
-    BAREMETAL_SHELL,
     client_from_agents,
     note_command,
     session_meta,
-    start_command,
 )
 from osdoctor.parse.connections import ConnectionReader
 from osdoctor.parse.legacy_records import LegacyReader
@@ -59,16 +57,13 @@ from osdoctor.parse.retention import (
     Limits,
 )
 from osdoctor.parse.round_path import RoundPath
+from osdoctor.parse.run_lines import RunLines
 from osdoctor.parse.tracebacks import FRAME_ANY, TracebackCollector, from_service
 from osdoctor.secrets.redact import PemMasker, SecretMemory, redact_line
 from osdoctor.secrets.scrub import scrub_trace
 
-_HTTP_STATUS = regex.compile(r"HTTP/\d(?:\.\d)? (\d{3}) ?(.*)")
 _REQUEST_ID = regex.compile(r"([A-Z]+) call to (?:(\S+) for )?(\S+) used request id (\S+)")
-_NEGOTIATED = regex.compile(r"Negotiated API version is (\S+)")
 
-#: Lines remembered for making a round's template; longer rounds are read line by line.
-_TEMPLATE_LINES = 64
 __all__ = ["FOLD_KEEP", "KEEP_FIRST", "KEEP_LAST", "Parser"]
 #: The retention limits a parser is made with (see ``parse.retention``); a test may
 #: lower them here for the parsers it makes.
@@ -144,6 +139,16 @@ class Parser:
         self.rounds = RoundPath(self._asm, self._widths, self.feed, self._idle)
         self._asm.watcher = self.rounds
         self._recent = self.rounds.recent
+        self._openings = openings.bind(
+            {
+                "requests": self._requests,
+                "responses": self._responses,
+                "connections": self._connections,
+                "legacy": self._legacy,
+                "run": RunLines(self._asm),
+                "traceback": self._traceback,
+            }
+        )
 
     @property
     def secrets(self) -> SecretMemory:
@@ -509,102 +514,17 @@ class Parser:
         c = text[0]
         if self._legacy.gopher is not None and (self._depth or not escaped.looks_escaped(text)):
             self._legacy.gopher_body(number, text)
-        if c == "R":
-            if text.startswith("RESP") and self._responses.answer(number, text, time):
-                return
-            if text.startswith("REQ: "):
-                self._requests.request_line(number, text, time)
-                return
-            if text.startswith("Request to ") and self._connections.unanswered(number, text, time):
-                return
-            if text.startswith("Request returned failure status"):
-                self.trace.openstack_lines += 1
-        elif c == "h":
-            if text.startswith(("http://", "https://")) and self._connections.pool_line(
-                number, text, time
-            ):
-                return
-            if text.startswith("header: "):
-                self._legacy.header_line(number, text, time)
-                return
-        elif c == '"':
-            if self._connections.bare_pool_line(number, text, time):
-                return
-        elif c == "s":
-            if text.startswith("send: "):
-                self._legacy.send_line(number, text, time)
-                return
-        elif c == "r":
-            if text.startswith("reply: ") and self._legacy.reply_line(number, text, time):
-                return
-        elif c == "c":
-            if text.startswith("curl -"):
-                self._requests.curl_line(number, text, time)
-                return
-            if text.startswith("clean_up "):
-                self.trace.openstack_lines += 1
-                self._asm.message(number, "clean_up", text)
-                return
-            if text.startswith("command: ") and " -> " in text:
-                self.trace.openstack_lines += 1
-                if self.trace.command is None:
-                    self.trace.command = "openstack " + text[9:].partition(" -> ")[0]
-                    self.trace.command_line = number
-                self._asm.message(number, "debug", text)
-                return
-        elif c == "M":
-            if text.startswith("Making authentication request to "):
-                self._requests.auth_request(number, text, time)
-                return
-        elif c == "{":
-            if text.startswith('{"token": ') and self._requests.token_body(number, text, time):
-                return
-        elif c == "T":
-            if text.startswith("Traceback (most recent call last)"):
-                self._asm.collector = TracebackCollector(number, self._indent)
-                return
-        elif c == "C":
-            if text.startswith("Could not find versioned identity endpoints"):
-                self._connections.discovery_summary(number, text, time)
-        elif c == "U":
-            if text.startswith("Unable to establish connection to "):
-                self._connections.refused(number, text, time)
-                return
-        elif c == "S":
-            if text.startswith("SSL exception connecting to "):
-                self._connections.refused(number, text, time)
-                return
-            if text.startswith("START with options:"):
-                self._asm.message(
-                    number, "debug", start_command(self.trace, number, text[19:].strip())
-                )
-                return
-            if text.startswith(_SKIP_PREFIXES):
-                return
-        elif c == "E":
-            if text.startswith("ERROR (") and self._connections.error_line(number, text, time):
-                return
-            if text.startswith("END return value: "):
-                try:
-                    self.trace.exit_code = int(text[18:].strip())
-                    self.trace.exit_line = number
-                except ValueError:
-                    pass
-                self.trace.openstack_lines += 1
-                self._asm.message(number, "end", text)
-                return
-        elif c == "F":
-            if text.startswith("Failed to discover available identity versions when contacting "):
-                self._connections.discovery_failed(number, text, time)
-        elif c == "H":
-            if self._responses.heat_status(number, text, time):
-                return
-        elif c == "G" or c == "P" or c == "D":
-            if " used request id " in text:
-                m = _REQUEST_ID.match(text)
-                if m:
-                    self._asm.request_id(m.group(3), m.group(4))
+        entries = self._openings.get(c)
+        if entries is not None:
+            for opening, read in entries:
+                if text.startswith(opening) and read(number, text, time):
                     return
+        # What no opening says: a request id, frames, escaped, wrapped and command lines.
+        if c in "GPD" and " used request id " in text:
+            m = _REQUEST_ID.match(text)
+            if m:
+                self._asm.request_id(m.group(3), m.group(4))
+                return
         if c in " \tF" and 'File "' in text[:12]:
             m = FRAME_ANY.match(text)
             if m:
@@ -613,27 +533,6 @@ class Parser:
                 collector.feed(number, text)
                 self._asm.collector = collector
                 return
-        if c == '"' and text.startswith('"heat ') and '" is deprecated, please use ' in text:
-            # The heat shell logs no command line: its deprecation warning names the subcommand.
-            self.trace.openstack_lines += 1
-            if self.trace.command is None:
-                self.trace.command = text[1 : text.index('"', 1)]
-                self.trace.command_line = number
-                self.trace.client = "heatclient"
-        if c in "Uu" and text.startswith(BAREMETAL_SHELL):
-            # The standalone baremetal shell logs no command line: these are its own words.
-            self.trace.openstack_lines += 1
-            if self.trace.client == "unknown":
-                self.trace.client = "ironicclient"
-        if c == "/" and "temp_url_sig=" in text and text.startswith("/v1/"):
-            # What `swift tempurl` prints: a path it signed itself, with no request.
-            self.trace.openstack_lines += 1
-            if self.trace.client == "unknown":
-                self.trace.client = "swiftclient"
-        if c == "N" and text.startswith("Negotiated API version is "):
-            m = _NEGOTIATED.match(text)
-            if m:
-                self.trace.api_versions["baremetal"] = m.group(1)
         if self._depth == 0 and escaped.looks_escaped(text):
             self._legacy.escaped(number, text, time)
             return
@@ -671,6 +570,11 @@ class Parser:
                 self._dispatch(number, rest, time)
             return
         self._asm.message(number, classify(text), text)
+
+    def _traceback(self, number: int, text: str, time: float | None) -> bool:
+        """A traceback's header: its frames and exception follow."""
+        self._asm.collector = TracebackCollector(number, self._indent)
+        return True
 
     def _unwrapped(self, number: int, text: str, time: float | None) -> bool:
         """A line another program printed the client's words in (see
