@@ -83,8 +83,10 @@ _ELISION_FIRST = frozenset(".[-(<\u2026")
 
 class Parser:
     """Feed it lines with :meth:`feed`, end with :meth:`finish`; read :attr:`trace`
-    at any time. Its lines come from the line source (``parse.line_source``),
-    which also drives the fast path over rounds (``RoundPath``)."""
+    at any time, and :attr:`secrets`, what redaction learnt; :meth:`follow` a
+    parser of the run before. Its lines come from the line source
+    (``parse.line_source``), which also drives the fast path over rounds
+    (:attr:`rounds`). Nothing else of it is for other modules."""
 
     def __init__(
         self, source: str = "-", widths: wraps.Widths | None = None, after: int = 0
@@ -162,7 +164,8 @@ class Parser:
         self.secrets.update(previous.secrets)
         self._pem.carry_on(previous._pem)
 
-    # The state of the line being read that the assembler keeps for the readers.
+    # The way in reads and sets, by these names, the state of the line being read
+    # that the assembler and the request reader keep.
     @property
     def _collector(self) -> Collector | None:
         return self._asm.collector
