@@ -32,7 +32,7 @@ from typing import Protocol
 
 from osdoctor.counts import counted
 from osdoctor.parse import sentences, wraps
-from osdoctor.parse.paste import BOX_FIRST, is_elision, unbox, unpaste
+from osdoctor.parse.paste import BOX_FIRST, is_elision, unbox, unlink, unpaste
 from osdoctor.parse.prefixes import PrefixStripper
 from osdoctor.parse.record_starts import is_record_start
 from osdoctor.secrets.redact import PemMasker, SecretMemory, redact_line
@@ -275,6 +275,8 @@ class Normaliser:
         indent = 0
         if raw[:1] in _PASTE_FIRST or raw[-1:] == ">":
             raw, indent = unpaste(raw)
+        if "](" in raw:
+            raw = unlink(raw)
         if span_end or cut:
             self._shape = Shape(indent, span_end, cut)
         else:
