@@ -334,7 +334,7 @@ HEADLINES: dict[str, str | None] = {
     "osc.find-by-name.found-by-id-error-network": "known.build-aborted-network",
     "osc.find-by-name.found-by-id-error-no-valid-host": "known.no-valid-host",
     "osc.find-by-name.found-by-id-error-no-valid-host.plain": "known.no-valid-host",
-    "osc.find-by-name.found-by-id-error-retries": "generic.async-error",
+    "osc.find-by-name.found-by-id-error-retries": "known.build-retries-exhausted",
     "osc.find-by-name.found-by-id-error-volume": "known.build-aborted",
     "osc.find-by-name.found-by-id.plain": None,
     "osc.find-by-name.found-by-name": None,
