@@ -474,3 +474,26 @@ def test_one_target_of_a_delete_leads_with_its_own_reason(what: str, kb: Knowled
     first = next(f for f in report.findings if f.severity == "error")
     assert first.id != "osc.multi-delete-all-failed"
     assert ("locked" if what == "server" else "refused") in first.title
+
+
+def test_an_ansible_task_whose_server_went_to_error_names_the_servers_fault(
+    kb: KnowledgeBase,
+) -> None:
+    """openstack.cloud.server gives no answer body when the server it made went to
+    ERROR: only ``extra_data.server``, whose ``fault`` says why."""
+    server = "9d1f2c3a-0b4e-4c5d-8e6f-7a8b9c0d1e2f"
+    report = _explain(
+        "TASK [Create instance] ****\n"
+        'fatal: [localhost]: FAILED! => {"changed": false, "extra_data": {"server": '
+        '{"fault": {"code": 500, "created": "2026-12-01T08:11:02Z", "message": "Exceeded '
+        "maximum number of retries. Exhausted all hosts available for retrying build "
+        f'failures for instance {server}."}}, "id": "{server}", "name": "vm1", '
+        '"status": "ERROR"}}, "msg": "Error in creating the server (no further '
+        'information available)"}\n',
+        kb,
+    )
+    assert report.outcome == "failure"
+    first = report.findings[0]
+    assert first.id == "known.build-retries-exhausted"
+    assert server in first.title
+    assert all(e.line == 2 for e in first.evidence)
