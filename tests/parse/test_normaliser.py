@@ -3,6 +3,8 @@ recording sink that stands for the record readers (no parser is made here)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import dataclass, field
 
 from osdoctor.parse.normaliser import FLAT, Normaliser, Shape
@@ -225,3 +227,26 @@ def test_a_line_whose_words_are_not_kept_is_neither_redacted_nor_counted() -> No
         "y" * 61,
         "+" + "-" * 70 + "+",
     ]
+
+
+def test_the_normaliser_stands_without_the_record_readers() -> None:
+    code = (
+        "import sys, osdoctor.parse.normaliser; "
+        "print(sorted(m for m in sys.modules if m.startswith('osdoctor.parse.')))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    readers = (
+        "parser",
+        "records",
+        "request_lines",
+        "responses",
+        "connections",
+        "legacy_records",
+        "round_path",
+        "bodies",
+        "tracebacks",
+    )
+    assert "osdoctor.parse.normaliser" in loaded
+    assert not [name for name in readers if f"'osdoctor.parse.{name}'" in loaded]
