@@ -6,8 +6,8 @@ followed file and a 200 MB saved log go through the same code. Its stages:
 1. the line source (``line_source``) cuts bytes into numbered lines and calls
    :meth:`Parser.feed`; in the middle of a long wait it asks the fast path
    (:attr:`Parser.rounds`, ``round_path``) to match whole rounds instead;
-2. the parser's way in undoes paste damage, tool prefixes and wrapped lines,
-   and redacts (``paste``, ``prefixes``, ``wraps``, ``sentences``);
+2. the normaliser (``normaliser``) undoes paste damage, tool prefixes and
+   wrapped lines, redacts, and hands the client's logical lines back;
 3. each logical line goes to the reader its opening words name: request lines
    (``request_lines``), answers (``responses``), connection lines
    (``connections``), older shapes (``legacy_records``); most lines are
@@ -22,14 +22,16 @@ What no reader takes is a printed message, a command line or a traceback.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from osdoctor import regex
-from osdoctor.counts import counted
 from osdoctor.model import (
     Trace,
     line_quote,
 )
 from osdoctor.parse import commands, escaped, openings, sentences, wrappers, wraps
-from osdoctor.parse.assembler import Assembler, Collector
+from osdoctor.parse.assembler import Assembler
 from osdoctor.parse.bodies import BodyCollector, HeatResponseCollector
 from osdoctor.parse.clients import (
     client_from_agents,
@@ -38,11 +40,10 @@ from osdoctor.parse.clients import (
 )
 from osdoctor.parse.connections import ConnectionReader
 from osdoctor.parse.legacy_records import LegacyReader
-from osdoctor.parse.paste import BOX_FIRST, is_elision, unbox, unpaste
-from osdoctor.parse.prefixes import PrefixStripper
+from osdoctor.parse.normaliser import FLAT, Normaliser, Shape
+from osdoctor.parse.paste import is_elision
 from osdoctor.parse.printed_messages import classify, join_wrapped_messages
 from osdoctor.parse.printed_resources import is_openstack, read_resources
-from osdoctor.parse.record_starts import is_record_start
 from osdoctor.parse.request_lines import RequestReader
 from osdoctor.parse.responses import ResponseReader
 from osdoctor.parse.retention import (
@@ -59,7 +60,7 @@ from osdoctor.parse.retention import (
 from osdoctor.parse.round_path import RoundPath
 from osdoctor.parse.run_lines import RunLines
 from osdoctor.parse.tracebacks import FRAME_ANY, TracebackCollector, from_service
-from osdoctor.secrets.redact import PemMasker, SecretMemory, redact_line
+from osdoctor.secrets.redact import SecretMemory, redact_line
 from osdoctor.secrets.scrub import scrub_trace
 
 _REQUEST_ID = regex.compile(r"([A-Z]+) call to (?:(\S+) for )?(\S+) used request id (\S+)")
@@ -69,16 +70,21 @@ __all__ = ["FOLD_KEEP", "KEEP_FIRST", "KEEP_LAST", "Parser"]
 #: lower them here for the parsers it makes.
 _DROP_AT_ONCE = DROP_AT_ONCE
 
-#: Lines at least this long count towards detecting a paste's fixed wrap width.
-_WRAP_MIN = 60
 _SKIP_PREFIXES = ("Starting new HTTP", "Resetting dropped connection", "Incremented Retry")
-#: First characters with which no tool prefix (timestamp, level, syslog month,
-#: quote, session record) can begin: such lines skip the prefix stripper.
-_PLAIN_FIRST = frozenset("RhGPUKBHLQVXYZabcdefgijklmnopqrstuvwxyz{}]()<\"' \t|+-_\\.,;:!?@$%&^`")
-#: First characters of lines that a web page or ticket may have decorated.
-_PASTE_FIRST = frozenset(" \t`<")
-#: First characters of a poster's elision marks.
-_ELISION_FIRST = frozenset(".[-(<\u2026")
+
+
+@dataclass(frozen=True, slots=True)
+class _Sink:
+    """Where the normaliser hands its lines (``parse.normaliser.LogicalSink``): the
+    parser's own private methods, bound, so that they stay out of its surface."""
+
+    line: Callable[[int, str, float | None, Shape], None]
+    server_line: Callable[[int, str, str, Shape], None]
+    meta: Callable[[int, str, str], None]
+    elision: Callable[[int, str, Shape], None]
+    unkept: Callable[[int, str], bool]
+    gathering: Callable[[], bool]
+    problem: Callable[[str], None]
 
 
 class Parser:
@@ -96,7 +102,19 @@ class Parser:
         that begins in the middle of a log keeps the log's own line numbers).
         Made by ``osdoctor.intake`` only."""
         self.trace = Trace(source=source, line_count=after)
-        self._strip = PrefixStripper()
+        # Stage 2: paste damage, prefixes, wraps and redaction off the lines fed.
+        self._normal = Normaliser(
+            _Sink(
+                self._line,
+                self._server_line,
+                self._meta,
+                self._elision,
+                self._unkept,
+                self._gathering,
+                self._problem,
+            ),
+            widths,
+        )
         self._asm = Assembler(
             self.trace,
             Limits(
@@ -109,25 +127,9 @@ class Parser:
                 _DROP_AT_ONCE,
             ),
         )
-        self._request_id = self._asm.request_id
-        self._cut_lines = 0
-        self._pem = PemMasker()
-        # A client's sentence a paste word-wrapped: its first line, text so far,
-        # time, pieces (see ``parse.sentences``).
-        self._sentence: tuple[int, str, float | None, int] | None = None
-        self._widths: dict[int, int] = {}
-        self._number = after
-        #: The width the input was folded at, when known before it is fed (see
-        #: ``parse.wraps``): lines of that width are joined with the next one.
-        self.wrap_width: int | None = widths.fold if widths is not None else None
-        #: The width its lines were cut at: a line that long lost its end.
-        self.cut_width: int | None = widths.cut if widths is not None else None
-        # A logical line being gathered from its wrapped pieces.
-        self._held: list[str] | None = None
-        self._held_at = (0, 0)  # (first line, last line)
-        self._held_len = 0
-        self._held_time: float | None = None
-        self._held_escaped = False
+        # The shape of the line being read (see ``parse.normaliser.Shape``); the
+        # assembler keeps what the readers read of it.
+        self._shape = FLAT
         self._indent = 0  # indentation a paste gave the line being read
         self._server_tb: TracebackCollector | None = None
         self._depth = 0  # escaped reports inside escaped reports are read once
@@ -135,12 +137,13 @@ class Parser:
         # The readers of records, each with its own state, over one assembler.
         self._requests = RequestReader(self._asm)
         self._responses = ResponseReader(self._asm)
-        self._connections = ConnectionReader(self._asm, self.cut_width)
+        self._connections = ConnectionReader(self._asm, self._normal.cut_width)
         self._legacy = LegacyReader(self._asm, self._read_inner)
         #: The fast path over the rounds of a long wait, which the line source drives.
-        self.rounds = RoundPath(self._asm, self._widths, self.feed, self._idle)
+        self.rounds = RoundPath(
+            self._asm, self._normal.widths, self._normal.recent, self.feed, self._idle
+        )
         self._asm.watcher = self.rounds
-        self._recent = self.rounds.recent
         self._openings = openings.bind(
             {
                 "requests": self._requests,
@@ -156,211 +159,68 @@ class Parser:
     def secrets(self) -> SecretMemory:
         """What redaction learnt from the log so far (values masked, hidden Heat
         parameters): other views of the same log mask with it too."""
-        return self._pem.memory
+        return self._normal.secrets
 
     def follow(self, previous: Parser) -> None:
         """Read on where ``previous`` stopped (the next run of the same log): mask
         what it learnt, and reuse what its redaction remembered."""
-        self.secrets.update(previous.secrets)
-        self._pem.carry_on(previous._pem)
-
-    # The way in reads and sets, by these names, the state of the line being read
-    # that the assembler and the request reader keep.
-    @property
-    def _collector(self) -> Collector | None:
-        return self._asm.collector
-
-    @property
-    def _connecting(self) -> tuple[int, str] | None:
-        return self._asm.connecting
-
-    @_connecting.setter
-    def _connecting(self, value: tuple[int, str] | None) -> None:
-        self._asm.connecting = value
-
-    @property
-    def _span_end(self) -> int:
-        return self._asm.span_end
-
-    @_span_end.setter
-    def _span_end(self, value: int) -> None:
-        self._asm.span_end = value
-
-    @property
-    def _wrapped(self) -> tuple[int, str, float | None, int] | None:
-        return self._requests.wrapped
-
-    @property
-    def _line_cut(self) -> bool:
-        return self._asm.line_cut
-
-    @_line_cut.setter
-    def _line_cut(self, value: bool) -> None:
-        self._asm.line_cut = value
+        self._normal.follow(previous._normal)
 
     # -- input -------------------------------------------------------------
     def feed(self, number: int, raw: str, cut: int = 0, time: float | None = None) -> None:
         """One line: its number in the log, its text, the bytes cut off its end
         (see ``parse.line_source``), its time in a live run."""
-        self.trace.line_count = self._number = number
-        if raw[:1] in BOX_FIRST:
-            raw = unbox(raw)
-        if cut:
-            self._cut_lines += 1
-            if self._cut_lines <= 5:
-                self.trace.problems.append(
-                    f"line {number} is longer than 1 MiB: its last {cut} bytes were skipped"
-                )
-        held = self._held
-        if held is not None:
-            piece = wraps.unquoted(raw)
-            if (
-                not cut
-                and len(held) < wraps.MAX_PIECES
-                and wraps.continues(
-                    held[-1] if self._held_escaped else "", self._held_len, self.wrap_width, piece
-                )
-            ):
-                held.append(piece)
-                self._held_at = (self._held_at[0], number)
-                self._held_len = len(piece)
-                self._held_escaped = self._held_escaped or "\\" in piece
-                return
-            self._release()
-        if not cut and (self.wrap_width is not None or "\\" in raw) and self._holds(raw, time):
-            return
-        if self.cut_width is not None and len(wraps.unquoted(raw)) == self.cut_width:
-            self._line_cut = True  # cut at the width, and not folded on
-            try:
-                self._line(number, raw, time)
-            finally:
-                self._line_cut = False
-            return
-        self._line(number, raw, time)
+        self.trace.line_count = number
+        self._normal.feed(number, raw, cut, time)
 
-    def _holds(self, raw: str, time: float | None) -> bool:
-        """Start gathering a logical line when ``raw`` may be the first of its
-        wrapped pieces (see ``parse.wraps``)."""
-        piece = wraps.unquoted(raw)
-        size = len(piece)
-        if size < 2:
-            return False
-        escaped = piece[:1] not in "+|" and wraps.escaped_open(piece) and not is_record_start(piece)
-        if size != self.wrap_width and not escaped:
-            return False
-        self._held = [raw]
-        self._held_at = (self._number, self._number)
-        self._held_len = size
-        self._held_time = time
-        self._held_escaped = escaped
-        return True
-
-    def _release(self) -> None:
-        held = self._held
-        if held is None:
-            return
-        self._held = None
-        first, last = self._held_at
-        self._span_end = last
-        # A last piece as wide as the paste was not continued: the line was cut there.
-        self._line_cut = self._held_len in (self.wrap_width, self.cut_width)
-        try:
-            self._line(first, "".join(held), self._held_time)
-        finally:
-            self._span_end = 0
-            self._line_cut = False
-
-    def _line(self, number: int, raw: str, time: float | None) -> None:
-        """One logical line: paste damage and tool prefixes off, then read."""
-        self._indent = 0
-        if raw[:1] in _PASTE_FIRST or raw[-1:] == ">":
-            raw, self._indent = unpaste(raw)
-        if raw[:1] in _PLAIN_FIRST:
-            # No tool prefix can start with this character: skip the stripper.
-            stripped_text = raw
-        else:
-            stripped = self._strip.strip(raw)
-            if stripped.meta is not None:
-                session_meta(self.trace, number, *stripped.meta)
-                return
-            if stripped.server is not None:
-                self._server_line(number, stripped.text, stripped.server)
-                return
-            stripped_text = stripped.text
-            if stripped.time is not None:
-                time = stripped.time
-        self._recent.append((number, raw, stripped_text))
-        if self._server_tb is not None and not is_elision(stripped_text):
-            self._end_server_traceback()
-        if self._collector is None:
-            # Lines whose text is never kept need no redaction.
-            if stripped_text.startswith(_SKIP_PREFIXES):
-                self.trace.openstack_lines += 1
-                if stripped_text[0] != "I":
-                    # The host urllib3 (re)connects to: what a hung client waits for.
-                    self._connecting = (number, stripped_text.rpartition(": ")[2].strip())
-                return
-            if " used request id " in stripped_text:
-                m = _REQUEST_ID.match(stripped_text)
-                if m:
-                    self._request_id(m.group(3), m.group(4))
-                    return
-        size = len(stripped_text)
-        if size >= _WRAP_MIN and stripped_text[0] not in "+|":
-            # Table rows share one width by design; they say nothing of a wrap.
-            self._widths[size] = self._widths.get(size, 0) + 1
-        text = self._redacted(stripped_text)
-        if text[:1] in _ELISION_FIRST and is_elision(text):
-            self._elision(number, text)
-            return
-        self._read(number, text, time)
-
-    def _read(self, number: int, text: str, time: float | None) -> None:
-        """A line's text, redacted: part of the record being gathered, or a new one."""
-        if self._sentence is not None and self._join_sentence(text):
-            return
-        if self._collector is None and self._wrapped is None and sentences.opens(text):
-            self._sentence = (number, text, time, 1)
-            return
+    # -- what the normaliser hands on (see ``_Sink``) -----------------------
+    def _line(self, number: int, text: str, time: float | None, shape: Shape) -> None:
+        """A logical line of the client's, redacted."""
+        if shape is not self._shape:
+            self._take(shape)
         self._read_line(number, text, time)
 
-    def _join_sentence(self, text: str) -> bool:
-        """Join a client's sentence that a paste word-wrapped (see
-        ``parse.sentences``); True when ``text`` was its continuation."""
-        assert self._sentence is not None
-        number, held, time, parts = self._sentence
-        if (
-            parts < sentences.MAX_PIECES
-            and sentences.goes_on(text)
-            and not is_record_start(text)
-            and not is_elision(text)
-        ):
-            joined = sentences.join(held, text)
-            if sentences.still_open(joined):
-                self._sentence = (number, joined, time, parts + 1)
-            else:
-                self._sentence = None
-                self._read_sentence(number, joined, time)
-            return True
-        self._release_sentence()
+    def _take(self, shape: Shape) -> None:
+        """The shape of the line the normaliser hands on, as the readers read it."""
+        self._shape = shape
+        self._indent = shape.indent
+        self._asm.span_end = shape.span_end
+        self._asm.line_cut = shape.cut
+
+    def _meta(self, number: int, key: str, value: str) -> None:
+        """A session file's metadata record."""
+        session_meta(self.trace, number, key, value)
+
+    def _unkept(self, number: int, text: str) -> bool:
+        """A client's line before redaction: True when its words are never kept."""
+        if self._server_tb is not None and not is_elision(text):
+            self._end_server_traceback()
+        if self._asm.collector is None:
+            # Lines whose text is never kept need no redaction.
+            if text.startswith(_SKIP_PREFIXES):
+                self.trace.openstack_lines += 1
+                if text[0] != "I":
+                    # The host urllib3 (re)connects to: what a hung client waits for.
+                    self._asm.connecting = (number, text.rpartition(": ")[2].strip())
+                return True
+            if " used request id " in text:
+                m = _REQUEST_ID.match(text)
+                if m:
+                    self._asm.request_id(m.group(3), m.group(4))
+                    return True
         return False
 
-    def _release_sentence(self) -> None:
-        """The sentence gathered so far, read as it stands (the paste cut it there)."""
-        held = self._sentence
-        if held is not None:
-            self._sentence = None
-            number, text, time, parts = held
-            if parts == 1:
-                self._read_line(number, text, time)
-            else:
-                self._read_sentence(number, text, time)
+    def _gathering(self) -> bool:
+        """Whether a body, a traceback or a wrapped request line is being gathered."""
+        return self._asm.collector is not None or self._requests.wrapped is not None
 
-    def _read_sentence(self, number: int, text: str, time: float | None) -> None:
-        """A sentence joined from pieces, redacted again whole (a secret the wrap
-        split), then read as the lines it holds."""
-        for line in sentences.lines_of(redact_line(text)):
-            self._read_line(number, line, time)
+    def _problem(self, text: str) -> None:
+        """What the input's shape cost."""
+        self.trace.problems.append(text)
+
+    def _read(self, number: int, text: str, time: float | None) -> None:
+        """A redacted line read as any other: through the normaliser's sentences."""
+        self._normal.read(number, text, time)
 
     def _read_line(self, number: int, text: str, time: float | None) -> None:
         """One logical line of the client's, whole."""
@@ -385,9 +245,9 @@ class Parser:
             if ex.response is not None and ex.response.line == number and not ex.response.quote:
                 ex.response.quote = line_quote(text)
 
-    def _elision(self, number: int, text: str) -> None:
+    def _elision(self, number: int, text: str, shape: Shape) -> None:
         """A gap the poster left: whatever record was open is cut there."""
-        self._release_sentence()
+        self._take(shape)
         self._requests.release_wrapped()
         if self._asm.collector is not None:
             self._end_collector()
@@ -396,13 +256,11 @@ class Parser:
             note_command(self.trace, number, named[0], named[1], text)
         self._asm.message(number, "elision", text)
 
-    def _server_line(self, number: int, text: str, message: str) -> None:
+    def _server_line(self, number: int, text: str, message: str, shape: Shape) -> None:
         """A service's own log line: kept as such, its traceback gathered apart."""
-        self._release_sentence()
+        self._take(shape)
         if self._asm.collector is not None:
             self._end_collector()
-        text = self._redacted(text)
-        message = self._redacted(message)
         tb = self._server_tb
         if tb is not None:
             if tb.feed(number, message) and not tb.done:
@@ -418,15 +276,10 @@ class Parser:
         if tb is not None and (tb.tb.exc_type or tb.tb.frames):
             self.trace.tracebacks.append(tb.tb)
 
-    def _redacted(self, text: str) -> str:
-        """``text`` redacted by the stream's redactor, which remembers recent results
-        (a polling log repeats its lines thousands of times) and what only the lines
-        before say (a table's secret columns, values masked earlier)."""
-        return self._pem.feed(text)
-
     def finish(self) -> Trace:
-        self._release()
-        self._release_sentence()
+        self._normal.finish()
+        # What follows is read after the last line, in the shape between lines.
+        self._take(self._normal.shape)
         if self._server_tb is not None:
             self._end_server_traceback()
         if self.trace.client == "unknown":
@@ -439,28 +292,21 @@ class Parser:
                 )
             self._end_collector()
         self._asm.no_answer()
-        formats = self._strip.formats
+        formats = self._normal.formats
         if "session" in formats:
             self.trace.format = "session"
         elif "log-file" in formats:
             self.trace.format = "log-file"
         elif self.trace.openstack_lines:
             self.trace.format = "debug"
-        if self.wrap_width is None:
-            join_wrapped_messages(self.trace, self._widths)
-        else:
-            self.trace.problems.append(
-                f"the log looks wrapped at {self.wrap_width} characters: wrapped lines were joined"
-            )
-        if self._cut_lines > 5:
-            self.trace.problems.append(
-                f"{counted(self._cut_lines, 'line')} were longer than 1 MiB and cut"
-            )
+        if self._normal.wrap_width is None:
+            join_wrapped_messages(self.trace, self._normal.widths)
+        self.trace.problems.extend(self._normal.problems())
         self.trace.problems.extend(self._asm.problems())
         self.trace.resources = read_resources(self.trace)
         # A resource's state is a client's words even in a paste of output alone.
         self.trace.openstack_lines += sum(map(is_openstack, self.trace.resources))
-        scrub_trace(self.trace, self._pem.memory.literals)
+        scrub_trace(self.trace, self.secrets.literals)
         return self.trace
 
     # -- helpers -----------------------------------------------------------
@@ -606,7 +452,7 @@ class Parser:
 
     def _idle(self) -> bool:
         """No line is being gathered from its pieces: the fast path may skip."""
-        return self._held is None and self._requests.wrapped is None
+        return not self._normal.holding and self._requests.wrapped is None
 
     def _collapsed(self, number: int, text: str, time: float | None) -> bool:
         """A ``-vvv`` run whose line breaks a paste collapsed: its records are read

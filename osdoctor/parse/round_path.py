@@ -28,33 +28,32 @@ from osdoctor.secrets.redact import redact_line
 _ROUNDS_AT_ONCE = 4
 #: A failed round match this close to a block's end waits for the next block.
 _ROUND_WAIT = 256 * 1024
-#: Lines remembered for making a round's template; longer rounds are read line by line.
-TEMPLATE_LINES = 64
 
 
 class RoundPath:
     """Matches, counts and replays the rounds of a folded run in ``assembler``.
 
-    ``widths`` is the census of line widths the rounds matched add to; ``feed``
-    reads a line again (the parser's way in); ``idle`` says that no line is
-    being gathered from pieces (a wrapped line, a wrapped request line).
+    ``widths`` is the census of line widths the rounds matched add to, and
+    ``recent`` the last lines read (number, as pasted, prefix stripped), which a
+    round's template is made from: the normaliser's (``parse.normaliser``).
+    ``feed`` reads a line again (the parser's way in); ``idle`` says that no
+    line is being gathered from pieces (a wrapped line, a wrapped request line).
     """
 
     def __init__(
         self,
         assembler: Assembler,
         widths: dict[int, int],
+        recent: deque[tuple[int, str, str]],
         feed: Callable[[int, str], None],
         idle: Callable[[], bool],
     ) -> None:
         self._asm = assembler
         self.trace = assembler.trace
         self._widths = widths
+        self._recent = recent
         self._feed = feed
         self._idle = idle
-        #: The last lines read (number, as logged, prefix stripped): a round's template
-        #: is made from them.
-        self.recent: deque[tuple[int, str, str]] = deque(maxlen=TEMPLATE_LINES)
         self._template: RoundTemplate | None = None
         self._skipped: deque[tuple[bytes, int, int, int]] = deque()
         self._kept_rounds = 0
@@ -240,7 +239,7 @@ class RoundPath:
         ):
             return
         start, end = first.request.line, request.line
-        recent = [(raw, text) for number, raw, text in self.recent if start <= number < end]
+        recent = [(raw, text) for number, raw, text in self._recent if start <= number < end]
         if len(recent) != end - start:
             return
         lines = [text for _raw, text in recent]

@@ -4,6 +4,8 @@ matched in undecoded bytes, and the last ones are handed back to be read."""
 
 from __future__ import annotations
 
+from collections import deque
+
 from osdoctor.model import Request, Response, Trace
 from osdoctor.parse.assembler import Assembler
 from osdoctor.parse.retention import FOLD_KEEP
@@ -22,13 +24,14 @@ def folded_run(rounds: int) -> tuple[RoundPath, Assembler, list[int]]:
     as recent, each round an answered exchange."""
     asm = Assembler(Trace())
     fed: list[int] = []
-    path = RoundPath(asm, {}, lambda number, text: fed.append(number), lambda: True)
+    recent: deque[tuple[int, str, str]] = deque(maxlen=64)
+    path = RoundPath(asm, {}, recent, lambda number, text: fed.append(number), lambda: True)
     asm.watcher = path
     number = 0
     for _ in range(rounds):
         for index, line in enumerate(ROUND):
             number += 1
-            path.recent.append((number, line, line))
+            recent.append((number, line, line))
             if index == 0:
                 ex = asm.request(Request("GET", URL, number), None)
             elif index == 1:
