@@ -40,6 +40,9 @@ FIELDS: Mapping[str, bool] = {
     "stub_path": False,
 }
 REQUIRED = ("project", "code")
+#: The file's sections; ``status_words`` and ``faults`` are checked and read by
+#: ``osdoctor.faultwords``.
+SECTIONS = ("kind", "services", "peers", "refusals", "status_words", "faults")
 _CACHE_VERSION = "services-1"
 
 
@@ -90,8 +93,8 @@ class Refusal(NamedTuple):
     """A regular expression."""
     status: int | None = None
     """The status the words stand for when a paste lost its ``(HTTP nnn)``."""
-    rule: str = ""
-    """The rule that reads the same words (``kb lint`` checks a symptom matches)."""
+    rules: tuple[str, ...] = ()
+    """The rules that read the same words (``kb lint`` checks a symptom of each matches)."""
 
 
 class ServiceTable:
@@ -181,11 +184,9 @@ def check(doc: Any, patterns: bool = True) -> list[tuple[int, str]]:
 
     if not isinstance(doc, Mapping):
         return [(1, "the services file holds a mapping with 'services:'")]
-    unknown = set(doc) - {"kind", "services", "peers", "refusals"}
+    unknown = set(doc) - set(SECTIONS)
     if unknown:
-        problems.append(
-            (line(doc), f"unknown keys {sorted(unknown)}: kind, services, peers, refusals")
-        )
+        problems.append((line(doc), f"unknown keys {sorted(unknown)}: {', '.join(SECTIONS)}"))
     services = doc.get("services")
     if not isinstance(services, Mapping) or not services:
         return [*problems, (line(doc), "'services' maps each official type to its fields")]
@@ -262,9 +263,23 @@ def _check_refusals(refusals: Any, doc_line: int, patterns: bool) -> list[tuple[
         status = item.get("status")
         if status is not None and not (isinstance(status, int) and 400 <= status < 600):
             problems.append((at, f"{where}: 'status' is an error status (4xx or 5xx)"))
-        if not isinstance(item.get("rule", ""), str):
-            problems.append((at, f"{where}: 'rule' is a rule id"))
+        if not rule_ids_valid(item.get("rule", "")):
+            problems.append((at, f"{where}: 'rule' is a rule id or a list of them"))
     return problems
+
+
+def rule_ids_valid(value: Any) -> bool:
+    """Whether an entry's ``rule`` is a rule id or a list of them."""
+    return isinstance(value, str) or (
+        isinstance(value, list) and all(isinstance(v, str) and v for v in value)
+    )
+
+
+def rule_ids(value: Any) -> tuple[str, ...]:
+    """The rule ids an entry's valid ``rule`` names (none when it names none)."""
+    if isinstance(value, str):
+        return (value,) if value else ()
+    return tuple(value or ())
 
 
 def build(doc: Any) -> ServiceTable:
@@ -289,7 +304,7 @@ def build(doc: Any) -> ServiceTable:
     )
     peers = {str(k): tuple(v) for k, v in (doc.get("peers") or {}).items()}
     refusals = tuple(
-        Refusal(item["words"], item.get("status"), item.get("rule", ""))
+        Refusal(item["words"], item.get("status"), rule_ids(item.get("rule")))
         for item in doc.get("refusals") or []
     )
     return ServiceTable(services, peers, refusals)
@@ -304,9 +319,16 @@ def source() -> Path:
 
 
 @functools.cache
+def document() -> Any:
+    """The built-in file as parsed, read once per process: the table here and the fault
+    words (``osdoctor.faultwords``) are built from it."""
+    return read(source())
+
+
+@functools.cache
 def table() -> ServiceTable:
     """The built-in table, read once per process."""
-    return build(read(source()))
+    return build(document())
 
 
 def read(path: Path) -> Any:
