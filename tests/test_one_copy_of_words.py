@@ -69,11 +69,11 @@ def _patterns(tree: ast.Module) -> Iterator[tuple[int, str, str]]:
     """(line, bound name, text) of each string a call of ``regex``/``re`` takes as its
     pattern."""
     bound: dict[int, str] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign | ast.AnnAssign) and statement.value is not None:
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
             names = [t.id for t in targets if isinstance(t, ast.Name)]
-            for inner in ast.walk(node.value):
+            for inner in ast.walk(statement.value):
                 if names:
                     bound.setdefault(id(inner), names[0])
     for node in ast.walk(tree):
