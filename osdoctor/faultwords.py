@@ -10,14 +10,14 @@ their refusals, in the same file with the same schema and cache; ``kb lint`` che
 that a rule an entry names still has its words. ``facts.fault_text`` keeps only the
 walking (nested JSON text, escaped quotes, HTML pages).
 
-The records are named tuples, built on first use, for the reason
-``servicetable`` gives: ``osdoctor explain`` must not start slower for them.
+The records are built on first use, from the file ``servicetable`` has already
+read and cached: ``osdoctor explain`` must not start slower for them.
 """
 
 import functools
 import re
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from osdoctor.servicetable import ServiceTableError, document, rule_ids, rule_ids_valid
 
@@ -39,55 +39,103 @@ SHAPE_FIELDS: Mapping[str, bool] = {
     "detail": True,
     "service": False,
 }
-_KEY = re.compile(r"^[A-Za-z_][\w-]*$")
-_FIELD = re.compile(r"^(?:/?[A-Za-z_][\w-]*|@)$")
 #: The fields that name where a part is read ("/key" and "@" allowed).
 _READS = ("message", "type", "code", "detail")
 
 
-class FaultShape(NamedTuple):
-    """One shape of fault body and where its parts are (``faults.shapes``)."""
-
-    shape: str
-    """Who answers so: the fault's ``shape`` in the facts and the JSON report."""
-    key: str
-    """The key the body holds, whose value holds the fault ("*": the body's only key)."""
-    value: str
-    """One of ``VALUES``."""
-    beside: tuple[str, ...] = ()
-    beside_one: tuple[str, ...] = ()
-    inside: tuple[str, ...] = ()
-    names: tuple[str, ...] = ()
-    or_inside: tuple[str, ...] = ()
-    message: tuple[str, ...] = ()
-    type: tuple[str, ...] = ()
-    code: tuple[str, ...] = ()
-    detail: tuple[str, ...] = ()
-    service: str = ""
-    """The service type a body of this shape proves, whatever the URL said."""
+def _is_key(name: Any) -> bool:
+    """A JSON key as the file names one: a letter or ``_``, then word characters or
+    ``-`` (string methods, not a pattern: the check runs at every start)."""
+    return (
+        isinstance(name, str)
+        and name.isascii()
+        and not name.startswith("-")
+        and name.replace("-", "_").isidentifier()
+    )
 
 
-class StatusWords(NamedTuple):
+def _is_read(name: Any) -> bool:
+    """Where a part is read: a key, ``/`` and a key of the body, or ``@``."""
+    return name == "@" or (isinstance(name, str) and _is_key(name.removeprefix("/")))
+
+
+class FaultShape:
+    """One shape of fault body and where its parts are (``faults.shapes``).
+
+    The records here are plain classes with slots: building a named tuple's class
+    costs a quarter of a millisecond at every start, for records only read."""
+
+    __slots__ = tuple(SHAPE_FIELDS)
+
+    def __init__(
+        self,
+        shape: str,
+        key: str,
+        value: str,
+        beside: tuple[str, ...] = (),
+        beside_one: tuple[str, ...] = (),
+        inside: tuple[str, ...] = (),
+        names: tuple[str, ...] = (),
+        or_inside: tuple[str, ...] = (),
+        message: tuple[str, ...] = (),
+        type: tuple[str, ...] = (),  # noqa: A002 - the file's name for the fault's class
+        code: tuple[str, ...] = (),
+        detail: tuple[str, ...] = (),
+        service: str = "",
+    ) -> None:
+        self.shape = shape
+        """Who answers so: the fault's ``shape`` in the facts and the JSON report."""
+        self.key = key
+        """The key the body holds, whose value holds the fault ("*": the body's only key)."""
+        self.value = value
+        """One of ``VALUES``."""
+        self.beside = beside
+        self.beside_one = beside_one
+        self.inside = inside
+        self.names = names
+        self.or_inside = or_inside
+        self.message = message
+        self.type = type
+        self.code = code
+        self.detail = detail
+        self.service = service
+        """The service type a body of this shape proves, whatever the URL said."""
+
+
+class StatusWords:
     """Printed words that stand for a status when the paste lost its ``(HTTP nnn)``."""
 
-    words: str
-    """A regular expression."""
-    status: int
-    rules: tuple[str, ...] = ()
-    """The rules whose symptoms say the same (``kb lint`` checks each)."""
+    __slots__ = ("words", "status", "rules")
+
+    def __init__(self, words: str, status: int, rules: tuple[str, ...] = ()) -> None:
+        self.words = words
+        """A regular expression."""
+        self.status = status
+        self.rules = rules
+        """The rules whose symptoms say the same (``kb lint`` checks each)."""
 
 
-class FaultWords(NamedTuple):
+class FaultWords:
     """The ``status_words`` and ``faults`` sections of the services file."""
 
-    shapes: tuple[FaultShape, ...]
-    openings: tuple[str, ...]
-    """The keys a fault body quoted inside a printed line opens with."""
-    type_status: tuple[tuple[str, int], ...]
-    """(words an error class's name holds, the status it stands for), first first."""
-    status_words: tuple[StatusWords, ...]
-    refusal_status: tuple[tuple[str, int], ...] = ()
-    """(words, status) of the refusals that stand for a status, read after these."""
+    __slots__ = ("shapes", "openings", "type_status", "status_words", "refusal_status")
+
+    def __init__(
+        self,
+        shapes: tuple[FaultShape, ...],
+        openings: tuple[str, ...],
+        type_status: tuple[tuple[str, int], ...],
+        status_words: tuple[StatusWords, ...],
+        refusal_status: tuple[tuple[str, int], ...] = (),
+    ) -> None:
+        self.shapes = shapes
+        self.openings = openings
+        """The keys a fault body quoted inside a printed line opens with."""
+        self.type_status = type_status
+        """(words an error class's name holds, the status it stands for), first first."""
+        self.status_words = status_words
+        self.refusal_status = refusal_status
+        """(words, status) of the refusals that stand for a status, read after these."""
 
     def word_statuses(self) -> tuple[tuple[str, int], ...]:
         """(expression, status) for each status words stand for, in the file's order,
@@ -133,9 +181,7 @@ def check(doc: Any, patterns: bool = True) -> list[tuple[int, str]]:
     if extra:
         problems.append((at, f"faults: unknown key '{sorted(extra)[0]}'"))
     openings = faults.get("openings") or []
-    if not isinstance(openings, list) or not all(
-        isinstance(k, str) and _KEY.match(k) for k in openings
-    ):
+    if not isinstance(openings, list) or not all(_is_key(k) for k in openings):
         problems.append((at, "faults: 'openings' is a list of key names"))
     types = {str(t) for t in doc.get("services") or {}} | {
         str(a)
@@ -210,9 +256,7 @@ def _check_shape(shape: Any, where: str, at: int, types: set[str]) -> list[tuple
             problems.append((at, f"{where}: field '{key}' is text"))
         elif is_list and not (
             isinstance(value, list)
-            and all(
-                isinstance(v, str) and (_FIELD if key in _READS else _KEY).match(v) for v in value
-            )
+            and all((_is_read if key in _READS else _is_key)(v) for v in value)
         ):
             problems.append((at, f"{where}: field '{key}' is a list of key names"))
     if shape.get("value") not in (None, *VALUES):

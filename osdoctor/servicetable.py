@@ -38,6 +38,8 @@ FIELDS: Mapping[str, bool] = {
     "api_daemon": False,
     "catalog_name": False,
     "stub_path": False,
+    "policy_prefixes": True,
+    "quota_errors": True,
 }
 REQUIRED = ("project", "code")
 #: The file's sections; ``status_words`` and ``faults`` are checked and read by
@@ -72,6 +74,10 @@ class Service(NamedTuple):
     """The name devstack registers it under in the catalog (its code when not given)."""
     stub_path: str = ""
     """Where the lab's stub cloud mounts it by default ("" when it does not)."""
+    policy_prefixes: tuple[str, ...] = ()
+    """The first words of its policy rules when not one of its names (``os_compute_api``)."""
+    quota_errors: tuple[str, ...] = ()
+    """Its quota exceptions' class names, as regular expressions of whole words."""
 
     @property
     def usual_type(self) -> str:
@@ -100,7 +106,16 @@ class Refusal(NamedTuple):
 class ServiceTable:
     """The services, indexed by every name, port and path root that says one."""
 
-    __slots__ = ("services", "peers", "refusals", "_by_name", "_by_port", "_by_code", "_by_root")
+    __slots__ = (
+        "services",
+        "peers",
+        "refusals",
+        "_by_name",
+        "_by_port",
+        "_by_code",
+        "_by_root",
+        "_by_policy",
+    )
 
     def __init__(
         self,
@@ -116,7 +131,10 @@ class ServiceTable:
         self._by_port: dict[str, Service] = {}
         self._by_code: dict[str, Service] = {}
         self._by_root: dict[str, Service] = {}
+        self._by_policy: dict[str, Service] = {}
         for service in self.services:
+            for prefix in service.policy_prefixes:
+                self._by_policy.setdefault(prefix, service)
             for name in service.names:
                 self._by_name.setdefault(name, service)
             for port in service.ports:
@@ -151,6 +169,11 @@ class ServiceTable:
     def at_path_root(self, root: str) -> Service | None:
         """The service mounted under this first path word (``/volume/v3``)."""
         return self._by_root.get(root)
+
+    def of_policy_prefix(self, prefix: str) -> Service | None:
+        """The service whose policy rules start with this word, when it is not one of the
+        service's names (``os_compute_api``)."""
+        return self._by_policy.get(prefix)
 
     def families(self) -> dict[str, tuple[str, ...]]:
         """The projects whose own logs osdoctor reads (those with an ``api_daemon``),
@@ -216,6 +239,11 @@ def check(doc: Any, patterns: bool = True) -> list[tuple[int, str]]:
                 )
             elif not is_list and not isinstance(value, str):
                 problems.append((line(body), f"{where}: field '{key}' is text"))
+        for words in body.get("quota_errors") or [] if patterns else []:
+            try:
+                re.compile(str(words))
+            except re.error as exc:
+                problems.append((line(body), f"{where}: quota error '{words}': {exc}"))
         usual = body.get("usual_type")
         if usual is not None and usual not in (body.get("aliases") or []):
             problems.append((line(body), f"{where}: usual_type '{usual}' is not an alias"))
@@ -299,6 +327,8 @@ def build(doc: Any) -> ServiceTable:
             api_daemon=body.get("api_daemon", ""),
             catalog_name=body.get("catalog_name") or body["code"],
             stub_path=body.get("stub_path", ""),
+            policy_prefixes=tuple(body.get("policy_prefixes") or ()),
+            quota_errors=tuple(body.get("quota_errors") or ()),
         )
         for stype, body in doc["services"].items()
     )

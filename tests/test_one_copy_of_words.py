@@ -1,12 +1,12 @@
 """No regular expression of the facts repeats words that ``knowledge/services.yaml`` holds.
 
-The refusal words and the words that stand for a status were once written in
-``facts/decisive.py`` beside the same words in the rules, and the copies drifted. They
-now live in the services file, each naming the rules that say the same, and ``kb
-lint`` holds the two together; this test keeps a third copy from coming back. Each
-phrase of the file is cut into its literal runs (regular-expression syntax breaks
-a run), and a run of twelve characters or more found in a pattern a facts module
-compiles or searches with is a second copy.
+The refusal words, the words that stand for a status and the quota errors' class
+names were once written in ``facts/decisive.py``, some beside the same words in the
+rules, and the copies drifted. They now live in the services file, the refusals and
+status words naming the rules that say the same (``kb lint`` holds the two together);
+this test keeps another copy from coming back. Each phrase of the file is cut into its
+literal runs (regular-expression syntax breaks a run), and a run of twelve characters
+or more found in a pattern a facts module compiles or searches with is a copy.
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ def literal_runs(pattern: str) -> list[str]:
 def phrases() -> list[str]:
     """The literal runs, long enough to say something, of the file's words."""
     found = [r.words for r in table().refusals] + [w.words for w in words().status_words]
+    found += [q for service in table().services for q in service.quota_errors]
     return sorted({run.strip() for words_ in found for run in literal_runs(words_)} - {""})
 
 
@@ -110,7 +111,7 @@ def test_no_facts_pattern_repeats_the_words_of_the_services_file() -> None:
         )
     ]
     assert not found, (
-        "read these from knowledge/services.yaml (status_words, refusals) instead:\n"
+        "read these from knowledge/services.yaml (status_words, refusals, quota_errors):\n"
         + "\n".join(found)
     )
 

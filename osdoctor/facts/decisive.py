@@ -108,20 +108,14 @@ _FAULT_REPR = regex.compile(
 # A resource as JSON (``-f json``, an Ansible module's result), one key a line.
 _JSON_KEY = regex.compile(r'^\s*"(?P<key>status|message|name)"\s*:\s*"(?P<v>[^"]*)"')
 _POLICY_SERVICE = regex.compile(r"Policy doesn't allow (?P<target>[a-z_]+)[:_]")
-# Quota error classes a relaying service (Heat, Nova) quotes, and whose quota it is.
-_QUOTA_CLASS = regex.compile(
-    r"\b(Volume|Snapshot|Backup|Gigabytes)\w*(?:LimitExceeded|ExceedsAvailableQuota)\b|"
-    r"\b(OverQuotaClient)\b"
+# Quota error classes a relaying service (Heat, Nova) quotes, and whose quota it is
+# (``quota_errors`` of each service in knowledge/services.yaml).
+_QUOTA_ERRORS = tuple(
+    (service.usual_type, words) for service in table().services for words in service.quota_errors
 )
-_QUOTA_SERVICE = {
-    "Volume": "volume",
-    "Snapshot": "volume",
-    "Backup": "volume",
-    "Gigabytes": "volume",
-    "OverQuotaClient": "network",
-}
-# Policy rule prefixes that are neither a project nor a service type.
-_POLICY_ALIASES = {"os_compute_api": "compute", "volume_extension": "volume"}
+_QUOTA_CLASS = regex.compile(
+    "|".join(rf"\b(?P<q{i}>{words})\b" for i, (_type, words) in enumerate(_QUOTA_ERRORS)) or r"(?!)"
+)
 _FAULT_MESSAGE = regex.compile(r"""['"]message['"]\s*:\s*u?['"](?P<m>.+?)(?:['"]\s*[,}]|$)""")
 _ERROR_STATUS = frozenset(
     {
@@ -656,7 +650,7 @@ def _text_failure(
             stype = type_of_project(project) or stype
     if not stype:
         qm = _QUOTA_CLASS.search(context)  # a relayed quota error names its service's class
-        stype = _QUOTA_SERVICE[qm.group(1) or qm.group(2)] if qm else stype
+        stype = _QUOTA_ERRORS[int(str(qm.lastgroup)[1:])][0] if qm else stype
     if not stype and any(_NOVA_HEADER.search(t) for _l, t, _m in printed):
         stype = "compute"  # the answer's headers, printed by fog/excon: only Nova's say so
     if not stype and "identity" in context:
@@ -664,7 +658,8 @@ def _text_failure(
     pm = _POLICY_SERVICE.search(text) if text else None
     if pm:
         target = pm.group("target")
-        stype = _POLICY_ALIASES.get(target) or usual_type(target) or stype
+        named = table().of_policy_prefix(target)
+        stype = named.usual_type if named is not None else usual_type(target) or stype
     proved = words().service_of(fault.shape) if fault is not None else ""
     if proved:
         stype = proved  # a body only this service answers with (``service`` of its shape)
