@@ -198,3 +198,39 @@ def test_the_shapes_read_each_services_body(body: Any, fault: Any) -> None:
         else (found.message, found.shape, found.type, found.code, found.detail)
     )
     assert got == fault
+
+
+def test_policy_prefixes_and_quota_errors_are_fields_of_their_service() -> None:
+    table = servicetable.table()
+    assert [
+        getattr(table.of_policy_prefix(p), "usual_type", "")
+        for p in (
+            "os_compute_api",
+            "volume_extension",
+            "compute",
+        )
+    ] == ["compute", "volume", ""]
+    quota = {s.usual_type: s.quota_errors for s in table.services if s.quota_errors}
+    assert set(quota) == {"volume", "network"}
+
+
+@pytest.mark.parametrize(
+    ("edit", "says"),
+    [
+        (
+            lambda d: d["services"]["compute"].update(policy_prefixes="os_compute_api"),
+            "field 'policy_prefixes' is a list of str",
+        ),
+        (
+            lambda d: d["services"]["network"].update(quota_errors=["(OverQuota"]),
+            "quota error '(OverQuota'",
+        ),
+    ],
+)
+def test_a_bad_policy_prefix_or_quota_error_is_refused(edit: Any, says: str) -> None:
+    doc = copy.deepcopy(DOC)
+    edit(doc)
+    messages = [message for _line, message in servicetable.check(doc)]
+    assert any(says in m for m in messages), messages
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(doc, SCHEMA, format_checker=jsonschema.FormatChecker())
