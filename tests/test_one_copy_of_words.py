@@ -49,7 +49,8 @@ def literal_runs(pattern: str) -> list[str]:
         if char == "[":
             i = pattern.find("]", i + 1) + 1 or len(pattern)
         elif pattern[i - 1 : i + 1] == "(?":  # a group's header: (?:, (?P<name>, (?=
-            i = pattern.index(">", i) + 1 if pattern[i + 1 : i + 3] == "P<" else i + 2
+            named = pattern[i + 1 : i + 3] == "P<"
+            i = (pattern.find(">", i) + 1 or len(pattern)) if named else i + 2
         if literal and not (i < len(pattern) and pattern[i] in _QUANTIFIERS):
             run += piece
             continue

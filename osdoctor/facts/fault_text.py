@@ -7,6 +7,11 @@ as a JSON string inside ``error_message``, Placement and Magnum in an
 flat with a ``description``, WSME services (Octavia, Aodh) with
 ``faultstring``; webob and proxies answer plain text or HTML. Pasted logs
 carry the same bodies with their quotes escaped once or more.
+
+Which JSON shape is whose, and which of its keys hold the message, the class and
+the code, is knowledge: ``faults`` of ``knowledge/services.yaml``, read through
+``osdoctor.faultwords``. What is here is the walking: the shapes tried in order, a
+JSON text inside a string, escaped quotes, HTML pages and tracebacks.
 """
 
 from __future__ import annotations
