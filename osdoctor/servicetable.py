@@ -44,7 +44,7 @@ FIELDS: Mapping[str, bool] = {
 REQUIRED = ("project", "code")
 #: The file's sections; ``status_words`` and ``faults`` are checked and read by
 #: ``osdoctor.faultwords``.
-SECTIONS = ("kind", "services", "peers", "refusals", "status_words", "faults")
+SECTIONS = ("kind", "services", "peers", "clients", "refusals", "status_words", "faults")
 _CACHE_VERSION = "services-1"
 
 
@@ -110,6 +110,8 @@ class ServiceTable:
         "services",
         "peers",
         "refusals",
+        "clients_first",
+        "clients_last",
         "_by_name",
         "_by_port",
         "_by_code",
@@ -122,11 +124,16 @@ class ServiceTable:
         services: tuple[Service, ...],
         peers: Mapping[str, tuple[int, ...]] | None = None,
         refusals: tuple[Refusal, ...] = (),
+        clients: Mapping[str, tuple[tuple[str, str], ...]] | None = None,
     ) -> None:
         self.services = services
         self.peers: Mapping[str, tuple[int, ...]] = peers or {}
         """Other programs a service's log may point at by port (RabbitMQ, MySQL...)."""
         self.refusals = refusals
+        self.clients_first = (clients or {}).get("first", ())
+        """(words, service) that say a client before the URL and the parser do."""
+        self.clients_last = (clients or {}).get("last", ())
+        """(words, service) that say a client when nothing else did."""
         self._by_name: dict[str, Service] = {}
         self._by_port: dict[str, Service] = {}
         self._by_code: dict[str, Service] = {}
@@ -266,7 +273,38 @@ def check(doc: Any, patterns: bool = True) -> list[tuple[int, str]]:
         isinstance(v, list) and all(isinstance(p, int) for p in v) for v in peers.values()
     ):
         problems.append((line(doc), "'peers' maps a program's name to its list of ports"))
+    problems += _check_clients(doc.get("clients") or {}, line(doc), set(seen), patterns)
     problems += _check_refusals(doc.get("refusals") or [], line(doc), patterns)
+    return problems
+
+
+def _check_clients(
+    clients: Any, doc_line: int, names: set[str], patterns: bool
+) -> list[tuple[int, str]]:
+    if not isinstance(clients, Mapping) or set(clients) - {"first", "last"}:
+        return [(doc_line, "'clients' maps 'first' and 'last' to lists of {service, words}")]
+    problems: list[tuple[int, str]] = []
+    for tier, items in clients.items():
+        if not isinstance(items, list):
+            problems.append((doc_line, f"clients: '{tier}' is a list of {{service, words}}"))
+            continue
+        for number, item in enumerate(items, 1):
+            where = f"clients {tier} {number}"
+            at = int(getattr(item, "line", 0)) or doc_line
+            if not (
+                isinstance(item, Mapping)
+                and set(item) == {"service", "words"}
+                and all(isinstance(v, str) and v for v in item.values())
+            ):
+                problems.append((at, f"{where}: a mapping of 'service' and 'words'"))
+                continue
+            if item["service"] not in names:
+                problems.append((at, f"{where}: service '{item['service']}' is not in the table"))
+            try:
+                if patterns:
+                    re.compile(item["words"])
+            except re.error as exc:
+                problems.append((at, f"{where}: 'words' is not a regular expression: {exc}"))
     return problems
 
 
@@ -337,7 +375,11 @@ def build(doc: Any) -> ServiceTable:
         Refusal(item["words"], item.get("status"), rule_ids(item.get("rule")))
         for item in doc.get("refusals") or []
     )
-    return ServiceTable(services, peers, refusals)
+    clients = {
+        str(tier): tuple((item["words"], item["service"]) for item in items)
+        for tier, items in (doc.get("clients") or {}).items()
+    }
+    return ServiceTable(services, peers, refusals, clients)
 
 
 def source() -> Path:

@@ -1,6 +1,7 @@
-"""The fault body shapes and status words of ``knowledge/services.yaml``: a broken entry
-is refused by the schema, by the check and by ``kb lint`` with its line; a status word
-whose rule lost the words fails ``kb lint``; the shapes read each service's body."""
+"""The fault body shapes, status words and client words of ``knowledge/services.yaml``:
+a broken entry is refused by the schema, by the check and by ``kb lint`` with its line;
+a status word whose rule lost the words fails ``kb lint``; the shapes read each
+service's body, and the client words say the service."""
 
 from __future__ import annotations
 
@@ -234,3 +235,55 @@ def test_a_bad_policy_prefix_or_quota_error_is_refused(edit: Any, says: str) -> 
     assert any(says in m for m in messages), messages
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(doc, SCHEMA, format_checker=jsonschema.FormatChecker())
+
+
+@pytest.mark.parametrize(
+    ("edit", "says", "schema_sees"),
+    [
+        (
+            lambda d: d["clients"]["last"].append({"service": "volumes", "words": "^cinder"}),
+            "clients last 11: service 'volumes' is not in the table",
+            False,
+        ),
+        (
+            lambda d: d["clients"]["first"].append({"service": "dns", "words": "^(designate"}),
+            "clients first 6: 'words' is not a regular expression",
+            True,
+        ),
+        (
+            lambda d: d["clients"]["first"].append({"service": "dns", "word": "^designate"}),
+            "clients first 6: a mapping of 'service' and 'words'",
+            True,
+        ),
+        (lambda d: d["clients"].update(middle=[]), "'clients' maps 'first' and 'last'", True),
+    ],
+)
+def test_a_bad_client_entry_is_refused(edit: Any, says: str, schema_sees: bool) -> None:
+    doc = copy.deepcopy(DOC)
+    edit(doc)
+    messages = [message for _line, message in servicetable.check(doc)]
+    assert any(says in m for m in messages), messages
+    if schema_sees:
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(doc, SCHEMA, format_checker=jsonschema.FormatChecker())
+    else:
+        jsonschema.validate(doc, SCHEMA, format_checker=jsonschema.FormatChecker())
+
+
+@pytest.mark.parametrize(
+    ("agent", "command", "url", "service"),
+    [
+        ("python-barbicanclient/5.0", "", "http://c:9696/v2.0/x", "key-manager"),
+        ("", "openstack zone list", "", "dns"),
+        ("", "openstack --os-cloud x image list", "", "image"),
+        ("", "nova volume-list", "", "volume"),
+        ("", "nova list", "", "compute"),
+        ("", "openstack security group list", "", "network"),
+        ("", "openstack server list", "http://c:9696/v2.0/x", "network"),
+        ("", "ls", "", ""),
+    ],
+)
+def test_the_client_words_say_the_service(agent: str, command: str, url: str, service: str) -> None:
+    from osdoctor.facts.known_names import service_for
+
+    assert service_for(None, url, agent, command) == service
