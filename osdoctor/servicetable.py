@@ -43,7 +43,8 @@ FIELDS: Mapping[str, bool] = {
 }
 REQUIRED = ("project", "code")
 #: The file's sections; ``status_words`` and ``faults`` are checked and read by
-#: ``osdoctor.faultwords``.
+#: ``osdoctor.faultwords``, the others here (``clients``: which words of a User-Agent
+#: or a command line say a service).
 SECTIONS = ("kind", "services", "peers", "clients", "refusals", "status_words", "faults")
 _CACHE_VERSION = "services-1"
 
@@ -246,7 +247,8 @@ def check(doc: Any, patterns: bool = True) -> list[tuple[int, str]]:
                 )
             elif not is_list and not isinstance(value, str):
                 problems.append((line(body), f"{where}: field '{key}' is text"))
-        for words in body.get("quota_errors") or [] if patterns else []:
+        quota_errors = body.get("quota_errors")
+        for words in quota_errors if patterns and isinstance(quota_errors, list) else []:
             try:
                 re.compile(str(words))
             except re.error as exc:
