@@ -259,6 +259,8 @@ def _check_shape(shape: Any, where: str, at: int, types: set[str]) -> list[tuple
             and all((_is_read if key in _READS else _is_key)(v) for v in value)
         ):
             problems.append((at, f"{where}: field '{key}' is a list of key names"))
+    if isinstance(shape.get("key"), str) and not (shape["key"] == "*" or _is_key(shape["key"])):
+        problems.append((at, f"{where}: 'key' is a key name or '*'"))
     if shape.get("value") not in (None, *VALUES):
         problems.append((at, f"{where}: 'value' is one of {', '.join(VALUES)}"))
     if (shape.get("names") or shape.get("or_inside")) and shape.get("key") != "*":

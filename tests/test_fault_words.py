@@ -36,6 +36,7 @@ def _shape(name: str, doc: Any) -> dict[str, Any]:
         (lambda d: _shape("heat", d).update(mesage=["message"]), "unknown field 'mesage'", True),
         (lambda d: _shape("heat", d).pop("message"), "field 'message' is required", True),
         (lambda d: _shape("heat", d).update(value="dict"), "'value' is one of mapping", True),
+        (lambda d: _shape("heat", d).update(key="an error"), "'key' is a key name or '*'", True),
         (lambda d: _shape("heat", d).update(code="code"), "'code' is a list of key names", True),
         (
             lambda d: _shape("neutron", d).update(service="networking"),
