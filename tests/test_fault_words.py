@@ -117,6 +117,21 @@ def test_kb_lint_names_the_file_and_line_of_a_broken_shape(tmp_path: Path) -> No
     ]
 
 
+def test_kb_lint_names_the_line_of_a_broken_status_word(tmp_path: Path) -> None:
+    text = DATA.read_text(encoding="utf-8").replace(
+        "  - words: is disallowed by policy\n    status: 403\n",
+        "  - words: is disallowed by policy\n    status: 200\n",
+    )
+    bad = tmp_path / "services.yaml"
+    bad.write_text(text, encoding="utf-8")
+    line = text.splitlines().index("  - words: is disallowed by policy") + 1
+    kb = KnowledgeBase()
+    kb.add_document(str(bad), load_yaml(bad), "built-in")
+    assert [(i.line, i.message) for i in kb.issues] == [
+        (line, "status words 2: 'status' is an error status (4xx or 5xx)")
+    ]
+
+
 def test_kb_lint_fails_when_a_named_rule_lost_the_status_words() -> None:
     kb = load_knowledge(user=False)
     assert [i for i in kb.issues if "status words" in i.message] == []
