@@ -195,6 +195,17 @@ def check(doc: Any, patterns: bool = True) -> list[tuple[int, str]]:
         shapes = []
     for number, shape in enumerate(shapes, 1):
         problems += _check_shape(shape, f"fault shape {number}", _line(shape) or at, types)
+    if isinstance(openings, list) and not problems:
+        known = {
+            str(key).removeprefix("/")
+            for shape in shapes
+            for field, value in shape.items()
+            if field in ("key", "names", "beside", "beside_one", "inside", *_READS)
+            for key in ([value] if isinstance(value, str) else value)
+        }
+        for key in openings:
+            if key not in known:
+                problems.append((at, f"faults: opening '{key}' is a key no shape reads"))
     for number, item in enumerate(faults.get("type_status") or [], 1):
         where = f"type_status {number}"
         if not (

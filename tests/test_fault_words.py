@@ -49,6 +49,11 @@ def _shape(name: str, doc: Any) -> dict[str, Any]:
             False,
         ),
         (
+            lambda d: d["faults"]["openings"].append("NeutronErorr"),
+            "opening 'NeutronErorr' is a key no shape reads",
+            False,
+        ),
+        (
             lambda d: d["faults"]["openings"].append("two words"),
             "'openings' is a list of key names",
             True,
