@@ -65,11 +65,13 @@ class KnowledgeBase:
         before = len(self.issues)
         with trusted_patterns() if trusted else contextlib.nullcontext():
             for path, doc in docs:
-                self.add_document(path, doc, origin)
+                self.add_document(path, doc, origin, checked=trusted)
         if not trusted and len(self.issues) == before:
             save()
 
-    def add_document(self, path: str, doc: Any, origin: str) -> None:
+    def add_document(self, path: str, doc: Any, origin: str, checked: bool = False) -> None:
+        """Add one parsed file. ``checked``: it passed validation before (the knowledge
+        cache says its content is unchanged), so its patterns are not compiled again."""
         if isinstance(doc, YamlError):
             self.issues.append(Issue(path, doc.line, doc.message))
             return
@@ -89,7 +91,7 @@ class KnowledgeBase:
         body = Node({k: v for k, v in doc.items() if k != "kind"})
         body.line = doc.line
         if kind == "services":
-            self._check_services(doc, path, origin)
+            self._check_services(doc, path, origin, patterns=not checked)
         elif kind == "scenario":
             self._add_scenario(build_scenario(body, path, self.issues), path, origin)
         elif kind == "rule":
@@ -102,7 +104,7 @@ class KnowledgeBase:
                 Issue(path, doc.line, f"kind '{kind}' is not scenario, rule, rules or services")
             )
 
-    def _check_services(self, doc: Node, path: str, origin: str) -> None:
+    def _check_services(self, doc: Node, path: str, origin: str, patterns: bool = True) -> None:
         """The services table is read by the parser on its own (``servicetable``), before
         any knowledge loads: here it is only checked, so that ``kb lint`` names a bad
         entry with its line. A user's folder cannot replace it."""
@@ -111,7 +113,7 @@ class KnowledgeBase:
                 Issue(path, doc.line, "only the built-in services table is read", "warning")
             )
             return
-        problems = check_services(doc) + check_fault_words(doc)
+        problems = check_services(doc, patterns) + check_fault_words(doc, patterns)
         for line, message in problems:
             self.issues.append(Issue(path, line, message))
         if not problems:
