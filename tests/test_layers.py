@@ -95,6 +95,7 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
             "osdoctor.parse.rounds",
             "osdoctor.parse.services",
             "osdoctor.parse.wraps",
+            "osdoctor.parse.normaliser",
             "osdoctor.servicelog.shapes",
             "osdoctor.parse.bodies",
             "osdoctor.parse.clients",
