@@ -39,6 +39,7 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
             "osdoctor.progress",
             "osdoctor.regex",
             "osdoctor.servicetable",
+            "osdoctor.faultwords",
             "osdoctor.render.next_steps",
             "osdoctor.run",
             "osdoctor.run.programs",
