@@ -7,7 +7,9 @@ imported first, so that only the table's own cost is counted:
 
 - importing ``osdoctor.servicetable``;
 - ``table()`` with the parsed file in the cache folder (every start after the first);
-- ``table()`` with no cache (the first start after an edit: PyYAML is imported).
+- ``table()`` with no cache (the first start after an edit: PyYAML is imported);
+- importing ``osdoctor.faultwords`` and ``words()``, the fault shapes and status words
+  built from the same parsed file (cached runs).
 
     .venv/bin/python benchmarks/bench_service_table.py [--runs 20]
 """
@@ -29,11 +31,15 @@ import osdoctor.servicetable as s
 t1 = time.perf_counter()
 s.table()
 t2 = time.perf_counter()
-print((t1 - t0) * 1e3, (t2 - t1) * 1e3)
+import osdoctor.faultwords as f
+t3 = time.perf_counter()
+f.words()
+t4 = time.perf_counter()
+print((t1 - t0) * 1e3, (t2 - t1) * 1e3, (t3 - t2) * 1e3, (t4 - t3) * 1e3)
 """
 
 
-def _runs(count: int, home: str, cold: bool) -> list[tuple[float, float]]:
+def _runs(count: int, home: str, cold: bool) -> list[tuple[float, ...]]:
     out = []
     env = dict(os.environ, OSDOCTOR_HOME=home)
     for _ in range(count):
@@ -44,7 +50,7 @@ def _runs(count: int, home: str, cold: bool) -> list[tuple[float, float]]:
         text = subprocess.run(
             [sys.executable, "-c", _CODE], env=env, capture_output=True, text=True, check=True
         ).stdout.split()
-        out.append((float(text[0]), float(text[1])))
+        out.append(tuple(float(t) for t in text))
     return out
 
 
@@ -59,6 +65,8 @@ def main() -> None:
     print(f"import servicetable      median {statistics.median(r[0] for r in warm):6.2f} ms")
     print(f"table(), cached          median {statistics.median(r[1] for r in warm):6.2f} ms")
     print(f"table(), parsing YAML    median {statistics.median(r[1] for r in cold):6.2f} ms")
+    print(f"import faultwords        median {statistics.median(r[2] for r in warm):6.2f} ms")
+    print(f"words(), cached          median {statistics.median(r[3] for r in warm):6.2f} ms")
 
 
 if __name__ == "__main__":

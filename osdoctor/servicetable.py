@@ -38,8 +38,14 @@ FIELDS: Mapping[str, bool] = {
     "api_daemon": False,
     "catalog_name": False,
     "stub_path": False,
+    "policy_prefixes": True,
+    "quota_errors": True,
 }
 REQUIRED = ("project", "code")
+#: The file's sections; ``status_words`` and ``faults`` are checked and read by
+#: ``osdoctor.faultwords``, the others here (``clients``: which words of a User-Agent
+#: or a command line say a service).
+SECTIONS = ("kind", "services", "peers", "clients", "refusals", "status_words", "faults")
 _CACHE_VERSION = "services-1"
 
 
@@ -69,6 +75,10 @@ class Service(NamedTuple):
     """The name devstack registers it under in the catalog (its code when not given)."""
     stub_path: str = ""
     """Where the lab's stub cloud mounts it by default ("" when it does not)."""
+    policy_prefixes: tuple[str, ...] = ()
+    """The first words of its policy rules when not one of its names (``os_compute_api``)."""
+    quota_errors: tuple[str, ...] = ()
+    """Its quota exceptions' class names, as regular expressions of whole words."""
 
     @property
     def usual_type(self) -> str:
@@ -90,30 +100,49 @@ class Refusal(NamedTuple):
     """A regular expression."""
     status: int | None = None
     """The status the words stand for when a paste lost its ``(HTTP nnn)``."""
-    rule: str = ""
-    """The rule that reads the same words (``kb lint`` checks a symptom matches)."""
+    rules: tuple[str, ...] = ()
+    """The rules that read the same words (``kb lint`` checks a symptom of each matches)."""
 
 
 class ServiceTable:
     """The services, indexed by every name, port and path root that says one."""
 
-    __slots__ = ("services", "peers", "refusals", "_by_name", "_by_port", "_by_code", "_by_root")
+    __slots__ = (
+        "services",
+        "peers",
+        "refusals",
+        "clients_first",
+        "clients_last",
+        "_by_name",
+        "_by_port",
+        "_by_code",
+        "_by_root",
+        "_by_policy",
+    )
 
     def __init__(
         self,
         services: tuple[Service, ...],
         peers: Mapping[str, tuple[int, ...]] | None = None,
         refusals: tuple[Refusal, ...] = (),
+        clients: Mapping[str, tuple[tuple[str, str], ...]] | None = None,
     ) -> None:
         self.services = services
         self.peers: Mapping[str, tuple[int, ...]] = peers or {}
         """Other programs a service's log may point at by port (RabbitMQ, MySQL...)."""
         self.refusals = refusals
+        self.clients_first = (clients or {}).get("first", ())
+        """(words, service) that say a client before the URL and the parser do."""
+        self.clients_last = (clients or {}).get("last", ())
+        """(words, service) that say a client when nothing else did."""
         self._by_name: dict[str, Service] = {}
         self._by_port: dict[str, Service] = {}
         self._by_code: dict[str, Service] = {}
         self._by_root: dict[str, Service] = {}
+        self._by_policy: dict[str, Service] = {}
         for service in self.services:
+            for prefix in service.policy_prefixes:
+                self._by_policy.setdefault(prefix, service)
             for name in service.names:
                 self._by_name.setdefault(name, service)
             for port in service.ports:
@@ -149,6 +178,11 @@ class ServiceTable:
         """The service mounted under this first path word (``/volume/v3``)."""
         return self._by_root.get(root)
 
+    def of_policy_prefix(self, prefix: str) -> Service | None:
+        """The service whose policy rules start with this word, when it is not one of the
+        service's names (``os_compute_api``)."""
+        return self._by_policy.get(prefix)
+
     def families(self) -> dict[str, tuple[str, ...]]:
         """The projects whose own logs osdoctor reads (those with an ``api_daemon``),
         by their own name, and every type their services answer for."""
@@ -181,11 +215,9 @@ def check(doc: Any, patterns: bool = True) -> list[tuple[int, str]]:
 
     if not isinstance(doc, Mapping):
         return [(1, "the services file holds a mapping with 'services:'")]
-    unknown = set(doc) - {"kind", "services", "peers", "refusals"}
+    unknown = set(doc) - set(SECTIONS)
     if unknown:
-        problems.append(
-            (line(doc), f"unknown keys {sorted(unknown)}: kind, services, peers, refusals")
-        )
+        problems.append((line(doc), f"unknown keys {sorted(unknown)}: {', '.join(SECTIONS)}"))
     services = doc.get("services")
     if not isinstance(services, Mapping) or not services:
         return [*problems, (line(doc), "'services' maps each official type to its fields")]
@@ -215,6 +247,12 @@ def check(doc: Any, patterns: bool = True) -> list[tuple[int, str]]:
                 )
             elif not is_list and not isinstance(value, str):
                 problems.append((line(body), f"{where}: field '{key}' is text"))
+        quota_errors = body.get("quota_errors")
+        for words in quota_errors if patterns and isinstance(quota_errors, list) else []:
+            try:
+                re.compile(str(words))
+            except re.error as exc:
+                problems.append((line(body), f"{where}: quota error '{words}': {exc}"))
         usual = body.get("usual_type")
         if usual is not None and usual not in (body.get("aliases") or []):
             problems.append((line(body), f"{where}: usual_type '{usual}' is not an alias"))
@@ -237,7 +275,38 @@ def check(doc: Any, patterns: bool = True) -> list[tuple[int, str]]:
         isinstance(v, list) and all(isinstance(p, int) for p in v) for v in peers.values()
     ):
         problems.append((line(doc), "'peers' maps a program's name to its list of ports"))
+    problems += _check_clients(doc.get("clients") or {}, line(doc), set(seen), patterns)
     problems += _check_refusals(doc.get("refusals") or [], line(doc), patterns)
+    return problems
+
+
+def _check_clients(
+    clients: Any, doc_line: int, names: set[str], patterns: bool
+) -> list[tuple[int, str]]:
+    if not isinstance(clients, Mapping) or set(clients) - {"first", "last"}:
+        return [(doc_line, "'clients' maps 'first' and 'last' to lists of {service, words}")]
+    problems: list[tuple[int, str]] = []
+    for tier, items in clients.items():
+        if not isinstance(items, list):
+            problems.append((doc_line, f"clients: '{tier}' is a list of {{service, words}}"))
+            continue
+        for number, item in enumerate(items, 1):
+            where = f"clients {tier} {number}"
+            at = int(getattr(item, "line", 0)) or doc_line
+            if not (
+                isinstance(item, Mapping)
+                and set(item) == {"service", "words"}
+                and all(isinstance(v, str) and v for v in item.values())
+            ):
+                problems.append((at, f"{where}: a mapping of 'service' and 'words'"))
+                continue
+            if item["service"] not in names:
+                problems.append((at, f"{where}: service '{item['service']}' is not in the table"))
+            try:
+                if patterns:
+                    re.compile(item["words"])
+            except re.error as exc:
+                problems.append((at, f"{where}: 'words' is not a regular expression: {exc}"))
     return problems
 
 
@@ -262,9 +331,23 @@ def _check_refusals(refusals: Any, doc_line: int, patterns: bool) -> list[tuple[
         status = item.get("status")
         if status is not None and not (isinstance(status, int) and 400 <= status < 600):
             problems.append((at, f"{where}: 'status' is an error status (4xx or 5xx)"))
-        if not isinstance(item.get("rule", ""), str):
-            problems.append((at, f"{where}: 'rule' is a rule id"))
+        if not rule_ids_valid(item.get("rule", "")):
+            problems.append((at, f"{where}: 'rule' is a rule id or a list of them"))
     return problems
+
+
+def rule_ids_valid(value: Any) -> bool:
+    """Whether an entry's ``rule`` is a rule id or a list of them."""
+    return isinstance(value, str) or (
+        isinstance(value, list) and all(isinstance(v, str) and v for v in value)
+    )
+
+
+def rule_ids(value: Any) -> tuple[str, ...]:
+    """The rule ids an entry's valid ``rule`` names (none when it names none)."""
+    if isinstance(value, str):
+        return (value,) if value else ()
+    return tuple(value or ())
 
 
 def build(doc: Any) -> ServiceTable:
@@ -284,15 +367,21 @@ def build(doc: Any) -> ServiceTable:
             api_daemon=body.get("api_daemon", ""),
             catalog_name=body.get("catalog_name") or body["code"],
             stub_path=body.get("stub_path", ""),
+            policy_prefixes=tuple(body.get("policy_prefixes") or ()),
+            quota_errors=tuple(body.get("quota_errors") or ()),
         )
         for stype, body in doc["services"].items()
     )
     peers = {str(k): tuple(v) for k, v in (doc.get("peers") or {}).items()}
     refusals = tuple(
-        Refusal(item["words"], item.get("status"), item.get("rule", ""))
+        Refusal(item["words"], item.get("status"), rule_ids(item.get("rule")))
         for item in doc.get("refusals") or []
     )
-    return ServiceTable(services, peers, refusals)
+    clients = {
+        str(tier): tuple((item["words"], item["service"]) for item in items)
+        for tier, items in (doc.get("clients") or {}).items()
+    }
+    return ServiceTable(services, peers, refusals, clients)
 
 
 def source() -> Path:
@@ -304,9 +393,16 @@ def source() -> Path:
 
 
 @functools.cache
+def document() -> Any:
+    """The built-in file as parsed, read once per process: the table here and the fault
+    words (``osdoctor.faultwords``) are built from it."""
+    return read(source())
+
+
+@functools.cache
 def table() -> ServiceTable:
     """The built-in table, read once per process."""
-    return build(read(source()))
+    return build(document())
 
 
 def read(path: Path) -> Any:

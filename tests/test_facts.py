@@ -312,13 +312,26 @@ def test_a_paste_of_the_output_only_still_names_the_failure_and_its_words() -> N
 
 def test_a_resource_in_error_after_a_successful_command_is_an_async_failure() -> None:
     report = diagnose(
+        parse_path(LOGS / "generic.stack-show-create-failed.log"), load_knowledge(user=False)
+    )
+    assert report.trace.exit_code == 0 and report.outcome == "failure"
+    first = report.findings[0]
+    assert first.id == "generic.async-error"
+    assert "CREATE_FAILED" in first.title
+
+
+def test_a_server_every_host_failed_to_build_names_the_retries_not_only_its_state() -> None:
+    """Nova's MaxRetriesExceeded: the scheduler found hosts and each failed the build;
+    the class rule (a resource in ERROR) gives way to the one that says where to look."""
+    report = diagnose(
         parse_path(LOGS / "osc.find-by-name.found-by-id-error-retries.log"),
         load_knowledge(user=False),
     )
     assert report.trace.exit_code == 0 and report.outcome == "failure"
     first = report.findings[0]
-    assert first.id == "generic.async-error"
-    assert "went to ERROR" in first.title and "Exceeded maximum number of retries" in first.title
+    assert first.id == "known.build-retries-exhausted"
+    assert "3f6c2a1e-8b4d-4e7f-9a2c-1d5e6f7a8b9c" in first.title
+    assert any("server event list" in step for step in first.next_steps)
 
 
 @pytest.mark.parametrize(

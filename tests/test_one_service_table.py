@@ -29,8 +29,6 @@ ALLOWED: dict[tuple[str, str], str] = {
         "_LEGACY_TYPES",
     ): "the resource a legacy client acts on",
     ("osdoctor/parse/services.py", "_KNOWN"): "path patterns when no catalog says",
-    ("osdoctor/facts/known_names.py", "_AGENTS"): "patterns over User-Agents and command words",
-    ("osdoctor/facts/known_names.py", "_COMMANDS"): "patterns over the command line",
 }
 
 

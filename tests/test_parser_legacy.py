@@ -13,7 +13,7 @@ from osdoctor.intake import parsed_lines
 from osdoctor.parse.commands import recognise
 from osdoctor.parse.lines import text_lines
 from osdoctor.parse.parser import Parser
-from osdoctor.parse.paste import is_elision, unpaste
+from osdoctor.parse.paste import is_elision, unlink, unpaste
 from osdoctor.parse.prefixes import PrefixStripper
 from osdoctor.parse.transport_kind import transport_failure
 from osdoctor.parse.wraps import Widths
@@ -426,6 +426,34 @@ def test_openshift_install_level_msg_lines_are_unescaped() -> None:
 )
 def test_unpaste(raw: str, text: str) -> None:
     assert unpaste(raw)[0] == text
+
+
+@pytest.mark.parametrize(
+    "raw,text",
+    [
+        (
+            "--publicurl [http://controller:5000/v2.0](http://controller:5000/v2.0) --region r",
+            "--publicurl http://controller:5000/v2.0 --region r",
+        ),
+        ("mail [ops@example.org](mailto:ops@example.org)", "mail ops@example.org"),
+        ("at [controller:5000](http://controller:5000)", "at controller:5000"),
+        # A link that says something of its own is the poster's.
+        (
+            "see [the guide](https://docs.openstack.org/x)",
+            "see [the guide](https://docs.openstack.org/x)",
+        ),
+        ("{'a': [1](2)}", "{'a': [1](2)}"),
+    ],
+)
+def test_a_link_to_itself_is_the_bare_url_it_was(raw: str, text: str) -> None:
+    assert unlink(raw) == text
+
+
+def test_a_mirrored_command_line_keeps_its_urls_bare() -> None:
+    trace = parse(
+        "$ keystone endpoint-create --publicurl [http://c:5000/v2.0](http://c:5000/v2.0) --region x"
+    ).finish()
+    assert trace.command == "keystone endpoint-create --publicurl http://c:5000/v2.0 --region x"
 
 
 @pytest.mark.parametrize(

@@ -70,6 +70,7 @@ LOST_PAST_200 = {
     "osc.find-by-name.found-by-id-error-no-valid-host": "the server's fault message",
     "osc.find-by-name.found-by-id-error-retries": "the server's fault message",
     "osc.find-by-name.found-by-id-error-volume": "the server's fault message",
+    "osc.find-by-name.found-by-id-error-volume-slow": "the server's fault message",
     # The service's words after openstacksdk's "Client Error for url: <url>, ".
     "generic.task-state-reboot.plain": "Nova's words after the URL",
     "osc.multi-delete.partial-failure-locked.plain": "Nova's words after the URL",

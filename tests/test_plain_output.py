@@ -474,3 +474,56 @@ def test_one_target_of_a_delete_leads_with_its_own_reason(what: str, kb: Knowled
     first = next(f for f in report.findings if f.severity == "error")
     assert first.id != "osc.multi-delete-all-failed"
     assert ("locked" if what == "server" else "refused") in first.title
+
+
+def test_an_ansible_task_whose_server_went_to_error_names_the_servers_fault(
+    kb: KnowledgeBase,
+) -> None:
+    """openstack.cloud.server gives no answer body when the server it made went to
+    ERROR: only ``extra_data.server``, whose ``fault`` says why."""
+    server = "9d1f2c3a-0b4e-4c5d-8e6f-7a8b9c0d1e2f"
+    report = _explain(
+        "TASK [Create instance] ****\n"
+        'fatal: [localhost]: FAILED! => {"changed": false, "extra_data": {"server": '
+        '{"fault": {"code": 500, "created": "2026-12-01T08:11:02Z", "message": "Exceeded '
+        "maximum number of retries. Exhausted all hosts available for retrying build "
+        f'failures for instance {server}."}}, "id": "{server}", "name": "vm1", '
+        '"status": "ERROR"}}, "msg": "Error in creating the server (no further '
+        'information available)"}\n',
+        kb,
+    )
+    assert report.outcome == "failure"
+    first = report.findings[0]
+    assert first.id == "known.build-retries-exhausted"
+    assert server in first.title
+    assert all(e.line == 2 for e in first.evidence)
+
+
+def test_a_node_shown_with_f_value_is_read_by_its_last_error_line(kb: KnowledgeBase) -> None:
+    """``-f value -c provision_state -c last_error`` names no field: the printed
+    last_error line itself says which step timed out."""
+    report = _explain(
+        "$ openstack baremetal node show node-7 -f value -c provision_state -c last_error\n"
+        "deploy failed\n"
+        "Failed to deploy. Exception: Timeout reached while waiting for callback for node "
+        "1c3e5a7b-9d2f-4a6c-8e0b-2d4f6a8c0e1a\n",
+        kb,
+    )
+    assert report.outcome == "failure"
+    assert report.findings[0].id == "known.ironic-deploy-callback-timeout"
+
+
+def test_heats_words_for_a_server_in_error_name_the_schedulers_cause(kb: KnowledgeBase) -> None:
+    """Heat: 'Went to status ERROR due to "Message: <fault>, Code: 500"'."""
+    report = _explain(
+        "$ openstack stack failures list mystack\n"
+        "mystack.server:\n"
+        "  resource_type: OS::Nova::Server\n"
+        "  status: CREATE_FAILED\n"
+        "  status_reason: |\n"
+        '    ResourceInError: resources.server: Went to status ERROR due to "Message: No valid '
+        'host was found. There are not enough hosts available., Code: 500"\n',
+        kb,
+    )
+    assert report.findings[0].id == "known.no-valid-host"
+    assert "There are not enough hosts available" in report.findings[0].title

@@ -201,7 +201,7 @@ CASES_2: dict[str, tuple[str, list[str]]] = {
     ),
     "openstacksdk-2024-server-create-403-quota-cores-ram-default-quotas": (
         "known.nova-default-quota",
-        ["Nova's default quota", "20, 51200 cores, ram"],
+        ["quota is Nova's default", "cores, ram: 20, 51200"],
     ),
     "osc-2019-network-create-httpexception-no-tenant-network-available": (
         "known.neutron-no-tenant-network",

@@ -39,6 +39,7 @@ from osdoctor.facts.known_names import (
     versions_in,
 )
 from osdoctor.facts.quotes import LineWords
+from osdoctor.faultwords import words
 from osdoctor.model import Exchange, Frame, Message, Trace
 from osdoctor.parse.http_text import split_url
 from osdoctor.servicetable import table
@@ -70,16 +71,9 @@ _CLIENT_FAILED = regex.compile(
 _REFUSAL = regex.compile("|".join(r.words for r in table().refusals))
 # The refusals that stand for a 400: the words of Invalid* exceptions.
 _INVALID = regex.compile("|".join(r.words for r in table().refusals if r.status == 400))
-# The status a refusal's words stand for when the paste lost the "(HTTP nnn)".
-_WORD_STATUS = (
-    (regex.compile(r"Policy doesn't allow|is disallowed by policy|exceptions\.Forbidden'"), 403),
-    (
-        regex.compile(r"The server has either erred or is incapable|exceptions\.ClientException'"),
-        500,
-    ),
-    (regex.compile(r"exceptions\.Unauthorized'"), 401),
-    (_INVALID, 400),
-)
+# The status words stand for when the paste lost the "(HTTP nnn)": ``status_words``
+# of knowledge/services.yaml, then the refusals that carry a status (``_INVALID``).
+_WORD_STATUS = tuple((regex.compile(words), status) for words, status in words().word_statuses())
 _STATUS_WORDS = regex.compile(
     r"\b(?P<status>[45]\d\d) (?:Not Found|Forbidden|Unauthorized|"
     r"Conflict|Bad Request|Internal Server Error|Service Unavailable|"
@@ -114,20 +108,14 @@ _FAULT_REPR = regex.compile(
 # A resource as JSON (``-f json``, an Ansible module's result), one key a line.
 _JSON_KEY = regex.compile(r'^\s*"(?P<key>status|message|name)"\s*:\s*"(?P<v>[^"]*)"')
 _POLICY_SERVICE = regex.compile(r"Policy doesn't allow (?P<target>[a-z_]+)[:_]")
-# Quota error classes a relaying service (Heat, Nova) quotes, and whose quota it is.
-_QUOTA_CLASS = regex.compile(
-    r"\b(Volume|Snapshot|Backup|Gigabytes)\w*(?:LimitExceeded|ExceedsAvailableQuota)\b|"
-    r"\b(OverQuotaClient)\b"
+# Quota error classes a relaying service (Heat, Nova) quotes, and whose quota it is
+# (``quota_errors`` of each service in knowledge/services.yaml).
+_QUOTA_ERRORS = tuple(
+    (service.usual_type, words) for service in table().services for words in service.quota_errors
 )
-_QUOTA_SERVICE = {
-    "Volume": "volume",
-    "Snapshot": "volume",
-    "Backup": "volume",
-    "Gigabytes": "volume",
-    "OverQuotaClient": "network",
-}
-# Policy rule prefixes that are neither a project nor a service type.
-_POLICY_ALIASES = {"os_compute_api": "compute", "volume_extension": "volume"}
+_QUOTA_CLASS = regex.compile(
+    "|".join(rf"\b(?P<q{i}>{words})\b" for i, (_type, words) in enumerate(_QUOTA_ERRORS)) or r"(?!)"
+)
 _FAULT_MESSAGE = regex.compile(r"""['"]message['"]\s*:\s*u?['"](?P<m>.+?)(?:['"]\s*[,}]|$)""")
 _ERROR_STATUS = frozenset(
     {
@@ -662,7 +650,7 @@ def _text_failure(
             stype = type_of_project(project) or stype
     if not stype:
         qm = _QUOTA_CLASS.search(context)  # a relayed quota error names its service's class
-        stype = _QUOTA_SERVICE[qm.group(1) or qm.group(2)] if qm else stype
+        stype = _QUOTA_ERRORS[int(str(qm.lastgroup)[1:])][0] if qm else stype
     if not stype and any(_NOVA_HEADER.search(t) for _l, t, _m in printed):
         stype = "compute"  # the answer's headers, printed by fog/excon: only Nova's say so
     if not stype and "identity" in context:
@@ -670,16 +658,18 @@ def _text_failure(
     pm = _POLICY_SERVICE.search(text) if text else None
     if pm:
         target = pm.group("target")
-        stype = _POLICY_ALIASES.get(target) or usual_type(target) or stype
-    if fault is not None and fault.shape in ("neutron", "ironic"):
-        stype = "network" if fault.shape == "neutron" else "baremetal"
+        named = table().of_policy_prefix(target)
+        stype = named.usual_type if named is not None else usual_type(target) or stype
+    proved = words().service_of(fault.shape) if fault is not None else ""
+    if proved:
+        stype = proved  # a body only this service answers with (``service`` of its shape)
     if text.startswith("Unexpected API Error") or "Unexpected API Error" in context:
         stype = "compute"  # Nova's words; the class names who failed inside
         inner = _CLASS_IN_TEXT.search(context)
         if inner:
             failure.inner = inner.group("cls")
     if fault is not None and failure.status is None:
-        failure.status = _status_of_type(fault.type)
+        failure.status = words().status_of_type(fault.type)
     if not stype and text and _SWIFT_TRANS_ID.search(text):
         stype = "object-store"  # Swift's request ids are its transaction ids: tx<21 hex>-<10 hex>
     failure.service, failure.service_name = stype, service_name(stype)
@@ -694,28 +684,6 @@ def _text_failure(
     if fault is not None and (error is None or fault_line != line):
         failure.evidence.append((fault_line, fault.message[:200]))
     return failure
-
-
-_TYPE_STATUS = [
-    ("NotFound", 404),
-    ("InUse", 409),
-    ("Conflict", 409),
-    ("Exists", 409),
-    ("OverQuota", 409),
-    ("Forbidden", 403),
-    ("NotAuthorized", 403),
-    ("Unauthorized", 401),
-    ("BadRequest", 400),
-    ("Invalid", 400),
-]
-
-
-def _status_of_type(fault_type: str) -> int | None:
-    """The status a service answers with for its error class (Neutron's names)."""
-    for word, status in _TYPE_STATUS:
-        if word in fault_type:
-            return status
-    return None
 
 
 def _context(printed: list[tuple[int, str, Message]], line: int, text: str) -> str:

@@ -7,6 +7,11 @@ as a JSON string inside ``error_message``, Placement and Magnum in an
 flat with a ``description``, WSME services (Octavia, Aodh) with
 ``faultstring``; webob and proxies answer plain text or HTML. Pasted logs
 carry the same bodies with their quotes escaped once or more.
+
+Which JSON shape is whose, and which of its keys hold the message, the class and
+the code, is knowledge: ``faults`` of ``knowledge/services.yaml``, read through
+``osdoctor.faultwords``. What is here is the walking: the shapes tried in order, a
+JSON text inside a string, escaped quotes, HTML pages and tracebacks.
 """
 
 from __future__ import annotations
@@ -17,30 +22,8 @@ from typing import Any
 
 from osdoctor import regex
 from osdoctor.facts.facts_model import Fault
+from osdoctor.faultwords import FaultShape, words
 
-_NOVA_KEYS = frozenset(
-    {
-        "itemNotFound",
-        "badRequest",
-        "forbidden",
-        "overLimit",
-        "conflictingRequest",
-        "computeFault",
-        "unauthorized",
-        "badMethod",
-        "badMediaType",
-        "notImplemented",
-        "serviceUnavailable",
-        "HTTPNotFound",
-        "NotFound",
-        "BadRequest",
-        "Forbidden",
-        "Conflict",
-        "RequestEntityTooLarge",
-        "Unauthorized",
-        "validationError",
-    }
-)
 _MAX = 600
 # HTML markup only: Nova's "<class 'neutronclient...Unauthorized'>" is words, not a tag.
 _TAG = regex.compile(
@@ -69,101 +52,65 @@ def _text(value: Any) -> str:
 
 
 def from_json(data: Any) -> Fault | None:
-    """A fault from a parsed JSON body; None when the body is not an error shape."""
+    """A fault from a parsed JSON body; None when the body is not an error shape.
+    The shapes, and the order they are tried in, are ``faults.shapes`` of
+    ``knowledge/services.yaml``."""
     if not isinstance(data, dict) or not data:
         return None
-    if "NeutronError" in data:
-        inner = data["NeutronError"]
-        if isinstance(inner, dict):
-            return Fault(
-                _text(inner.get("message")),
-                "neutron",
-                _text(inner.get("type")),
-                detail=_text(inner.get("detail")),
-            )
-        return Fault(_text(inner), "neutron")
-    if "error_message" in data:
-        raw = data["error_message"]
-        inner_data: Any = raw
-        if isinstance(raw, str):
-            try:
-                inner_data = json.loads(raw)
-            except ValueError:
-                return Fault(_text(raw), "ironic")
-        if isinstance(inner_data, dict):
-            return Fault(
-                _text(inner_data.get("faultstring")),
-                "ironic",
-                code=_text(inner_data.get("faultcode")),
-                detail=_text(inner_data.get("debuginfo")),
-            )
-        return Fault(_text(inner_data), "ironic")
-    if "explanation" in data and isinstance(data.get("error"), dict):
-        inner = data["error"]
-        return Fault(
-            _text(inner.get("message")) or _text(data.get("explanation")),
-            "heat",
-            _text(inner.get("type")),
-            _text(data.get("code")),
-            _text(data.get("explanation")),
-        )
-    if isinstance(data.get("error"), dict):
-        inner = data["error"]
-        message = _text(inner.get("message"))
-        return Fault(
-            message or _text(inner.get("title")),
-            "keystone",
-            _text(inner.get("title")),
-            _text(inner.get("code")),
-        )
-    if isinstance(data.get("errors"), list) and data["errors"]:
-        first = data["errors"][0]
-        if isinstance(first, dict):
-            return Fault(
-                _text(first.get("detail")) or _text(first.get("title")),
-                "placement",
-                _text(first.get("title")),
-                _text(first.get("code") or first.get("status")),
-            )
-        return Fault(_text(first), "placement")
-    if "faultstring" in data:
-        # WSME's faultcode says whose fault it is ("Client", "Server"), not what.
-        return Fault(
-            _text(data.get("faultstring")),
-            "wsme",
-            code=_text(data.get("faultcode")),
-            detail=_text(data.get("debuginfo") or data.get("description")),
-        )
-    if len(data) == 1:
-        ((key, inner),) = data.items()
-        if (
-            isinstance(inner, dict)
-            and "message" in inner
-            and (key in _NOVA_KEYS or "code" in inner)
-        ):
-            return Fault(
-                _text(inner.get("message")),
-                "nova",
-                key,
-                _text(inner.get("code")),
-                _text(inner.get("details")),
-            )
-    if "message" in data and ("type" in data or "request_id" in data) and "code" in data:
-        return Fault(
-            _text(data["message"]), "designate", _text(data.get("type")), _text(data.get("code"))
-        )
-    if "description" in data and ("title" in data or "code" in data):
-        return Fault(
-            _text(data["description"]),
-            "barbican",
-            _text(data.get("title")),
-            _text(data.get("code")),
-        )
-    if "message" in data and ("title" in data or "code" in data):
-        return Fault(
-            _text(data["message"]), "plain", _text(data.get("title")), _text(data.get("code"))
-        )
+    for shape in words().shapes:
+        fault = _read(shape, data)
+        if fault is not None:
+            return fault
     return None
+
+
+def _read(shape: FaultShape, data: dict[str, Any]) -> Fault | None:
+    """The fault of a body in this shape, or None when the body is not in it."""
+    if shape.key == "*":
+        if len(data) != 1:
+            return None
+        ((name, value),) = data.items()
+    elif shape.key in data:
+        name, value = shape.key, data[shape.key]
+    else:
+        return None
+    if not all(key in data for key in shape.beside) or (
+        shape.beside_one and not any(key in data for key in shape.beside_one)
+    ):
+        return None
+    inner: Any = value
+    if shape.value == "flat":
+        inner = data
+    elif shape.value == "mapping" and not isinstance(value, dict):
+        return None
+    elif shape.value == "list":
+        if not isinstance(value, list) or not value:
+            return None
+        inner = value[0]
+    elif shape.value == "json" and isinstance(value, str):
+        try:
+            inner = json.loads(value)
+        except ValueError:
+            return Fault(_text(value), shape.shape)
+    if not isinstance(inner, dict):
+        return Fault(_text(inner), shape.shape)
+    if not all(key in inner for key in shape.inside) or (
+        shape.names and name not in shape.names and not any(k in inner for k in shape.or_inside)
+    ):
+        return None
+
+    def part(keys: tuple[str, ...]) -> str:
+        for key in keys:
+            if key == "@":
+                return name
+            said = _text(data.get(key[1:]) if key[:1] == "/" else inner.get(key))
+            if said:
+                return said
+        return ""
+
+    return Fault(
+        part(shape.message), shape.shape, part(shape.type), part(shape.code), part(shape.detail)
+    )
 
 
 def from_html(text: str) -> Fault:
@@ -217,10 +164,8 @@ def _unescape(text: str) -> str:
     return text.replace("\\\\", "\x00").replace('\\"', '"').replace("\x00", "\\")
 
 
-_EMBED = regex.compile(
-    r'\{\s*(?:\\*")(?:NeutronError|error_message|itemNotFound|badRequest|forbidden|overLimit|'
-    r'conflictingRequest|computeFault|error|errors|explanation|faultcode|faultstring|message)(?:\\*")\s*:'
-)
+#: A fault body opening inside a printed line, its quotes escaped any levels deep.
+_EMBED = regex.compile(r'\{\s*(?:\\*")(?:' + "|".join(words().openings) + r')(?:\\*")\s*:')
 
 
 #: The flat body of webob, pecan and wsme services (sysinv, keystonemiddleware):

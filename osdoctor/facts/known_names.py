@@ -13,48 +13,11 @@ from osdoctor.parse.http_text import split_url
 from osdoctor.servicetable import table
 
 # A User-Agent's product (``python-barbicanclient/5.0``, ``cgtsclient``) or the
-# command's own words (``openstack secret list``, ``gnocchi resource list``) that say
-# which CLI this is, and so which service. Only the program and the sub-command
-# words count: an argument (a file ``env_loadbalancer_none.yaml``, a stack named
-# ``my-zone``) names no service.
-_AGENTS = [
-    (regex.compile(r"\bcgtsclient\b|^system\b"), "platform"),
-    (regex.compile(r"\bgnocchiclient\b|^gnocchi\b|^openstack metric\b"), "metric"),
-    (regex.compile(r"\bbarbicanclient\b|^barbican\b|^openstack secret\b"), "key-manager"),
-    (
-        regex.compile(r"\bdesignateclient\b|^designate\b|^openstack (?:zone|recordset)\b"),
-        "dns",
-    ),
-    (regex.compile(r"\boctaviaclient\b|^octavia\b|^openstack loadbalancer\b"), "load-balancer"),
-]
-# A legacy CLI or an openstack sub-command says which service it talks to.
-_COMMANDS = [
-    (regex.compile(r"^(?:heat\b|openstack (?:stack|orchestration)\b)"), "orchestration"),
-    (regex.compile(r"^(?:nova volume-|cinder\b|openstack volume\b)"), "volume"),
-    (
-        regex.compile(r"^(?:nova\b|openstack (?:server|flavor|hypervisor|aggregate|keypair)\b)"),
-        "compute",
-    ),
-    (
-        regex.compile(
-            r"^(?:neutron\b|openstack (?:network|subnet|port|router|floating|"
-            r"security group)\b)"
-        ),
-        "network",
-    ),
-    (regex.compile(r"^(?:glance\b|openstack image\b)"), "image"),
-    (regex.compile(r"^(?:ironic\b|baremetal\b|openstack baremetal\b)"), "baremetal"),
-    (
-        regex.compile(
-            r"^(?:keystone\b|openstack (?:user|project|role|domain|token|catalog|"
-            r"endpoint|service)\b)"
-        ),
-        "identity",
-    ),
-    (regex.compile(r"^(?:swift\b|openstack (?:object|container)\b)"), "object-store"),
-    (regex.compile(r"^ceilometer\b"), "metering"),
-    (regex.compile(r"^(?:magnum\b|openstack coe\b)"), "container-infra"),
-]
+# command's own words (``openstack secret list``) that say which CLI this is, and so
+# which service: ``clients`` of knowledge/services.yaml, ``first`` read before the URL
+# and the parser's reading, ``last`` when neither said.
+_AGENTS = [(regex.compile(words), stype) for words, stype in table().clients_first]
+_COMMANDS = [(regex.compile(words), stype) for words, stype in table().clients_last]
 # openstack's options before the command words (``--os-auth-url URL``, ``--insecure``).
 _GLOBAL_OPTIONS = regex.compile(
     r"\s+(?:--os-[\w-]+(?:=\S+|\s+(?!-)\S+)?|--(?:insecure|debug|verbose)|-v+)"

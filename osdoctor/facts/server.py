@@ -9,6 +9,7 @@ and the file and line that prove them, and say how strong the tie is.
 
 from __future__ import annotations
 
+from osdoctor import regex
 from osdoctor.facts.known_names import service_name
 from osdoctor.model import Evidence, Trace
 from osdoctor.servicelog.join import Joined
@@ -16,6 +17,12 @@ from osdoctor.servicelog.record import at_least
 from osdoctor.servicelog.service_names import peer_named
 
 _SHORT = 200
+#: Cinder's and Glance's taskflow name the task that failed before the reason:
+#: "Failed to run task cinder.scheduler.flows.create_volume.ScheduleCreateVolumeTask;
+#: volume:create: <reason>".
+_TASKFLOW = regex.compile(r"Failed to run task [\w.]+;[\w:.-]+: ")
+#: "<reason>: <module>.<Exception>: <reason>", the reason said twice around its class.
+_TWICE = regex.compile(r"(?P<said>.+?): (?:[a-z_][\w]*\.)+(?P<cls>[A-Z]\w+): (?P=said)")
 
 #: How each kind of tie reads in a report.
 MATCHES = {
@@ -69,10 +76,22 @@ def said(joined: Joined) -> str:
     """The record's words in one short line: its message, and its exception when
     the message does not already hold it."""
     r = joined.record
-    text, line = r.message, r.exception_line.partition("\n")[0]
-    if line and line[:80] not in text:
+    text, line = reason_of(r.message), r.exception_line.partition("\n")[0]
+    if line and line[:80] not in r.message:
         text = f"{text} — {line}" if text else line
     return _short(text)
+
+
+def reason_of(message: str) -> str:
+    """A record's message without the task that carried it and without its reason
+    said a second time around the exception's class (both Cinder's taskflow)."""
+    m = _TASKFLOW.match(message)
+    if m:
+        message = message[m.end() :]
+    twice = _TWICE.fullmatch(message)
+    if twice:
+        message = f"{twice['said']} ({twice['cls']})"
+    return message
 
 
 def _frame(frame: str) -> str:

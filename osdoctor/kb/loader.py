@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from osdoctor.faultwords import check as check_fault_words
 from osdoctor.kb.cache import load_documents
 from osdoctor.kb.conditions import trusted_patterns
 from osdoctor.kb.schema import (
@@ -26,6 +27,7 @@ from osdoctor.kb.schema import (
 )
 from osdoctor.kb.yamlfile import Node, YamlError
 from osdoctor.servicetable import check as check_services
+from osdoctor.servicetable import rule_ids
 
 
 def builtin_dir() -> Path:
@@ -48,6 +50,8 @@ class KnowledgeBase:
     sources: list[Path] = field(default_factory=list)
     refusals: list[tuple[str, int, str, str]] = field(default_factory=list)
     """(path, line, words, rule) of the services table's refusals that name a rule."""
+    status_words: list[tuple[str, int, str, str]] = field(default_factory=list)
+    """(path, line, words, rule) of its status words that name a rule."""
     index: Any = field(default=None, repr=False, compare=False)
     """What its rules and branches require (``kb.index``), built on first use."""
 
@@ -61,11 +65,13 @@ class KnowledgeBase:
         before = len(self.issues)
         with trusted_patterns() if trusted else contextlib.nullcontext():
             for path, doc in docs:
-                self.add_document(path, doc, origin)
+                self.add_document(path, doc, origin, checked=trusted)
         if not trusted and len(self.issues) == before:
             save()
 
-    def add_document(self, path: str, doc: Any, origin: str) -> None:
+    def add_document(self, path: str, doc: Any, origin: str, checked: bool = False) -> None:
+        """Add one parsed file. ``checked``: it passed validation before (the knowledge
+        cache says its content is unchanged), so its patterns are not compiled again."""
         if isinstance(doc, YamlError):
             self.issues.append(Issue(path, doc.line, doc.message))
             return
@@ -85,7 +91,7 @@ class KnowledgeBase:
         body = Node({k: v for k, v in doc.items() if k != "kind"})
         body.line = doc.line
         if kind == "services":
-            self._check_services(doc, path, origin)
+            self._check_services(doc, path, origin, patterns=not checked)
         elif kind == "scenario":
             self._add_scenario(build_scenario(body, path, self.issues), path, origin)
         elif kind == "rule":
@@ -98,7 +104,7 @@ class KnowledgeBase:
                 Issue(path, doc.line, f"kind '{kind}' is not scenario, rule, rules or services")
             )
 
-    def _check_services(self, doc: Node, path: str, origin: str) -> None:
+    def _check_services(self, doc: Node, path: str, origin: str, patterns: bool = True) -> None:
         """The services table is read by the parser on its own (``servicetable``), before
         any knowledge loads: here it is only checked, so that ``kb lint`` names a bad
         entry with its line. A user's folder cannot replace it."""
@@ -107,14 +113,17 @@ class KnowledgeBase:
                 Issue(path, doc.line, "only the built-in services table is read", "warning")
             )
             return
-        problems = check_services(doc)
+        problems = check_services(doc, patterns) + check_fault_words(doc, patterns)
         for line, message in problems:
             self.issues.append(Issue(path, line, message))
         if not problems:
-            for item in doc.get("refusals") or []:
-                if item.get("rule"):
+            for section, named in (
+                ("refusals", self.refusals),
+                ("status_words", self.status_words),
+            ):
+                for item in doc.get(section) or []:
                     line = getattr(item, "line", doc.line)
-                    self.refusals.append((path, line, item["words"], item["rule"]))
+                    named += [(path, line, item["words"], r) for r in rule_ids(item.get("rule"))]
 
     def _add_scenario(self, scenario: Scenario | None, path: str, origin: str) -> None:
         if scenario is None:
@@ -162,20 +171,21 @@ class KnowledgeBase:
 
     def check_references(self) -> None:
         """Cross-document checks: scenarios and branches that rules name exist, and a
-        refusal of the services table is read by the rule it names."""
-        for path, line, words, rid in self.refusals:
-            named = self.rules.get(rid)
-            if named is None:
-                self.issues.append(Issue(path, line, f"refusal '{words}': no rule '{rid}'"))
-            elif not any(re.search(words, symptom) for symptom in named.symptoms):
-                self.issues.append(
-                    Issue(
-                        path,
-                        line,
-                        f"refusal '{words}': no symptom of rule {rid} has these words "
-                        "(the facts and the rule would read different words)",
+        refusal or status words of the services table are read by the rules they name."""
+        for what, entries in (("refusal", self.refusals), ("status words", self.status_words)):
+            for path, line, words, rid in entries:
+                named = self.rules.get(rid)
+                if named is None:
+                    self.issues.append(Issue(path, line, f"{what} '{words}': no rule '{rid}'"))
+                elif not any(re.search(words, symptom) for symptom in named.symptoms):
+                    self.issues.append(
+                        Issue(
+                            path,
+                            line,
+                            f"{what} '{words}': no symptom of rule {rid} has these words "
+                            "(the facts and the rule would read different words)",
+                        )
                     )
-                )
         for gone in self.removed.values():
             if gone.replaced_by is not None and gone.replaced_by not in self.rules:
                 self.issues.append(

@@ -25,6 +25,9 @@ _OUTPUT_KEYS = ("cmd", "stdout", "stderr", "module_stdout", "module_stderr", "ms
 _SEAM = regex.compile(r'\\n|(?:(?<!\\)")?, "[\w\-]+": "?')
 _ESCAPE = regex.compile(r"\\(u[0-9a-fA-F]{4}|.)")
 _SIMPLE = {"n": "\n", "t": "\t", "r": "", '"': '"', "\\": "\\", "/": "/", "'": "'"}
+#: The resources the openstack.cloud modules hand back in ``extra_data`` when one
+#: failed (``server``: the server in ERROR, its ``fault`` beside its status).
+_RESOURCE_KEYS = ("server", "volume", "stack", "image", "node")
 #: Lines taken out of one report at most.
 MAX_LINES = 2000
 
@@ -95,6 +98,12 @@ def expand(text: str) -> tuple[str | None, list[str], str | None]:
                 # openstack.cloud's modules: the SDK exception's answer body
                 for value in _strings(extra.get("response")):
                     lines.extend(value.split("\n"))
+                # ... or the resource that went to ERROR ("Error in creating the
+                # server", extra_data.server): read as `-f json` prints one.
+                for kind in _RESOURCE_KEYS:
+                    resource = extra.get(kind)
+                    if isinstance(resource, dict) and resource:
+                        lines.append(json.dumps(resource))
             return head, lines[:MAX_LINES], command
         return head, _split(report), None
     return None, _split(text), None

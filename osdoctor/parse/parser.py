@@ -5,8 +5,11 @@ followed file and a 200 MB saved log go through the same code. Most lines are
 classified by their first characters; only the few that can start an HTTP
 record pay for a regular expression.
 
-This module keeps the way in (blocks, lines, wrapped pieces, tool prefixes),
-the dispatch of a line to its reader and the pairing of records into exchanges.
+Its lines come from the line source (``line_source``) through the normaliser
+(``normaliser``), which undoes paste damage, tool prefixes and wraps and
+redacts, and hands the logical lines back to the sink methods here (``line``,
+``server_line``, ``meta``, ``elision``). This module keeps the dispatch of a
+line to its reader and the pairing of records into exchanges.
 The readers of each kind of record are apart, over one shared state
 (``parse.records``): request lines (``request_lines``), answers and their
 bodies (``responses``, ``bodies``), connection lines (``connections``),
@@ -21,7 +24,6 @@ from __future__ import annotations
 from collections import deque
 
 from osdoctor import regex
-from osdoctor.counts import counted
 from osdoctor.model import (
     Exchange,
     Message,
@@ -46,8 +48,8 @@ from osdoctor.parse.connections import URLLIB3_CUT, ConnectionReader
 from osdoctor.parse.http_text import Curl, split_url
 from osdoctor.parse.httplib_lines import HttplibReader
 from osdoctor.parse.legacy_records import LegacyReader
-from osdoctor.parse.paste import BOX_FIRST, is_elision, unbox, unpaste
-from osdoctor.parse.prefixes import PrefixStripper
+from osdoctor.parse.normaliser import FLAT, Normaliser, Shape
+from osdoctor.parse.paste import is_elision
 from osdoctor.parse.printed_messages import classify, join_wrapped_messages
 from osdoctor.parse.printed_resources import is_openstack, read_resources
 from osdoctor.parse.record_starts import URLLIB3, is_record_start
@@ -70,15 +72,13 @@ from osdoctor.parse.rounds import RoundTemplate
 from osdoctor.parse.services import ServiceMap
 from osdoctor.parse.tracebacks import FRAME_ANY, TracebackCollector, from_service
 from osdoctor.parse.unanswered import UnansweredReader
-from osdoctor.secrets.redact import PemMasker, SecretMemory, redact_line
+from osdoctor.secrets.redact import SecretMemory, redact_line
 from osdoctor.secrets.scrub import scrub_trace
 
 _HTTP_STATUS = regex.compile(r"HTTP/\d(?:\.\d)? (\d{3}) ?(.*)")
 _REQUEST_ID = regex.compile(r"([A-Z]+) call to (?:(\S+) for )?(\S+) used request id (\S+)")
 _NEGOTIATED = regex.compile(r"Negotiated API version is (\S+)")
 
-#: Lines remembered for making a round's template; longer rounds are read line by line.
-_TEMPLATE_LINES = 64
 #: Debug messages kept at most (the first ones).
 _MAX_DEBUG_MESSAGES = 20000
 __all__ = ["FOLD_KEEP", "KEEP_FIRST", "KEEP_LAST", "Parser"]
@@ -86,16 +86,7 @@ __all__ = ["FOLD_KEEP", "KEEP_FIRST", "KEEP_LAST", "Parser"]
 #: lower them here for the parsers it makes.
 _DROP_AT_ONCE = DROP_AT_ONCE
 
-#: Lines at least this long count towards detecting a paste's fixed wrap width.
-_WRAP_MIN = 60
 _SKIP_PREFIXES = ("Starting new HTTP", "Resetting dropped connection", "Incremented Retry")
-#: First characters with which no tool prefix (timestamp, level, syslog month,
-#: quote, session record) can begin: such lines skip the prefix stripper.
-_PLAIN_FIRST = frozenset("RhGPUKBHLQVXYZabcdefgijklmnopqrstuvwxyz{}]()<\"' \t|+-_\\.,;:!?@$%&^`")
-#: First characters of lines that a web page or ticket may have decorated.
-_PASTE_FIRST = frozenset(" \t`<")
-#: First characters of a poster's elision marks.
-_ELISION_FIRST = frozenset(".[-(<\u2026")
 
 
 class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, RoundPath):
@@ -111,7 +102,8 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         that begins in the middle of a log keeps the log's own line numbers).
         Made by ``osdoctor.intake`` only."""
         self.trace = Trace(source=source, line_count=after)
-        self._strip = PrefixStripper()
+        # Stage 2: paste damage, prefixes, wraps and redaction off the lines fed.
+        self._normal = Normaliser(self, widths)
         self._unanswered = UnansweredReader()
         self._httplib = HttplibReader()
         self._answers = AnswerReader()
@@ -122,15 +114,11 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         self._big: deque[Exchange] = deque()
         self._debug_messages = 0
         self._dropped_messages = 0
-        self._cut_lines = 0
-        self._pem = PemMasker()
         self._curls: dict[str, Curl | None] = {}
         self._exchange_count = 0
         self._wrapped: tuple[int, str, float | None, int] | None = None
-        # A client's sentence a paste word-wrapped: its first line, text so far,
-        # time, pieces (see ``parse.sentences``).
-        self._sentence: tuple[int, str, float | None, int] | None = None
-        self._widths: dict[int, int] = {}
+        # The normaliser's census of line widths, which the round path adds to.
+        self._widths = self._normal.widths
         self._keep = Retention(
             self.trace,
             Limits(
@@ -144,29 +132,22 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
             ),
         )
         # The fast path over a folded run (see ``parse.line_source`` and ``parse.rounds``).
-        self._recent: deque[tuple[int, str, str]] = deque(maxlen=_TEMPLATE_LINES)
+        self._recent = self._normal.recent
         self._template: RoundTemplate | None = None
         self._skipped: deque[tuple[bytes, int, int, int]] = deque()
         self._kept_rounds = 0
         self._skipped_rounds = 0
         self._engaged = False
         self._replaying = False
-        self._number = after
         self._model: list[Exchange] = []
         self._repeat: Message | None = None
         #: Rounds matched whole by the fast path rather than read line by line.
         self.matched_rounds = 0
-        #: The width the input was folded at, when known before it is fed (see
-        #: ``parse.wraps``): lines of that width are joined with the next one.
-        self.wrap_width: int | None = widths.fold if widths is not None else None
         #: The width its lines were cut at: a line that long lost its end.
-        self.cut_width: int | None = widths.cut if widths is not None else None
-        # A logical line being gathered from its wrapped pieces.
-        self._held: list[str] | None = None
-        self._held_at = (0, 0)  # (first line, last line)
-        self._held_len = 0
-        self._held_time: float | None = None
-        self._held_escaped = False
+        self.cut_width = self._normal.cut_width
+        # The shape of the line being read (see ``parse.normaliser.Shape``), and
+        # what the readers read of it.
+        self._shape = FLAT
         self._span_end = 0  # last physical line of the logical line being read
         self._line_cut = False  # whether that line was cut at the paste's width
         self._indent = 0  # indentation a paste gave the line being read
@@ -180,177 +161,74 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
     def secrets(self) -> SecretMemory:
         """What redaction learnt from the log so far (values masked, hidden Heat
         parameters): other views of the same log mask with it too."""
-        return self._pem.memory
+        return self._normal.secrets
+
+    @property
+    def wrap_width(self) -> int | None:
+        """The width the input was folded at, when known before it is fed (see
+        ``parse.wraps``): lines of that width are joined with the next one."""
+        return self._normal.wrap_width
 
     def follow(self, previous: Parser) -> None:
         """Read on where ``previous`` stopped (the next run of the same log): mask
         what it learnt, and reuse what its redaction remembered."""
-        self.secrets.update(previous.secrets)
-        self._pem.carry_on(previous._pem)
+        self._normal.follow(previous._normal)
 
     # -- input -------------------------------------------------------------
     def feed(self, number: int, raw: str, cut: int = 0, time: float | None = None) -> None:
         """One line: its number in the log, its text, the bytes cut off its end
         (see ``parse.line_source``), its time in a live run."""
-        self.trace.line_count = self._number = number
-        if raw[:1] in BOX_FIRST:
-            raw = unbox(raw)
-        if cut:
-            self._cut_lines += 1
-            if self._cut_lines <= 5:
-                self.trace.problems.append(
-                    f"line {number} is longer than 1 MiB: its last {cut} bytes were skipped"
-                )
-        held = self._held
-        if held is not None:
-            piece = wraps.unquoted(raw)
-            if (
-                not cut
-                and len(held) < wraps.MAX_PIECES
-                and wraps.continues(
-                    held[-1] if self._held_escaped else "", self._held_len, self.wrap_width, piece
-                )
-            ):
-                held.append(piece)
-                self._held_at = (self._held_at[0], number)
-                self._held_len = len(piece)
-                self._held_escaped = self._held_escaped or "\\" in piece
-                return
-            self._release()
-        if not cut and (self.wrap_width is not None or "\\" in raw) and self._holds(raw, time):
-            return
-        if self.cut_width is not None and len(wraps.unquoted(raw)) == self.cut_width:
-            self._line_cut = True  # cut at the width, and not folded on
-            try:
-                self._line(number, raw, time)
-            finally:
-                self._line_cut = False
-            return
-        self._line(number, raw, time)
+        self.trace.line_count = number
+        self._normal.feed(number, raw, cut, time)
 
-    def _holds(self, raw: str, time: float | None) -> bool:
-        """Start gathering a logical line when ``raw`` may be the first of its
-        wrapped pieces (see ``parse.wraps``)."""
-        piece = wraps.unquoted(raw)
-        size = len(piece)
-        if size < 2:
-            return False
-        escaped = piece[:1] not in "+|" and wraps.escaped_open(piece) and not is_record_start(piece)
-        if size != self.wrap_width and not escaped:
-            return False
-        self._held = [raw]
-        self._held_at = (self._number, self._number)
-        self._held_len = size
-        self._held_time = time
-        self._held_escaped = escaped
-        return True
+    # -- what the normaliser hands on (``parse.normaliser.LogicalSink``) ----
+    def line(self, number: int, text: str, time: float | None, shape: Shape) -> None:
+        """A logical line of the client's, redacted."""
+        if shape is not self._shape:
+            self._take(shape)
+        self._read_line(number, text, time)
 
-    def _release(self) -> None:
-        held = self._held
-        if held is None:
-            return
-        self._held = None
-        first, last = self._held_at
-        self._span_end = last
-        # A last piece as wide as the paste was not continued: the line was cut there.
-        self._line_cut = self._held_len in (self.wrap_width, self.cut_width)
-        try:
-            self._line(first, "".join(held), self._held_time)
-        finally:
-            self._span_end = 0
-            self._line_cut = False
+    def _take(self, shape: Shape) -> None:
+        """The shape of the line the normaliser hands on, as the readers read it."""
+        self._shape = shape
+        self._indent = shape.indent
+        self._span_end = shape.span_end
+        self._line_cut = shape.cut
 
-    def _line(self, number: int, raw: str, time: float | None) -> None:
-        """One logical line: paste damage and tool prefixes off, then read."""
-        self._indent = 0
-        if raw[:1] in _PASTE_FIRST or raw[-1:] == ">":
-            raw, self._indent = unpaste(raw)
-        if raw[:1] in _PLAIN_FIRST:
-            # No tool prefix can start with this character: skip the stripper.
-            stripped_text = raw
-        else:
-            stripped = self._strip.strip(raw)
-            if stripped.meta is not None:
-                session_meta(self.trace, number, *stripped.meta)
-                return
-            if stripped.server is not None:
-                self._server_line(number, stripped.text, stripped.server)
-                return
-            stripped_text = stripped.text
-            if stripped.time is not None:
-                time = stripped.time
-        self._recent.append((number, raw, stripped_text))
-        if self._server_tb is not None and not is_elision(stripped_text):
+    def meta(self, number: int, key: str, value: str) -> None:
+        """A session file's metadata record."""
+        session_meta(self.trace, number, key, value)
+
+    def unkept(self, number: int, text: str) -> bool:
+        """A client's line before redaction: True when its words are never kept."""
+        if self._server_tb is not None and not is_elision(text):
             self._end_server_traceback()
         if self._collector is None:
             # Lines whose text is never kept need no redaction.
-            if stripped_text.startswith(_SKIP_PREFIXES):
+            if text.startswith(_SKIP_PREFIXES):
                 self.trace.openstack_lines += 1
-                if stripped_text[0] != "I":
+                if text[0] != "I":
                     # The host urllib3 (re)connects to: what a hung client waits for.
-                    self._connecting = (number, stripped_text.rpartition(": ")[2].strip())
-                return
-            if " used request id " in stripped_text:
-                m = _REQUEST_ID.match(stripped_text)
+                    self._connecting = (number, text.rpartition(": ")[2].strip())
+                return True
+            if " used request id " in text:
+                m = _REQUEST_ID.match(text)
                 if m:
                     self._request_id(m.group(3), m.group(4))
-                    return
-        size = len(stripped_text)
-        if size >= _WRAP_MIN and stripped_text[0] not in "+|":
-            # Table rows share one width by design; they say nothing of a wrap.
-            self._widths[size] = self._widths.get(size, 0) + 1
-        text = self._redacted(stripped_text)
-        if text[:1] in _ELISION_FIRST and is_elision(text):
-            self._elision(number, text)
-            return
-        self._read(number, text, time)
-
-    def _read(self, number: int, text: str, time: float | None) -> None:
-        """A line's text, redacted: part of the record being gathered, or a new one."""
-        if self._sentence is not None and self._join_sentence(text):
-            return
-        if self._collector is None and self._wrapped is None and sentences.opens(text):
-            self._sentence = (number, text, time, 1)
-            return
-        self._read_line(number, text, time)
-
-    def _join_sentence(self, text: str) -> bool:
-        """Join a client's sentence that a paste word-wrapped (see
-        ``parse.sentences``); True when ``text`` was its continuation."""
-        assert self._sentence is not None
-        number, held, time, parts = self._sentence
-        if (
-            parts < sentences.MAX_PIECES
-            and sentences.goes_on(text)
-            and not is_record_start(text)
-            and not is_elision(text)
-        ):
-            joined = sentences.join(held, text)
-            if sentences.still_open(joined):
-                self._sentence = (number, joined, time, parts + 1)
-            else:
-                self._sentence = None
-                self._read_sentence(number, joined, time)
-            return True
-        self._release_sentence()
+                    return True
         return False
 
-    def _release_sentence(self) -> None:
-        """The sentence gathered so far, read as it stands (the paste cut it there)."""
-        held = self._sentence
-        if held is not None:
-            self._sentence = None
-            number, text, time, parts = held
-            if parts == 1:
-                self._read_line(number, text, time)
-            else:
-                self._read_sentence(number, text, time)
+    def gathering(self) -> bool:
+        """Whether a body, a traceback or a wrapped request line is being gathered."""
+        return self._collector is not None or self._wrapped is not None
 
-    def _read_sentence(self, number: int, text: str, time: float | None) -> None:
-        """A sentence joined from pieces, redacted again whole (a secret the wrap
-        split), then read as the lines it holds."""
-        for line in sentences.lines_of(redact_line(text)):
-            self._read_line(number, line, time)
+    def problem(self, text: str) -> None:
+        """What the input's shape cost."""
+        self.trace.problems.append(text)
+
+    def _read(self, number: int, text: str, time: float | None) -> None:
+        """A redacted line read as any other: through the normaliser's sentences."""
+        self._normal.read(number, text, time)
 
     def _read_line(self, number: int, text: str, time: float | None) -> None:
         """One logical line of the client's, whole."""
@@ -375,9 +253,9 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
             if ex.response is not None and ex.response.line == number and not ex.response.quote:
                 ex.response.quote = line_quote(text)
 
-    def _elision(self, number: int, text: str) -> None:
+    def elision(self, number: int, text: str, shape: Shape) -> None:
         """A gap the poster left: whatever record was open is cut there."""
-        self._release_sentence()
+        self._take(shape)
         if self._wrapped is not None:
             number_w, held, time_w, _parts = self._wrapped
             self._wrapped = None
@@ -389,13 +267,11 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
             note_command(self.trace, number, named[0], named[1], text)
         self._message(number, "elision", text)
 
-    def _server_line(self, number: int, text: str, message: str) -> None:
+    def server_line(self, number: int, text: str, message: str, shape: Shape) -> None:
         """A service's own log line: kept as such, its traceback gathered apart."""
-        self._release_sentence()
+        self._take(shape)
         if self._collector is not None:
             self._end_collector()
-        text = self._redacted(text)
-        message = self._redacted(message)
         tb = self._server_tb
         if tb is not None:
             if tb.feed(number, message) and not tb.done:
@@ -410,12 +286,6 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         tb, self._server_tb = self._server_tb, None
         if tb is not None and (tb.tb.exc_type or tb.tb.frames):
             self.trace.tracebacks.append(tb.tb)
-
-    def _redacted(self, text: str) -> str:
-        """``text`` redacted by the stream's redactor, which remembers recent results
-        (a polling log repeats its lines thousands of times) and what only the lines
-        before say (a table's secret columns, values masked earlier)."""
-        return self._pem.feed(text)
 
     def _join_wrapped(self, text: str) -> bool:
         """Join a request line that a paste wrapped mid-word; True when ``text`` was
@@ -435,8 +305,9 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         return False
 
     def finish(self) -> Trace:
-        self._release()
-        self._release_sentence()
+        self._normal.finish()
+        # What follows is read after the last line, in the shape between lines.
+        self._take(self._normal.shape)
         if self._server_tb is not None:
             self._end_server_traceback()
         if self.trace.client == "unknown":
@@ -452,7 +323,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
                 )
             self._end_collector()
         self._no_answer()
-        formats = self._strip.formats
+        formats = self._normal.formats
         if "session" in formats:
             self.trace.format = "session"
         elif "log-file" in formats:
@@ -461,14 +332,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
             self.trace.format = "debug"
         if self.wrap_width is None:
             join_wrapped_messages(self.trace, self._widths)
-        else:
-            self.trace.problems.append(
-                f"the log looks wrapped at {self.wrap_width} characters: wrapped lines were joined"
-            )
-        if self._cut_lines > 5:
-            self.trace.problems.append(
-                f"{counted(self._cut_lines, 'line')} were longer than 1 MiB and cut"
-            )
+        self.trace.problems.extend(self._normal.problems())
         self.trace.problems.extend(self._keep.problems())
         if self._dropped_messages:
             self.trace.problems.append(
@@ -478,7 +342,7 @@ class Parser(RequestReader, ResponseReader, ConnectionReader, LegacyReader, Roun
         self.trace.resources = read_resources(self.trace)
         # A resource's state is a client's words even in a paste of output alone.
         self.trace.openstack_lines += sum(map(is_openstack, self.trace.resources))
-        scrub_trace(self.trace, self._pem.memory.literals)
+        scrub_trace(self.trace, self.secrets.literals)
         return self.trace
 
     # -- helpers -----------------------------------------------------------

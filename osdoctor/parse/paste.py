@@ -1,7 +1,8 @@
 """Undoing what a web page or a ticket did to a pasted log, line by line.
 
 Blogs wrap each line in ``<code>`` tags (and leave empty ``<code><code></code>``
-lines), chat and Markdown put each line in backticks, reStructuredText
+lines), chat and Markdown put each line in backticks, a forum mirrored as
+Markdown turns every URL into a link to itself (``[http://x](http://x)``), reStructuredText
 indents a code block by two or four spaces, posters cut the middle out with
 ``...`` or a note of their own. None of it is the client's: what is left is
 the line the client printed. Indentation is only removed in front of what
@@ -10,6 +11,8 @@ nature.
 """
 
 from __future__ import annotations
+
+import re
 
 from osdoctor import regex
 
@@ -64,6 +67,26 @@ _ELISION = regex.compile(
     r"(?:\.{3,}|\u2026)(?:\S{0,24}(?:\.{3,}|\u2026))?|\[(?:\.\.\.|\u2026)[^\]]*\]?|"
     r"-{3,} .*-{3,}|\((?:\.\.\.|\u2026|snip|omitted|truncated)[^)]*\)|<snip>|\[snip\]"
 )
+
+
+#: A Markdown link whose text is its own target, as a mirror writes a bare URL.
+_SELF_LINK = regex.compile(r"\[(?P<text>[^\[\]\s]{1,2000})\]\((?P<target>[^()\s]{1,2000})\)")
+
+
+def unlink(text: str) -> str:
+    """``text`` with every Markdown link to itself (``[http://x](http://x)``,
+    ``[a@b.c](mailto:a@b.c)``) back to the bare URL or address it was; a link
+    whose text says something else is the poster's and stays."""
+    if "](" not in text:
+        return text
+
+    def bare(m: re.Match[str]) -> str:
+        shown, target = m["text"], m["target"]
+        if target in (shown, f"mailto:{shown}", f"http://{shown}", f"https://{shown}"):
+            return shown
+        return m[0]
+
+    return _SELF_LINK.sub(bare, text)
 
 
 def unpaste(raw: str) -> tuple[str, int]:

@@ -18,6 +18,7 @@ from collections import deque
 from osdoctor.model import Exchange, Message, Request, Response
 from osdoctor.parse.http_text import split_url
 from osdoctor.parse.lines import decode_line
+from osdoctor.parse.normaliser import Normaliser
 from osdoctor.parse.records import Records
 from osdoctor.parse.responses import BIG_BODIES_KEPT, BIG_BODY
 from osdoctor.parse.retention import FOLD_KEEP, Retention
@@ -46,7 +47,7 @@ class RoundPath(Records):
     _exchange_count: int
     _widths: dict[int, int]
     _wrapped: tuple[int, str, float | None, int] | None
-    _held: list[str] | None
+    _normal: Normaliser
     matched_rounds: int
 
     def feed(self, number: int, raw: str, cut: int = 0, time: float | None = None) -> None:
@@ -88,7 +89,7 @@ class RoundPath(Records):
             and self._collector is None
             and self._wrapped is None
             and not self._pending
-            and self._held is None
+            and not self._normal.holding
         ):
             self._model = self.trace.exchanges[-template.exchanges :]
             return True

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from osdoctor.diagnose import diagnose
+from osdoctor.facts.server import reason_of
 from osdoctor.intake import parse_path
 from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.lint import fixture_trace
@@ -280,3 +281,39 @@ def test_a_service_log_pasted_alone_is_explained_by_its_own_error(name: str) -> 
     text = " ".join(render_text(report).split())
     assert "no client output to tie it to" in text
     assert "pasted beside the client's output" not in text
+
+
+def test_a_taskflow_error_is_told_by_its_reason_not_by_the_task_that_carried_it(
+    kb: KnowledgeBase,
+) -> None:
+    """cinder-scheduler writes "Failed to run task <dotted task>;volume:create:
+    <reason>": the headline gives the reason, as the service log's line has it."""
+    report = diagnose(fixture_trace(LOGS / "generic.server-cinder-vg-missing.log"), kb)
+    first = report.findings[0]
+    assert first.id == "server.volume-backend"
+    assert (
+        first.title
+        == "No volume backend: No valid backend was found. No weighed backends available"
+    )
+    assert any("Failed to run task" in e.text for e in first.evidence)
+
+
+@pytest.mark.parametrize(
+    ("message", "reason"),
+    [
+        (
+            "Failed to run task cinder.scheduler.flows.create_volume.ScheduleCreateVolumeTask;"
+            "volume:create: No valid backend was found. No weighed backends available: "
+            "cinder.exception.NoValidBackend: No valid backend was found. No weighed backends "
+            "available",
+            "No valid backend was found. No weighed backends available (NoValidBackend)",
+        ),
+        (
+            "Volume 1 is busy: cinder.exception.VolumeIsBusy: it is",
+            "Volume 1 is busy: cinder.exception.VolumeIsBusy: it is",
+        ),
+        ("Failed to run task", "Failed to run task"),
+    ],
+)
+def test_a_records_reason_loses_its_task_and_its_repetition(message: str, reason: str) -> None:
+    assert reason_of(message) == reason
