@@ -231,7 +231,7 @@ def pane_lines(path: Path) -> list[str]:
     try:
         reader.read_available(final=True)
         store.memory = reader.parser.secrets
-        store.wrap_width = reader.parser.wrap_width
+        store.wrap_width = reader.lines.wrap_width
         reader.parser.finish()
     finally:
         reader.close()

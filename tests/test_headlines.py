@@ -43,7 +43,9 @@ HEADLINES: dict[str, str | None] = {
     "generic.baremetal-node-show-inspect-timeout": "known.ironic-inspection-timeout",
     "generic.baremetal-node-show-inspect-timeout.plain": "known.ironic-inspection-timeout",
     "generic.baremetal-node-show-deploy-callback-timeout": "known.ironic-deploy-callback-timeout",
-    "generic.baremetal-node-show-deploy-callback-timeout.plain": "known.ironic-deploy-callback-timeout",
+    "generic.baremetal-node-show-deploy-callback-timeout.plain": (
+        "known.ironic-deploy-callback-timeout"
+    ),
     "generic.baremetal-node-show-last-error": "known.ironic-driver-info-missing",
     "generic.baremetal-node-show-last-error.plain": "known.ironic-driver-info-missing",
     "generic.catalog-missing-interface": "osc.endpoint-not-found",

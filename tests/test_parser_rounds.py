@@ -92,13 +92,13 @@ def assert_same(data: bytes, block: int = 1 << 20) -> Parser:
 def test_a_long_polling_run_is_matched_whole_and_parses_the_same(name: str, marker: str) -> None:
     data = polling_log(name, marker, rounds=6 * FOLD_KEEP)
     parser = assert_same(data)
-    assert parser.matched_rounds > 3 * FOLD_KEEP
+    assert parser.rounds.matched > 3 * FOLD_KEEP
     assert parser.trace.folds and parser.trace.folds[0].count > 0
 
 
 def test_a_round_that_prints_something_new_each_time_is_read_line_by_line() -> None:
     parser = assert_same(polling_log(*RETRIES, rounds=4 * FOLD_KEEP))
-    assert parser.matched_rounds == 0
+    assert parser.rounds.matched == 0
     assert len([m for m in parser.trace.messages if "is locked" in m.text]) > 4 * FOLD_KEEP
 
 
@@ -119,7 +119,7 @@ def test_connection_lines_a_printed_line_and_another_run_parse_the_same() -> Non
         other_run_at=4 * FOLD_KEEP,
     )
     parser = assert_same(data)
-    assert parser.matched_rounds > FOLD_KEEP
+    assert parser.rounds.matched > FOLD_KEEP
     assert any("CREATE_IN_PROGRESS  state changed" in m.text for m in parser.trace.messages)
 
 
@@ -162,7 +162,7 @@ def test_a_log_file_with_prefixes_is_matched_whole_and_parses_the_same(bracket: 
         bracket,
     )
     parser = assert_same(data)
-    assert parser.matched_rounds > 2 * FOLD_KEEP
+    assert parser.rounds.matched > 2 * FOLD_KEEP
     assert parser.trace.format == "log-file"
     assert parser.trace.exchanges[-1].time is not None
 
@@ -170,7 +170,7 @@ def test_a_log_file_with_prefixes_is_matched_whole_and_parses_the_same(bracket: 
 def test_a_damaged_log_takes_the_line_path_and_parses_the_same() -> None:
     data = polling_log(*POLLS[0], rounds=3 * FOLD_KEEP).replace(b"\n", b"\r\n")
     parser = assert_same(data)
-    assert parser.matched_rounds == 0
+    assert parser.rounds.matched == 0
 
 
 @pytest.mark.parametrize("block", [64, 700, 1000, 1 << 20])
@@ -261,4 +261,4 @@ def test_memory_windows_give_the_same_trace_on_both_paths(monkeypatch: pytest.Mo
     monkeypatch.setattr("osdoctor.parse.parser._DROP_AT_ONCE", 40)
     log = polling_log(*POLLS[0], rounds=3 * FOLD_KEEP, other_run_at=FOLD_KEEP)
     parser = assert_same(log + b"\n" + many_runs(1) + log)
-    assert parser.matched_rounds > 0
+    assert parser.rounds.matched > 0

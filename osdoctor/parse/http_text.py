@@ -107,3 +107,15 @@ def split_url(url: str) -> tuple[str, str, str]:
         base, rest = url[:slash], url[slash:]
     path, _, query = rest.partition("?")
     return base, path or "/", query
+
+
+def header_location(raw_headers: str) -> str | None:
+    """The Location header of a logged response, without parsing all headers."""
+    at = raw_headers.find("Location: ")
+    if at < 0:
+        at = raw_headers.lower().find("location: ")
+        if at < 0:
+            return None
+    value = raw_headers[at + 10 :]
+    end = value.find(" ")
+    return value if end < 0 else value[:end]

@@ -23,33 +23,34 @@ from typing import BinaryIO, Protocol
 from osdoctor.parse.lines import MAX_LINE, decode_line, is_clean, read_blocks, with_more
 
 
-class LineSink(Protocol):
-    """What the lines go to: the parser."""
-
-    def feed(self, number: int, raw: str, cut: int = 0, time: float | None = None) -> None:
-        """One line: its number, its text, the bytes cut off its end."""
-        ...
-
-
 class RoundSkipper(Protocol):
     """The parser's fast path over the rounds of a folded run (``parse.round_path``)."""
 
-    def rounds_lead(self, data: bytes, pos: int) -> bool:
+    def lead(self, data: bytes, pos: int) -> bool:
         """Whether whole rounds are to be matched from ``pos``."""
         ...
 
-    def skip_rounds(self, data: bytes, pos: int, number: int, more: bool) -> tuple[int, int, bool]:
+    def skip(self, data: bytes, pos: int, number: int, more: bool) -> tuple[int, int, bool]:
         """Match rounds from ``pos``: (where matching stopped, the line number there,
         whether to wait for the next block before deciding)."""
         ...
 
-    def leave_rounds(self, number: int) -> None:
+    def leave(self, number: int) -> None:
         """A block that must be read line by line comes: leave the fast path."""
         ...
 
 
-class Parsed(LineSink, RoundSkipper, Protocol):
-    """A parser: lines in, rounds skipped."""
+class Parsed(Protocol):
+    """What the lines go to: the parser, and its fast path over rounds."""
+
+    @property
+    def rounds(self) -> RoundSkipper:
+        """The fast path, asked at each line of a clean block."""
+        ...
+
+    def feed(self, number: int, raw: str, cut: int = 0, time: float | None = None) -> None:
+        """One line: its number, its text, the bytes cut off its end."""
+        ...
 
 
 class LineSource:
@@ -72,15 +73,16 @@ class LineSource:
             self._carry = b""
         parser = self.parser
         feed = parser.feed
+        rounds = parser.rounds
         number = self.number
         pos, end = 0, len(data)
         clean = is_clean(data) and self.wrap_width is None
         if not clean:
-            parser.leave_rounds(number)
-        lead = parser.rounds_lead
+            rounds.leave(number)
+        lead = rounds.lead
         while pos < end:
             if clean and lead(data, pos):
-                pos, number, wait = parser.skip_rounds(data, pos, number, more)
+                pos, number, wait = rounds.skip(data, pos, number, more)
                 if wait:
                     self._carry = data[pos:]
                     break

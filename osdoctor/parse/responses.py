@@ -1,25 +1,58 @@
 """The reader of answers: keystoneauth's ``RESP:`` records (read by
-``parse.answer_lines``) placed on the exchanges they answer, the token body, and
-how long big bodies are kept.
+``parse.answer_lines``) placed on the exchanges they answer, the heat shell's
+``HTTP/1.1 200 OK`` status line, and how long big bodies are kept.
+
+Which exchange an answer belongs to is the assembler's (``parse.assembler``):
+the last request read; a body that goes on over the next lines is gathered by
+the collector left there.
 """
 
 from __future__ import annotations
 
-import json
-
+from osdoctor import regex
 from osdoctor.model import BODY_KEEP, Body, Exchange, Request, Response
-from osdoctor.parse.answer_lines import AnswerBody, AnswerLine, AnswerRecord, AnswerStatus
-from osdoctor.parse.bodies import BodyCollector
-from osdoctor.parse.records import Records
+from osdoctor.parse.answer_lines import (
+    AnswerBody,
+    AnswerLine,
+    AnswerReader,
+    AnswerRecord,
+    AnswerStatus,
+)
+from osdoctor.parse.assembler import BIG_BODY, Assembler
+from osdoctor.parse.bodies import BodyCollector, HeatResponseCollector
+from osdoctor.parse.http_text import header_location
 
-#: Bodies larger than this on successful answers are released once 64 newer
-#: ones exist: rules look at error answers and at the end of a run.
-BIG_BODY = 4096
-BIG_BODIES_KEPT = 64
+_HTTP_STATUS = regex.compile(r"HTTP/\d(?:\.\d)? (\d{3}) ?(.*)")
 
 
-class ResponseReader(Records):
-    """Reads answers."""
+class ResponseReader:
+    """Reads answers into ``assembler``."""
+
+    def __init__(self, assembler: Assembler) -> None:
+        self._asm = assembler
+        self.trace = assembler.trace
+        self._answers = AnswerReader()
+
+    def answer(self, number: int, text: str, time: float | None) -> bool:
+        """A line that opens with ``RESP``: False when it is none of keystoneauth's."""
+        record = self._answers.feed(number, text)
+        if record is None:
+            return False
+        self._place_answer(record)
+        return True
+
+    def heat_status(self, number: int, text: str, time: float | None) -> bool:
+        """The heat shell's status line (``HTTP/1.1 200 OK``), its headers and body
+        to follow: the answer to the last request, when it has none yet."""
+        m = _HTTP_STATUS.match(text)
+        ex = self._asm.last
+        if m is None or ex is None or ex.response is not None:
+            return False
+        response = Response(int(m.group(1)), number, reason=m.group(2) or None, last_line=number)
+        self._asm.answer(ex, response)
+        self._asm.collector = HeatResponseCollector(response)
+        self.trace.openstack_lines += 1
+        return True
 
     def _place_answer(self, record: AnswerRecord) -> None:
         """An answer's record (``parse.answer_lines``) on the exchange it answers."""
@@ -30,7 +63,7 @@ class ResponseReader(Records):
         elif isinstance(record, AnswerStatus):
             self._resp_status(record)
         else:
-            ex = self._last
+            ex = self._asm.last
             if ex is not None and ex.response is not None:
                 ex.response.raw_headers = record.headers
                 ex.response.last_line = record.number
@@ -39,12 +72,12 @@ class ResponseReader(Records):
     def _resp_line(self, record: AnswerLine) -> None:
         self.trace.openstack_lines += 1
         number, status, body = record.number, record.status, record.body
-        ex = self._last
+        ex = self._asm.last
         if ex is None:
             return
         if ex.response is None:
             ex.response = Response(status, number)
-            self._drop_pending(ex)
+            self._asm.drop_pending(ex)
         elif (
             status is not None
             and ex.response.raw_headers
@@ -55,7 +88,7 @@ class ResponseReader(Records):
             # A second answer to one request: keystoneauth followed the redirect and
             # nothing logged the new request (the heat shell has no urllib3 lines).
             location = header_location(ex.response.raw_headers) or ""
-            hop = self._new_exchange(
+            hop = self._asm.new_exchange(
                 Request(ex.request.method, location, number, logged_as="redirect"), None
             )
             hop.response = Response(status, number, raw_headers=record.headers, last_line=number)
@@ -81,29 +114,29 @@ class ResponseReader(Records):
             or not body.text.startswith('{"access"')
         ):
             return
-        catalog = self._services.learn_catalog(body.json())
+        catalog = self._asm.services.learn_catalog(body.json())
         if catalog:
             self.trace.catalog = catalog
             for other in self.trace.exchanges:
                 if other.request.logged_as != "auth":
-                    other.service, other.path = self._services.locate(other.request.url)
+                    other.service, other.path = self._asm.services.locate(other.request.url)
 
     def _resp_status(self, record: AnswerStatus) -> None:
         self.trace.openstack_lines += 1
         number, status, reason = record.number, record.status, record.reason
-        ex = self._last
+        ex = self._asm.last
         if ex is None:
             return
         if ex.response is None:
             ex.response = Response(status, number, reason=reason, last_line=number)
-            self._drop_pending(ex)
+            self._asm.drop_pending(ex)
         else:
             ex.response.status = status or ex.response.status
             ex.response.reason = reason
             ex.response.last_line = number
 
     def _resp_body(self, number: int, text: str) -> None:
-        answer = self._answer_line(number, "RESP BODY: ", text)
+        answer = self._asm.answer_line(number, "RESP BODY: ", text)
         if answer is None:
             return
         ex, response = answer
@@ -114,14 +147,14 @@ class ResponseReader(Records):
         size = len(text)
         truncated = size > BODY_KEEP
         kept = text[:BODY_KEEP] if truncated else text
-        body = Body(number, number, kept, size, truncated=truncated, cut=self._line_cut)
+        body = Body(number, number, kept, size, truncated=truncated, cut=self._asm.line_cut)
         response.body = body
         head = text[:1]
         tail = text.rstrip()[-1:] if text.strip() else ""
         if head in "{[" and tail not in "}]":
-            self._collector = BodyCollector(body, [kept], "}" if head == "{" else "]")
+            self._asm.collector = BodyCollector(body, [kept], "}" if head == "{" else "]")
         elif text.lstrip()[:5].lower() in ("<html", "<!doc") and "</html>" not in text.lower():
-            self._collector = BodyCollector(body, [kept], "</html>")
+            self._asm.collector = BodyCollector(body, [kept], "</html>")
         elif head == "{" and text.startswith('{"access"'):
             self._learn_v2_catalog(ex)
         self._retain(ex, body)
@@ -131,56 +164,4 @@ class ResponseReader(Records):
         status = ex.status or 0
         if body.size <= BIG_BODY or not (200 <= status < 300):
             return
-        self._keep_big(ex)
-
-    def _keep_big(self, ex: Exchange) -> None:
-        self._big.append(ex)
-        while len(self._big) > BIG_BODIES_KEPT:
-            old = self._big.popleft()
-            if old.response is not None and old.response.body is not None:
-                old.response.body.text = None
-                old.response.body.dropped = True
-
-    def _token_body(self, number: int, text: str) -> None:
-        ex = self._last
-        self.trace.openstack_lines += 1
-        if ex is None:
-            return
-        if ex.response is None and ex.request.logged_as == "auth":
-            # Clients that log no connection-pool line (the heat shell) still print
-            # the token, which keystoneauth logs only for a successful answer.
-            status = 201 if "/v3/" in ex.request.url else 200
-            ex.response = Response(
-                status, number, reason="(inferred from the logged token)", last_line=number
-            )
-            self._drop_pending(ex)
-        if ex.response is None:
-            return
-        try:
-            data = json.loads(text)
-        except ValueError:
-            data = None
-        if data is not None and not self.trace.catalog:
-            # The first catalog is the one the run used; a later token (a retry,
-            # another run pasted after this one) does not move earlier requests.
-            catalog = self._services.learn_catalog(data)
-            if catalog:
-                self.trace.catalog = catalog
-                for other in self.trace.exchanges:
-                    if other.request.logged_as != "auth":
-                        other.service, other.path = self._services.locate(other.request.url)
-        # The token body is long and the catalog is now known: keep a marker only.
-        ex.response.body = Body(number, number, None, len(text), dropped=True)
-        ex.response.last_line = number
-
-
-def header_location(raw_headers: str) -> str | None:
-    """The Location header of a logged response, without parsing all headers."""
-    at = raw_headers.find("Location: ")
-    if at < 0:
-        at = raw_headers.lower().find("location: ")
-        if at < 0:
-            return None
-    value = raw_headers[at + 10 :]
-    end = value.find(" ")
-    return value if end < 0 else value[:end]
+        self._asm.keep_big(ex)

@@ -3,8 +3,8 @@ block and counted, not read line by line.
 
 When a run of repeating requests has folded (``parse.retention``), the round
 that just ended is made a template (``parse.rounds``); from then on, at a
-round's start, the line source (``parse.line_source``) asks :meth:`RoundPath.rounds_lead`
-and matches rounds with :meth:`RoundPath.skip_rounds`. Leaving the path
+round's start, the line source (``parse.line_source``) asks :meth:`RoundPath.lead`
+and matches rounds with :meth:`RoundPath.skip`. Leaving the path
 (:meth:`RoundPath._disengage`) accounts for the rounds matched exactly as
 reading them would have (stand-in exchanges, the fold's count, the repeated
 message) and reads the last ones again line by line, so that the trace is the
@@ -14,14 +14,13 @@ one a reading line by line gives.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 
 from osdoctor.model import Exchange, Message, Request, Response
+from osdoctor.parse.assembler import BIG_BODIES_KEPT, BIG_BODY, Assembler
 from osdoctor.parse.http_text import split_url
 from osdoctor.parse.lines import decode_line
-from osdoctor.parse.normaliser import Normaliser
-from osdoctor.parse.records import Records
-from osdoctor.parse.responses import BIG_BODIES_KEPT, BIG_BODY
-from osdoctor.parse.retention import FOLD_KEEP, Retention
+from osdoctor.parse.retention import FOLD_KEEP
 from osdoctor.parse.rounds import RoundTemplate, build_template, log_prefix
 from osdoctor.secrets.redact import redact_line
 
@@ -31,38 +30,51 @@ _ROUNDS_AT_ONCE = 4
 _ROUND_WAIT = 256 * 1024
 
 
-class RoundPath(Records):
-    """Matches, counts and replays the rounds of a folded run."""
+class RoundPath:
+    """Matches, counts and replays the rounds of a folded run in ``assembler``.
 
-    _keep: Retention
-    _template: RoundTemplate | None
-    _recent: deque[tuple[int, str, str]]
-    _skipped: deque[tuple[bytes, int, int, int]]
-    _kept_rounds: int
-    _skipped_rounds: int
-    _engaged: bool
-    _replaying: bool
-    _model: list[Exchange]
-    _repeat: Message | None
-    _exchange_count: int
-    _widths: dict[int, int]
-    _wrapped: tuple[int, str, float | None, int] | None
-    _normal: Normaliser
-    matched_rounds: int
+    ``widths`` is the census of line widths the rounds matched add to, and
+    ``recent`` the last lines read (number, as pasted, prefix stripped), which a
+    round's template is made from: the normaliser's (``parse.normaliser``).
+    ``feed`` reads a line again (the parser's way in); ``idle`` says that no
+    line is being gathered from pieces (a wrapped line, a wrapped request line).
+    """
 
-    def feed(self, number: int, raw: str, cut: int = 0, time: float | None = None) -> None:
-        """One line (see ``Parser``)."""
-        raise NotImplementedError
+    def __init__(
+        self,
+        assembler: Assembler,
+        widths: dict[int, int],
+        recent: deque[tuple[int, str, str]],
+        feed: Callable[[int, str], None],
+        idle: Callable[[], bool],
+    ) -> None:
+        self._asm = assembler
+        self.trace = assembler.trace
+        self._widths = widths
+        self._recent = recent
+        self._feed = feed
+        self._idle = idle
+        self._template: RoundTemplate | None = None
+        self._skipped: deque[tuple[bytes, int, int, int]] = deque()
+        self._kept_rounds = 0
+        self._skipped_rounds = 0
+        self._engaged = False
+        self._replaying = False
+        self._model: list[Exchange] = []
+        self._repeat: Message | None = None
+        #: Rounds matched whole rather than read line by line.
+        self.matched = 0
 
-    def _fold_repeats(self) -> None:
-        """Fold the run's middle as a new exchange starts (see ``Parser``)."""
-        raise NotImplementedError
+    # -- the assembler's run (``parse.assembler.RunWatcher``) ----------------
+    def run_goes_on(self, request: Request) -> None:
+        if self._template is None and not self._replaying:
+            self._learn_round(request)
 
-    def _keep_big(self, ex: Exchange) -> None:
-        """Keep a big body's text while it is among the newest (``ResponseReader``)."""
-        raise NotImplementedError
+    def run_broke(self) -> None:
+        self._template = None  # the run broke: its round no longer leads
 
-    def rounds_lead(self, data: bytes, pos: int) -> bool:
+    # -- the line source's blocks (``parse.line_source.RoundSkipper``) -------
+    def lead(self, data: bytes, pos: int) -> bool:
         """Whether whole rounds are matched from ``pos`` of a clean block (see
         ``parse.line_source``): on the path already, or at the start of a round
         of the template, where the run's head is read."""
@@ -71,7 +83,7 @@ class RoundPath(Records):
         template = self._template
         return template is not None and template.leads(data, pos) and self._may_skip(template)
 
-    def leave_rounds(self, number: int) -> None:
+    def leave(self, number: int) -> None:
         """A block to read line by line (folded or to be cleaned) comes: leave the
         path, if on it."""
         if self._engaged:
@@ -84,12 +96,11 @@ class RoundPath(Records):
         ):
             return False
         if (
-            self._keep.run > FOLD_KEEP
-            and self._keep.period == template.exchanges
-            and self._collector is None
-            and self._wrapped is None
-            and not self._pending
-            and not self._normal.holding
+            self._asm.keep.run > FOLD_KEEP
+            and self._asm.keep.period == template.exchanges
+            and self._asm.collector is None
+            and not self._asm.pending
+            and self._idle()
         ):
             self._model = self.trace.exchanges[-template.exchanges :]
             return True
@@ -108,7 +119,7 @@ class RoundPath(Records):
         period = len(model)
         placed: list[Exchange] = []
         for j in range(count):
-            fold = self._keep.fold
+            fold = self._asm.keep.fold
             rest = count - j
             if (
                 fold is not None
@@ -116,15 +127,15 @@ class RoundPath(Records):
                 and rest % period == 0
             ):
                 fold.count += rest
-                self._keep.run += rest
-                self._exchange_count += rest
+                self._asm.keep.run += rest
+                self._asm.exchange_count += rest
                 for ex in placed[-FOLD_KEEP - 1 :]:
                     ex.index += rest
                 return
-            self._fold_repeats()
+            self._asm.fold_repeats()
             like = model[j % period]
             ex = Exchange(
-                self._exchange_count,
+                self._asm.exchange_count,
                 Request(like.request.method, like.request.url, 0, logged_as=like.request.logged_as),
                 service=like.service,
                 path=like.path,
@@ -134,13 +145,13 @@ class RoundPath(Records):
                 ex.response = Response(like.status, 0, raw_headers=like.response.raw_headers)
                 body = like.response.body
                 if body is not None and body.size > BIG_BODY and 200 <= (like.status or 0) < 300:
-                    self._keep_big(ex)  # newer big bodies release older ones' text
-            self._exchange_count += 1
-            self._keep.append(ex)
+                    self._asm.keep_big(ex)  # newer big bodies release older ones' text
+            self._asm.exchange_count += 1
+            self._asm.keep.append(ex)
             placed.append(ex)
-            self._last = ex
+            self._asm.last = ex
 
-    def skip_rounds(self, data: bytes, pos: int, number: int, more: bool) -> tuple[int, int, bool]:
+    def skip(self, data: bytes, pos: int, number: int, more: bool) -> tuple[int, int, bool]:
         """Match whole rounds from ``pos``: (where matching stopped, the line number
         there, whether to wait for the next block before deciding)."""
         template = self._template
@@ -177,7 +188,7 @@ class RoundPath(Records):
         self._kept_rounds = kept
         if rounds:
             self._skipped_rounds += rounds
-            self.matched_rounds += rounds
+            self.matched += rounds
             number += rounds * template.lines + extra
         if more and len(data) - pos < _ROUND_WAIT:
             # The block may end inside a round: decide with the next one.
@@ -211,14 +222,14 @@ class RoundPath(Records):
         self._replaying = True
         try:
             for offset, line in enumerate(lines):
-                self.feed(first + offset, decode_line(line))
+                self._feed(first + offset, decode_line(line))
         finally:
             self._replaying = False
 
     def _learn_round(self, request: Request) -> None:
         """At the start of a round of a folded run, make the template of the round
         that just ended (see ``parse.rounds``)."""
-        period = self._keep.period
+        period = self._asm.keep.period
         first = self.trace.exchanges[-period]
         if (
             first.request.logged_as != "curl"

@@ -284,7 +284,7 @@ def load_log(
         if known.earlier is not None:  # what the runs before it showed, to cite
             parser.trace.earlier, parser.trace.earlier_resources = known.earlier
     store.memory = parser.secrets
-    store.wrap_width = parser.wrap_width
+    store.wrap_width = reader.lines.wrap_width
     post(SourceOpened(parser.trace, store, str(path), path))
     kb = knowledge()
     try:

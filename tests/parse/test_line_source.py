@@ -12,24 +12,26 @@ from osdoctor.parse.lines import MAX_LINE
 
 
 class Sink:
-    """Records the lines fed; ``lead`` says where rounds begin (the fast path)."""
+    """Records the lines fed; ``opening`` says where rounds begin (the fast path,
+    which is the sink itself here)."""
 
-    def __init__(self, lead: bytes | None = None, wait: bool = False) -> None:
+    def __init__(self, opening: bytes | None = None, wait: bool = False) -> None:
         self.lines: list[tuple[int, str, int]] = []
-        self.lead = lead
+        self.opening = opening
         self.wait = wait
         self.asked = 0
         self.left: list[int] = []
         self.skipped: list[bytes] = []
+        self.rounds = self
 
     def feed(self, number: int, raw: str, cut: int = 0, time: float | None = None) -> None:
         self.lines.append((number, raw, cut))
 
-    def rounds_lead(self, data: bytes, pos: int) -> bool:
+    def lead(self, data: bytes, pos: int) -> bool:
         self.asked += 1
-        return self.lead is not None and data.startswith(self.lead, pos)
+        return self.opening is not None and data.startswith(self.opening, pos)
 
-    def skip_rounds(self, data: bytes, pos: int, number: int, more: bool) -> tuple[int, int, bool]:
+    def skip(self, data: bytes, pos: int, number: int, more: bool) -> tuple[int, int, bool]:
         """Skips one line, the round; with ``wait`` and ``more``, waits for more."""
         if self.wait and more:
             return pos, number, True
@@ -37,7 +39,7 @@ class Sink:
         self.skipped.append(data[pos:end])
         return end, number + 1, False
 
-    def leave_rounds(self, number: int) -> None:
+    def leave(self, number: int) -> None:
         self.left.append(number)
 
 
@@ -71,7 +73,7 @@ def test_a_run_of_many_starts_numbering_after_the_line_it_follows() -> None:
 
 
 def test_the_fast_path_skips_the_rounds_it_leads_and_counts_their_lines() -> None:
-    sink = Sink(lead=b"ROUND")
+    sink = Sink(opening=b"ROUND")
     source = LineSource(sink)
     source.block(b"a\nROUND 1\nb\n")
     assert sink.lines == [(1, "a", 0), (3, "b", 0)] and sink.skipped == [b"ROUND 1\n"]
@@ -79,7 +81,7 @@ def test_the_fast_path_skips_the_rounds_it_leads_and_counts_their_lines() -> Non
 
 
 def test_a_round_a_block_may_have_cut_is_held_back_until_the_next_block() -> None:
-    sink = Sink(lead=b"ROUND", wait=True)
+    sink = Sink(opening=b"ROUND", wait=True)
     source = LineSource(sink)
     source.block(b"a\nROUND 1\n", more=True)
     assert sink.lines == [(1, "a", 0)]
@@ -89,7 +91,7 @@ def test_a_round_a_block_may_have_cut_is_held_back_until_the_next_block() -> Non
 
 
 def test_settling_decides_what_was_held_back() -> None:
-    sink = Sink(lead=b"ROUND", wait=True)
+    sink = Sink(opening=b"ROUND", wait=True)
     source = LineSource(sink)
     source.block(b"ROUND 1\n", more=True)
     source.settle()
@@ -97,10 +99,10 @@ def test_settling_decides_what_was_held_back() -> None:
 
 
 def test_a_folded_paste_and_a_block_to_clean_are_read_line_by_line() -> None:
-    sink = Sink(lead=b"ROUND")
+    sink = Sink(opening=b"ROUND")
     LineSource(sink, wrap_width=80).block(b"ROUND 1\n")
     assert sink.asked == 0 and sink.lines == [(1, "ROUND 1", 0)] and sink.left == [0]
-    sink = Sink(lead=b"ROUND")
+    sink = Sink(opening=b"ROUND")
     LineSource(sink).block(b"ROUND 1\r\n")
     assert sink.asked == 0 and sink.lines == [(1, "ROUND 1", 0)] and sink.left == [0]
 

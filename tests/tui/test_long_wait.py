@@ -37,7 +37,7 @@ async def test_a_long_wait_reads_as_explain_reads_it(
     finish = Parser.finish
 
     def spy(self: Parser) -> Trace:
-        matched.append(self.matched_rounds)
+        matched.append(self.rounds.matched)
         return finish(self)
 
     monkeypatch.setattr(Parser, "finish", spy)
