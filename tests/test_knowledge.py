@@ -225,10 +225,12 @@ def test_cached_knowledge_is_trusted_only_once_it_validated(tmp_path: Path) -> N
 def test_knowledge_from_the_cache_is_the_knowledge_validated() -> None:
     """Cached knowledge skips the checks it passed and draws its diagrams when first
     asked: the scenarios, their diagrams, the rules and the issues stay the same."""
-    from osdoctor.kb import cache
+    from osdoctor.kb import cache, loader
 
     cache._SEEN.clear()  # as a new process: nothing read yet, in memory or on disk
+    loader._BUILT.clear()
     first = load_knowledge(user=False)  # validated, then cached
+    loader._BUILT.clear()  # as a new process again, whose cache is now there
     second = load_knowledge(user=False)  # trusted: from the cache
     assert first.issues == second.issues == []
     assert list(first.scenarios) == list(second.scenarios)
@@ -247,6 +249,22 @@ def test_knowledge_from_the_cache_is_the_knowledge_validated() -> None:
     assert list(first.rules) == list(second.rules)
     for rid, rule in first.rules.items():
         assert (rule.path, rule.line, rule.since) == (second.rules[rid].path, rule.line, rule.since)
+
+
+def test_knowledge_loaded_again_in_one_process_is_built_once_and_each_callers_own() -> None:
+    """A library caller (a dask map) loading the knowledge again gets the one built
+    before, as a copy: what one caller adds is not in another's."""
+    from osdoctor.kb import loader
+
+    first = load_knowledge(user=False)
+    second = load_knowledge(user=False)
+    assert list(first.rules) == list(second.rules) and first.rules is not second.rules
+    assert all(first.rules[rid] is second.rules[rid] for rid in first.rules)
+    rid = next(iter(first.rules))
+    del first.rules[rid]
+    first.issues.append(loader.Issue("x.yaml", 1, "a caller's own issue"))
+    third = load_knowledge(user=False)
+    assert rid in third.rules and third.issues == []
 
 
 def test_the_knowledge_cache_is_keyed_on_the_code_that_checked_it(

@@ -95,6 +95,19 @@ def _written(docs: list[tuple[str, Any]]) -> bytes:
     return _VERSION + b"\n" + _digest(payload).encode() + payload
 
 
+def documents_key(root: Path) -> str:
+    """What the documents under ``root`` are: their content key, which names their
+    cache, and where that cache is. A knowledge base built from them can be used
+    again while it holds."""
+    name = f"kb-{_key(_files(root))}-{_root_tag(root)}"
+    try:
+        from osdoctor.paths import cache_dir
+
+        return f"{cache_dir()}/{name}"
+    except (OSError, ValueError):
+        return name
+
+
 def load_documents(root: Path) -> tuple[list[tuple[str, Any]], bool, Callable[[], None]]:
     """(path, parsed document or YamlError) for every knowledge file under root (the
     path as text: what reports name, and quicker to unpickle than a Path);

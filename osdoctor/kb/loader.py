@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from osdoctor.faultwords import check as check_fault_words
-from osdoctor.kb.cache import load_documents
+from osdoctor.kb.cache import documents_key, load_documents
 from osdoctor.kb.conditions import trusted_patterns
 from osdoctor.kb.schema import (
     Issue,
@@ -239,10 +239,39 @@ class KnowledgeBase:
                     )
 
 
+#: The built-in knowledge as last built in this process, by what its documents are:
+#: a library caller or a test suite that loads it again and again (a dask map, one
+#: ``main()`` per case) builds it once rather than each time (about 30 ms).
+_BUILT: dict[str, KnowledgeBase] = {}
+
+
+def _builtin() -> KnowledgeBase:
+    """A knowledge base holding the built-in knowledge: a copy of the one built
+    before while its documents are unchanged (an edit makes a new key)."""
+    root = builtin_dir()
+    key = documents_key(root)
+    built = _BUILT.get(key)
+    if built is None:
+        built = KnowledgeBase()
+        built.add_dir(root, "built-in")
+        if built.issues:
+            return built  # reported to this caller; the next one sees them afresh
+        _BUILT.clear()
+        _BUILT[key] = built
+    return KnowledgeBase(
+        scenarios=dict(built.scenarios),
+        rules=dict(built.rules),
+        removed=dict(built.removed),
+        issues=list(built.issues),
+        sources=list(built.sources),
+        refusals=list(built.refusals),
+        status_words=list(built.status_words),
+    )
+
+
 def load_knowledge(extra_dirs: list[Path] | None = None, user: bool = True) -> KnowledgeBase:
     """Built-in knowledge, then the user's folder, then any folders given."""
-    kb = KnowledgeBase()
-    kb.add_dir(builtin_dir(), "built-in")
+    kb = _builtin()
     if user:
         from osdoctor.paths import user_knowledge_dir
 
