@@ -499,20 +499,6 @@ def test_an_ansible_task_whose_server_went_to_error_names_the_servers_fault(
     assert all(e.line == 2 for e in first.evidence)
 
 
-def test_a_node_shown_with_f_value_is_read_by_its_last_error_line(kb: KnowledgeBase) -> None:
-    """``-f value -c provision_state -c last_error`` names no field: the printed
-    last_error line itself says which step timed out."""
-    report = _explain(
-        "$ openstack baremetal node show node-7 -f value -c provision_state -c last_error\n"
-        "deploy failed\n"
-        "Failed to deploy. Exception: Timeout reached while waiting for callback for node "
-        "1c3e5a7b-9d2f-4a6c-8e0b-2d4f6a8c0e1a\n",
-        kb,
-    )
-    assert report.outcome == "failure"
-    assert report.findings[0].id == "known.ironic-deploy-callback-timeout"
-
-
 def test_heats_words_for_a_server_in_error_name_the_schedulers_cause(kb: KnowledgeBase) -> None:
     """Heat: 'Went to status ERROR due to "Message: <fault>, Code: 500"'."""
     report = _explain(

@@ -16,7 +16,7 @@ from osdoctor.kb.loader import KnowledgeBase, load_knowledge
 from osdoctor.kb.runbook_pages import rule_page, scenario_page
 from osdoctor.lint import default_fixtures_dir
 from osdoctor.runbook.build import build_runbook
-from osdoctor.runbook.excerpts import collect
+from osdoctor.runbook.excerpts import Excerpts, collect
 from osdoctor.runbook.markdown_pages import INDEX
 from osdoctor.runbook.write import MARKER, RunbookError, write_runbook
 from osdoctor.secrets.redact import contains_secret, redact_text
@@ -115,22 +115,30 @@ def test_links_between_pages_resolve(pages: dict[str, str]) -> None:
                 assert f'<a id="{anchor}"></a>' in pages[resolved], f"{path} -> {link}"
 
 
-def test_excerpts_are_real_redacted_log_lines(kb: KnowledgeBase) -> None:
+@pytest.fixture(scope="module")
+def found(kb: KnowledgeBase) -> Excerpts:
+    """The excerpts of every fixture, collected once for the tests that read them."""
+    return collect(kb, default_fixtures_dir())
+
+
+def test_excerpts_are_real_redacted_log_lines(found: Excerpts) -> None:
     folder = default_fixtures_dir()
     assert folder is not None
-    found = collect(kb, folder)
     assert found.branches and found.rules
+    redacted: dict[str, list[str]] = {}  # a fixture gives the excerpts of several rules
     for excerpt in [*found.branches.values(), *found.rules.values()]:
-        log = redact_text((folder / f"{excerpt.fixture}.log").read_text()).splitlines()
+        if excerpt.fixture not in redacted:
+            text = (folder / f"{excerpt.fixture}.log").read_text()
+            redacted[excerpt.fixture] = redact_text(text).splitlines()
+        log = redacted[excerpt.fixture]
         for number, line in excerpt.lines:
             assert log[number - 1].startswith(line.removesuffix("…"))
             assert not contains_secret(line)
 
 
 def test_every_declared_fixture_branch_shows_an_excerpt(
-    kb: KnowledgeBase, pages: dict[str, str]
+    found: Excerpts, pages: dict[str, str]
 ) -> None:
-    found = collect(kb, default_fixtures_dir())
     for (scenario, branch), excerpt in found.branches.items():
         section = pages[scenario_page(scenario)].split(f'<a id="{branch}"></a>')[1]
         section = section.split("<a id=")[0]

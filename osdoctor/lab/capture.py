@@ -523,7 +523,7 @@ def _capture_run(
     # imported, and a server cannot sit in the namespace of an isolated run.
     if servers is None or wheels or case.network == "isolated":
         return _capture_in(case, out_dir, port, workroot, wheels, debug, None)
-    with servers.slot() as slot:
+    with servers.slot(client_bin_dir() / case.command[0]) as slot:
         return _capture_in(case, out_dir, port, workroot, wheels, debug, slot)
 
 

@@ -108,6 +108,7 @@ class Server:
     ) -> None:
         """Start the server of ``script``, importing ``module`` (by default its
         entry point's), with ``env`` and in ``cwd`` as its runs will have them."""
+        self.script = script
         self.env = import_time_env(env)
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._control = ours
@@ -224,6 +225,9 @@ class Slot:
             self.servers[key] = Server(script, env, self.work, prefix)
         return self.servers[key]
 
+    def serves(self, script: Path) -> bool:
+        return any(server.script == script for server in self.servers.values())
+
     def close(self) -> None:
         for server in self.servers.values():
             server.close()
@@ -240,10 +244,15 @@ class ForkServers:
         self._lock = threading.Lock()
 
     @contextlib.contextmanager
-    def slot(self) -> Iterator[Slot]:
+    def slot(self, script: Path | None = None) -> Iterator[Slot]:
+        """A free slot, one with a server of ``script`` already when there is one
+        (a server's start costs a second or two of imports: the clients run
+        least often are then served by one or two slots, not by every one)."""
         with self._lock:
             if self._free:
-                leased = self._free.pop()
+                serving = [slot for slot in self._free if script and slot.serves(script)]
+                leased = serving[-1] if serving else self._free[-1]
+                self._free.remove(leased)
             else:
                 leased = Slot(self.root / f"slot-{len(self._all)}")
                 self._all.append(leased)

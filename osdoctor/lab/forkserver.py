@@ -49,6 +49,14 @@ from typing import Any  # noqa: E402
 
 #: Largest request (arguments and environment) the server reads.
 MAX_REQUEST = 1 << 20
+#: The entry point groups whose every plugin a run of the client imports
+#: (cliff's command manager loads each command group and formatter group
+#: whole, osc-lib every auth plugin to list their options), by the module the
+#: server imports; the server imports them once. heat and swift load none.
+WARM_GROUPS = {
+    "openstackclient.shell": ("openstack.", "cliff.formatter.", "keystoneauth1.plugin"),
+    "ironicclient.shell": ("openstack.baremetal.", "cliff.formatter.", "keystoneauth1.plugin"),
+}
 _PR_SET_PDEATHSIG = 1
 
 
@@ -225,6 +233,40 @@ def _argv_defaults(entry: ModuleType, server_args: list[str], args: list[str]) -
             )
 
 
+def _warm(module: str) -> None:
+    """Pay in the server what every run would pay again after the fork and that
+    comes out the same for every run: the imports of the plugins of the
+    client's ``WARM_GROUPS``, stevedore's scan of the entry points (its cache file lives
+    in the slot's home, emptied before each run) and cliff's map of modules to
+    distributions (read from every installed distribution's file list). Each
+    is what the run computes from the same files and ``sys.path``; none reads
+    the environment. A plugin that fails to import is left as if never tried
+    (the run tries it, and fails, itself)."""
+    from importlib import metadata
+
+    points = metadata.entry_points()
+    groups = WARM_GROUPS.get(module, ())
+    modules = {
+        point.module
+        for group in sorted(points.groups)
+        if groups and group.startswith(groups)
+        for point in points.select(group=group)
+    }
+    for name in sorted(modules):
+        before = set(sys.modules)
+        try:
+            importlib.import_module(name)
+        except Exception:  # any failure: the run meets it again
+            for added in set(sys.modules) - before:
+                del sys.modules[added]
+    cache = sys.modules.get("stevedore._cache")
+    if cache is not None:
+        cache._c._get_data_for_path(None)
+    command = sys.modules.get("cliff.command")
+    if command is not None:
+        command._get_distributions_by_modules()
+
+
 def main() -> tuple[Any, ModuleType]:
     """Start serving; in a client's process, return the console script's code and
     the fresh ``__main__`` it runs in."""
@@ -233,6 +275,7 @@ def main() -> tuple[Any, ModuleType]:
         code = compile(handle.read(), script, "exec", dont_inherit=True)
     server_args = list(sys.argv[1:])
     entry = importlib.import_module(module)
+    _warm(module)
     control = socket.socket(fileno=control_fd)
     # What the imports left is kept out of the collector's sight: each child
     # would otherwise walk (and so copy, page by page) all of it again.

@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -76,8 +77,12 @@ def test_a_forked_client_prints_and_exits_as_the_execd_one(
     case_id: str, servers: ForkServers, tmp_path: Path
 ) -> None:
     (case,) = select_cases([case_id])
-    execd = capture_case(case, tmp_path / "exec", workroot=tmp_path / "work")
-    forked = capture_case(case, tmp_path / "fork", servers=servers)
+    # Both at once, each with its own stub, port and dirs: a run spends most of its
+    # time waiting (on the stub's delays, a timeout, a retry interval).
+    with ThreadPoolExecutor(2) as pool:
+        execd_run = pool.submit(capture_case, case, tmp_path / "exec", workroot=tmp_path / "work")
+        forked_run = pool.submit(capture_case, case, tmp_path / "fork", servers=servers)
+        execd, forked = execd_run.result(), forked_run.result()
     assert len(_runs(execd)) == len(_runs(forked))
     for one, other in zip(_runs(execd), _runs(forked), strict=True):
         assert (one.exit_code, one.interrupted) == (other.exit_code, other.interrupted)

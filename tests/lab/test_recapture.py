@@ -31,6 +31,10 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "logs"
 #: (``--dist loadgroup`` gives each half to one worker): each worker captures its
 #: half once, a few at a time, and no case is captured twice.
 GROUPS = 2
+#: Captures at a time in a group. Most of a capture's time is spent waiting (on
+#: the stub's delays, a client's retry interval, its poll of a status): many at
+#: a time keep the worker's core busy, each in a slot of its own.
+WORKERS = 8
 Captured = dict[str, tuple[CaptureResult, Path]]
 
 
@@ -84,7 +88,7 @@ class Recaptures:
         # The clients are forked by servers that imported them once (the imports
         # were most of each run's cost); test_forkserver.py shows that changes
         # nothing they print.
-        with ForkServers(out / f"fork-{group}") as servers, ThreadPoolExecutor(3) as pool:
+        with ForkServers(out / f"fork-{group}") as servers, ThreadPoolExecutor(WORKERS) as pool:
             return dict(pool.map(one, cases))
 
 
