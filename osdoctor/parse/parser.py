@@ -26,18 +26,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from osdoctor import regex
-from osdoctor.model import (
-    Trace,
-    line_quote,
-)
+from osdoctor.model import Trace, line_quote
 from osdoctor.parse import commands, escaped, openings, sentences, wrappers, wraps
 from osdoctor.parse.assembler import Assembler
 from osdoctor.parse.bodies import BodyCollector, HeatResponseCollector
-from osdoctor.parse.clients import (
-    client_from_agents,
-    note_command,
-    session_meta,
-)
+from osdoctor.parse.clients import client_from_agents, note_command, session_meta
 from osdoctor.parse.connections import ConnectionReader
 from osdoctor.parse.legacy_records import LegacyReader
 from osdoctor.parse.normaliser import FLAT, Normaliser, Shape
