@@ -15,11 +15,15 @@ read and cached: ``osdoctor explain`` must not start slower for them.
 """
 
 import functools
-import re
 from collections.abc import Mapping
 from typing import Any
 
-from osdoctor.servicetable import ServiceTableError, document, rule_ids, rule_ids_valid
+from osdoctor.servicetable import (
+    ServiceTableError,
+    check_worded,
+    document,
+    rule_ids,
+)
 
 #: What the value of a shape's key is (see ``faults.shapes`` in the file).
 VALUES = ("mapping", "list", "json", "any", "flat")
@@ -224,28 +228,7 @@ def _is_error_status(value: Any) -> bool:
 
 
 def _check_status_words(items: Any, doc_line: int, patterns: bool) -> list[tuple[int, str]]:
-    if not isinstance(items, list):
-        return [(doc_line, "'status_words' is a list of {words, status, rule}")]
-    problems: list[tuple[int, str]] = []
-    for number, item in enumerate(items, 1):
-        where = f"status words {number}"
-        at = _line(item) or doc_line
-        if not isinstance(item, Mapping) or not isinstance(item.get("words"), str):
-            problems.append((at, f"{where}: a mapping with 'words' (a regular expression)"))
-            continue
-        extra = set(item) - {"words", "status", "rule"}
-        if extra:
-            problems.append((at, f"{where}: unknown field '{sorted(extra)[0]}'"))
-        try:
-            if patterns:
-                re.compile(item["words"])
-        except re.error as exc:
-            problems.append((at, f"{where}: 'words' is not a regular expression: {exc}"))
-        if not _is_error_status(item.get("status")):
-            problems.append((at, f"{where}: 'status' is an error status (4xx or 5xx)"))
-        if not rule_ids_valid(item.get("rule", "")):
-            problems.append((at, f"{where}: 'rule' is a rule id or a list of them"))
-    return problems
+    return check_worded(items, doc_line, patterns, "status_words", "status words", True)
 
 
 def _check_shape(shape: Any, where: str, at: int, types: set[str]) -> list[tuple[int, str]]:

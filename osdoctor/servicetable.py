@@ -311,11 +311,20 @@ def _check_clients(
 
 
 def _check_refusals(refusals: Any, doc_line: int, patterns: bool) -> list[tuple[int, str]]:
-    if not isinstance(refusals, list):
-        return [(doc_line, "'refusals' is a list of {words, status, rule}")]
+    return check_worded(refusals, doc_line, patterns, "refusals", "refusal", status_needed=False)
+
+
+def check_worded(
+    items: Any, doc_line: int, patterns: bool, section: str, entry: str, status_needed: bool
+) -> list[tuple[int, str]]:
+    """What is wrong with a section of words that name rules (``refusals``,
+    ``status_words``): each entry a regular expression, an error status (which
+    ``status_needed`` says is not optional) and the rule ids that say the same."""
+    if not isinstance(items, list):
+        return [(doc_line, f"'{section}' is a list of {{words, status, rule}}")]
     problems: list[tuple[int, str]] = []
-    for number, item in enumerate(refusals, 1):
-        where = f"refusal {number}"
+    for number, item in enumerate(items, 1):
+        where = f"{entry} {number}"
         at = int(getattr(item, "line", 0)) or doc_line
         if not isinstance(item, Mapping) or not isinstance(item.get("words"), str):
             problems.append((at, f"{where}: a mapping with 'words' (a regular expression)"))
@@ -329,7 +338,9 @@ def _check_refusals(refusals: Any, doc_line: int, patterns: bool) -> list[tuple[
         except re.error as exc:
             problems.append((at, f"{where}: 'words' is not a regular expression: {exc}"))
         status = item.get("status")
-        if status is not None and not (isinstance(status, int) and 400 <= status < 600):
+        if (status_needed or status is not None) and not (
+            isinstance(status, int) and not isinstance(status, bool) and 400 <= status < 600
+        ):
             problems.append((at, f"{where}: 'status' is an error status (4xx or 5xx)"))
         if not rule_ids_valid(item.get("rule", "")):
             problems.append((at, f"{where}: 'rule' is a rule id or a list of them"))
