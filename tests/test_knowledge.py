@@ -254,7 +254,7 @@ def test_knowledge_from_the_cache_is_the_knowledge_validated() -> None:
 def test_knowledge_loaded_again_in_one_process_is_built_once_and_each_callers_own() -> None:
     """A library caller (a dask map) loading the knowledge again gets the one built
     before, as a copy: what one caller adds is not in another's."""
-    from osdoctor.kb import loader
+    from osdoctor.kb.schema import Issue
 
     first = load_knowledge(user=False)
     second = load_knowledge(user=False)
@@ -262,7 +262,7 @@ def test_knowledge_loaded_again_in_one_process_is_built_once_and_each_callers_ow
     assert all(first.rules[rid] is second.rules[rid] for rid in first.rules)
     rid = next(iter(first.rules))
     del first.rules[rid]
-    first.issues.append(loader.Issue("x.yaml", 1, "a caller's own issue"))
+    first.issues.append(Issue("x.yaml", 1, "a caller's own issue"))
     third = load_knowledge(user=False)
     assert rid in third.rules and third.issues == []
 
