@@ -375,6 +375,7 @@ HEADLINES: dict[str, str | None] = {
     "osc.server-create.lookup-failed-flavor": "osc.server-create-lookup-failed",
     "osc.server-create.lookup-failed-network": "osc.server-create-lookup-failed",
     "osc.server-create.multiple-networks": "known.multiple-networks",
+    "osc.server-create.user-data-413-proxy": "generic.request-too-large",
     "osc.server-create.no-wait": None,
     "osc.server-create.secret-user-data": None,
     # The server side: each fixture's services' logs name its cause.
