@@ -95,25 +95,37 @@ def _written(docs: list[tuple[str, Any]]) -> bytes:
     return _VERSION + b"\n" + _digest(payload).encode() + payload
 
 
-def documents_key(root: Path) -> str:
-    """What the documents under ``root`` are: their content key, which names their
-    cache, and where that cache is. A knowledge base built from them can be used
-    again while it holds."""
-    name = f"kb-{_key(_files(root))}-{_root_tag(root)}"
+#: The knowledge files under a folder, in order, and the name of their cache (their
+#: content key): listed once, for the cache and for a knowledge base built from them.
+Listing = tuple[list[Path], str]
+
+
+def list_documents(root: Path) -> Listing:
+    """The knowledge files under ``root`` and the name of their cache."""
+    files = _files(root)
+    return files, f"kb-{_key(files)}-{_root_tag(root)}.pickle"
+
+
+def documents_key(listing: Listing) -> str:
+    """What the listed documents are, and where their cache is: a knowledge base
+    built from them can be used again while it holds."""
     try:
         from osdoctor.paths import cache_dir
 
-        return f"{cache_dir()}/{name}"
+        return f"{cache_dir()}/{listing[1]}"
     except (OSError, ValueError):
-        return name
+        return listing[1]
 
 
-def load_documents(root: Path) -> tuple[list[tuple[str, Any]], bool, Callable[[], None]]:
+def load_documents(
+    root: Path, listing: Listing | None = None
+) -> tuple[list[tuple[str, Any]], bool, Callable[[], None]]:
     """(path, parsed document or YamlError) for every knowledge file under root (the
     path as text: what reports name, and quicker to unpickle than a Path);
     whether they came from the cache (then they were valid when cached); and a
-    function that caches them, to call only once they have all validated."""
-    files = _files(root)
+    function that caches them, to call only once they have all validated.
+    ``listing``: what ``list_documents`` already found there."""
+    files, name = listing if listing is not None else list_documents(root)
 
     def nothing() -> None:
         return None
@@ -122,7 +134,7 @@ def load_documents(root: Path) -> tuple[list[tuple[str, Any]], bool, Callable[[]
         from osdoctor.paths import cache_dir
 
         folder = cache_dir()
-        cached = folder / f"kb-{_key(files)}-{_root_tag(root)}.pickle"
+        cached = folder / name
     except (OSError, ValueError):
         return _parse(files), False, nothing
     seen = _SEEN.get(cached.name)

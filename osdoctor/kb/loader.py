@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from osdoctor.faultwords import check as check_fault_words
-from osdoctor.kb.cache import documents_key, load_documents
+from osdoctor.kb.cache import Listing, documents_key, list_documents, load_documents
 from osdoctor.kb.conditions import trusted_patterns
 from osdoctor.kb.schema import (
     Issue,
@@ -55,13 +55,15 @@ class KnowledgeBase:
     index: Any = field(default=None, repr=False, compare=False)
     """What its rules and branches require (``kb.index``), built on first use."""
 
-    def add_dir(self, root: Path, origin: str) -> None:
+    def add_dir(self, root: Path, origin: str, listing: Listing | None = None) -> None:
+        """The knowledge files under ``root`` (``listing``: as ``list_documents``
+        already found them)."""
         if not root.is_dir():
             if origin != "built-in":
                 self.issues.append(Issue(str(root), 0, "knowledge folder not found", "warning"))
             return
         self.sources.append(root)
-        docs, trusted, save = load_documents(root)
+        docs, trusted, save = load_documents(root, listing)
         before = len(self.issues)
         with trusted_patterns() if trusted else contextlib.nullcontext():
             for path, doc in docs:
@@ -249,11 +251,12 @@ def _builtin() -> KnowledgeBase:
     """A knowledge base holding the built-in knowledge: a copy of the one built
     before while its documents are unchanged (an edit makes a new key)."""
     root = builtin_dir()
-    key = documents_key(root)
+    listing = list_documents(root)
+    key = documents_key(listing)
     built = _BUILT.get(key)
     if built is None:
         built = KnowledgeBase()
-        built.add_dir(root, "built-in")
+        built.add_dir(root, "built-in", listing)
         if built.issues:
             return built  # reported to this caller; the next one sees them afresh
         _BUILT.clear()
