@@ -22,6 +22,7 @@ from osdoctor.servicetable import (
     ServiceTableError,
     check_worded,
     document,
+    is_error_status,
     rule_ids,
 )
 
@@ -217,14 +218,10 @@ def check(doc: Any, patterns: bool = True) -> list[tuple[int, str]]:
             and set(item) == {"words", "status"}
             and isinstance(item["words"], str)
             and item["words"]
-            and _is_error_status(item["status"])
+            and is_error_status(item["status"])
         ):
             problems.append((_line(item) or at, f"{where}: a mapping of 'words' and a 'status'"))
     return problems
-
-
-def _is_error_status(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 400 <= value < 600
 
 
 def _check_status_words(items: Any, doc_line: int, patterns: bool) -> list[tuple[int, str]]:

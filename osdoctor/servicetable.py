@@ -338,13 +338,16 @@ def check_worded(
         except re.error as exc:
             problems.append((at, f"{where}: 'words' is not a regular expression: {exc}"))
         status = item.get("status")
-        if (status_needed or status is not None) and not (
-            isinstance(status, int) and not isinstance(status, bool) and 400 <= status < 600
-        ):
+        if (status_needed or status is not None) and not is_error_status(status):
             problems.append((at, f"{where}: 'status' is an error status (4xx or 5xx)"))
         if not rule_ids_valid(item.get("rule", "")):
             problems.append((at, f"{where}: 'rule' is a rule id or a list of them"))
     return problems
+
+
+def is_error_status(value: Any) -> bool:
+    """Whether an entry's ``status`` is an HTTP error status (4xx or 5xx)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 400 <= value < 600
 
 
 def rule_ids_valid(value: Any) -> bool:
