@@ -21,8 +21,9 @@ _SHORT = 200
 #: "Failed to run task cinder.scheduler.flows.create_volume.ScheduleCreateVolumeTask;
 #: volume:create: <reason>".
 _TASKFLOW = regex.compile(r"Failed to run task [\w.]+;[\w:.-]+: ")
-#: "<reason>: <module>.<Exception>: <reason>", the reason said twice around its class.
-_TWICE = regex.compile(r"(?P<said>.+?): (?:[a-z_][\w]*\.)+(?P<cls>[A-Z]\w+): (?P=said)")
+#: The seam of "<reason>: <module>.<Exception>: <reason>", a reason said twice around
+#: its class.
+_CLASS_SEAM = regex.compile(r": (?:[a-z_]\w*\.)+(?P<cls>[A-Z]\w+): ")
 
 #: How each kind of tie reads in a report.
 MATCHES = {
@@ -88,9 +89,10 @@ def reason_of(message: str) -> str:
     m = _TASKFLOW.match(message)
     if m:
         message = message[m.end() :]
-    twice = _TWICE.fullmatch(message)
-    if twice:
-        message = f"{twice['said']} ({twice['cls']})"
+    for seam in _CLASS_SEAM.finditer(message):
+        # Only a seam in the middle can part two equal halves: one comparison at most.
+        if seam.start() == len(message) - seam.end() and message.endswith(message[: seam.start()]):
+            return f"{message[: seam.start()]} ({seam['cls']})"
     return message
 
 
